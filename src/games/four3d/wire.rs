@@ -1,0 +1,118 @@
+//! Score Four on the wire (match server protocol v1, see protocol/):
+//!
+//! state: `{"cells": "<64 chars>", "to_move": 0|1, "ply": N, "legal": [pegs]}`
+//! where `cells[x + 4y + 16z]` is `.` (empty), `X` (seat 0) or `O` (seat 1);
+//! move: the peg number `x + 4y` (0..16) as a JSON integer.
+
+use serde_json::{json, Value};
+
+use super::bitboard::{Board, Peg};
+use crate::search::Game;
+
+pub fn cells_string(b: &Board) -> String {
+    (0..64)
+        .map(|i| {
+            let bit = 1u64 << i;
+            if b.stones(0) & bit != 0 {
+                'X'
+            } else if b.stones(1) & bit != 0 {
+                'O'
+            } else {
+                '.'
+            }
+        })
+        .collect()
+}
+
+pub fn state_to_json(b: &Board) -> Value {
+    let legal: Vec<u8> = b.legal_moves().iter().map(|p| p.0).collect();
+    json!({
+        "cells": cells_string(b),
+        "to_move": b.to_move(),
+        "ply": b.ply(),
+        "legal": legal,
+    })
+}
+
+pub fn state_from_json(v: &Value) -> Result<Board, String> {
+    let cells = v
+        .get("cells")
+        .and_then(Value::as_str)
+        .ok_or("state.cells: expected a string of 64 cells")?;
+    if cells.chars().count() != 64 {
+        return Err(format!(
+            "state.cells: expected 64 cells, got {}",
+            cells.chars().count()
+        ));
+    }
+    let (mut s0, mut s1) = (0u64, 0u64);
+    for (i, c) in cells.chars().enumerate() {
+        match c {
+            '.' => {}
+            'X' => s0 |= 1 << i,
+            'O' => s1 |= 1 << i,
+            other => {
+                return Err(format!(
+                    "state.cells[{i}]: unexpected {other:?} (want '.', 'X' or 'O')"
+                ))
+            }
+        }
+    }
+    let b = Board::from_stones(s0, s1).map_err(|e| format!("state.cells: {e}"))?;
+    if let Some(t) = v.get("to_move") {
+        if t.as_u64() != Some(b.to_move() as u64) {
+            return Err(format!("state.to_move: {t} does not match the bead counts"));
+        }
+    }
+    Ok(b)
+}
+
+pub fn move_to_json(p: Peg) -> Value {
+    json!(p.0)
+}
+
+pub fn move_from_json(v: &Value) -> Result<Peg, String> {
+    match v.as_u64() {
+        Some(n) if n < 16 => Ok(Peg(n as u8)),
+        _ => Err(format!("move: expected a peg number 0..15, got {v}")),
+    }
+}
+
+/// A human-readable picture: the four layers side by side, bottom first.
+pub fn render(b: &Board) -> String {
+    let cells: Vec<char> = cells_string(b).chars().collect();
+    let mut out = String::new();
+    for y in (0..4).rev() {
+        for z in 0..4 {
+            for x in 0..4 {
+                out.push(cells[x + 4 * y + 16 * z]);
+            }
+            out.push_str(if z < 3 { "  " } else { "\n" });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_round_trips() {
+        let b = Board::from_pegs(&[Peg(0), Peg(0), Peg(5), Peg(15), Peg(0)]).unwrap();
+        let v = state_to_json(&b);
+        assert_eq!(v["ply"], 5);
+        assert_eq!(v["to_move"], 1);
+        assert_eq!(state_from_json(&v).unwrap(), b);
+    }
+
+    #[test]
+    fn bad_states_and_moves_are_errors() {
+        assert!(state_from_json(&json!({"cells": "X"})).is_err());
+        assert!(state_from_json(&json!({"cells": "?".repeat(64)})).is_err());
+        assert!(state_from_json(&json!({})).is_err());
+        assert!(move_from_json(&json!(16)).is_err());
+        assert!(move_from_json(&json!("3")).is_err());
+        assert_eq!(move_from_json(&json!(3)).unwrap(), Peg(3));
+    }
+}

@@ -1,0 +1,189 @@
+//! The games. Each game is a folder: its pure rules, its wire format and its
+//! agents. [`PlayableGame`] is what the server, the client and the match
+//! runner need of a game; [`GameKind`] names the games on the command line.
+
+pub mod four3d;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde_json::Value;
+
+use crate::search::{Agent, Game};
+
+/// Agent options from a profile's `[agent_params]` table.
+pub type AgentParams = serde_json::Map<String, Value>;
+
+/// What the server, the client and the match runner need of a game.
+pub trait PlayableGame: Game + fmt::Debug {
+    /// The game's name on the wire and on the command line.
+    const ID: &'static str;
+    /// The agent names [`PlayableGame::build_agent`] accepts.
+    fn agent_names() -> &'static [&'static str];
+    /// The starting position (seeded for games with a random start).
+    fn start(seed: u64) -> Self;
+    fn state_to_json(&self) -> Value;
+    fn state_from_json(v: &Value) -> Result<Self, String>;
+    fn move_to_json(mv: Self::Move) -> Value;
+    fn move_from_json(v: &Value) -> Result<Self::Move, String>;
+    /// A picture of the position for humans (logs, `play` output).
+    fn render(&self) -> String;
+    fn build_agent(
+        name: &str,
+        params: &AgentParams,
+        seed: u64,
+    ) -> Result<Box<dyn Agent<Self>>, String>;
+}
+
+impl PlayableGame for four3d::Board {
+    const ID: &'static str = "four3d";
+    fn agent_names() -> &'static [&'static str] {
+        four3d::agents::NAMES
+    }
+    fn start(_seed: u64) -> Self {
+        four3d::Board::new()
+    }
+    fn state_to_json(&self) -> Value {
+        four3d::wire::state_to_json(self)
+    }
+    fn state_from_json(v: &Value) -> Result<Self, String> {
+        four3d::wire::state_from_json(v)
+    }
+    fn move_to_json(mv: four3d::Peg) -> Value {
+        four3d::wire::move_to_json(mv)
+    }
+    fn move_from_json(v: &Value) -> Result<four3d::Peg, String> {
+        four3d::wire::move_from_json(v)
+    }
+    fn render(&self) -> String {
+        four3d::wire::render(self)
+    }
+    fn build_agent(
+        name: &str,
+        params: &AgentParams,
+        seed: u64,
+    ) -> Result<Box<dyn Agent<Self>>, String> {
+        four3d::agents::build(name, params, seed)
+    }
+}
+
+/// The games, by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameKind {
+    Four3d,
+}
+
+impl GameKind {
+    pub const ALL: &'static [GameKind] = &[GameKind::Four3d];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            GameKind::Four3d => four3d::Board::ID,
+        }
+    }
+
+    /// Calls `v.visit::<G>()` with this kind's game type.
+    pub fn visit<V: GameVisitor>(self, v: V) -> V::Output {
+        match self {
+            GameKind::Four3d => v.visit::<four3d::Board>(),
+        }
+    }
+}
+
+/// Code generic over the game, run for a [`GameKind`] chosen at run time.
+pub trait GameVisitor {
+    type Output;
+    fn visit<G: PlayableGame>(self) -> Self::Output;
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+impl FromStr for GameKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        GameKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.id() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown game '{s}' (known: {})",
+                    GameKind::ALL
+                        .iter()
+                        .map(|k| k.id())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })
+    }
+}
+
+/// Errors if `params` has a key `agent` does not know.
+pub fn check_params(agent: &str, params: &AgentParams, known: &[&str]) -> Result<(), String> {
+    match params.keys().find(|k| !known.contains(&k.as_str())) {
+        Some(k) if known.is_empty() => Err(format!(
+            "agent_params.{k}: agent '{agent}' takes no parameters"
+        )),
+        Some(k) => Err(format!(
+            "agent_params.{k}: unknown parameter for agent '{agent}' (known: {})",
+            known.join(", ")
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A float parameter within `range`, if present. Accepts numbers and numeric
+/// strings (environment variables arrive as strings).
+pub fn param_f64(
+    params: &AgentParams,
+    key: &str,
+    range: std::ops::RangeInclusive<f64>,
+) -> Result<Option<f64>, String> {
+    let Some(v) = params.get(key) else {
+        return Ok(None);
+    };
+    let x = match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+    .ok_or_else(|| format!("agent_params.{key}: expected a number, got {v}"))?;
+    if !range.contains(&x) {
+        return Err(format!(
+            "agent_params.{key}: {x} is outside {}..={}",
+            range.start(),
+            range.end()
+        ));
+    }
+    Ok(Some(x))
+}
+
+/// An unsigned integer parameter within `range`, if present.
+pub fn param_u64(
+    params: &AgentParams,
+    key: &str,
+    range: std::ops::RangeInclusive<u64>,
+) -> Result<Option<u64>, String> {
+    let Some(v) = params.get(key) else {
+        return Ok(None);
+    };
+    let x = match v {
+        Value::Number(n) => n.as_u64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+    .ok_or_else(|| format!("agent_params.{key}: expected a whole number, got {v}"))?;
+    if !range.contains(&x) {
+        return Err(format!(
+            "agent_params.{key}: {x} is outside {}..={}",
+            range.start(),
+            range.end()
+        ));
+    }
+    Ok(Some(x))
+}

@@ -1,0 +1,165 @@
+//! Game records: one JSON object per finished game, appended as one line to a
+//! `.jsonl` file and flushed at once, so a crash never loses a finished game.
+//! The server and the match runner write the same shape.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::search::{Outcome, Seat};
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// The rules ended it (a line, a full board...).
+    Rules,
+    /// The loser sent an illegal or unreadable move.
+    IllegalMove,
+    /// The loser ran out of time.
+    Timeout,
+    /// The loser's connection closed.
+    Disconnect,
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Game name, e.g. "four3d".
+    pub game: String,
+    /// Unique id of this game on its server or in its match.
+    pub id: String,
+    /// Names of the players in seat 0 (moves first) and seat 1.
+    pub players: [String; 2],
+    /// The winning seat; `None` for a draw.
+    pub winner: Option<Seat>,
+    /// "1-0", "0-1" or "1/2-1/2", from seat 0's side.
+    pub result: String,
+    pub reason: EndReason,
+    /// Human-readable detail (the illegal move, the time used...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// Every move played, in the game's wire format.
+    pub moves: Vec<Value>,
+    /// Milliseconds each move took, as measured by whoever ran the game.
+    pub move_ms: Vec<u64>,
+    /// Unix time in milliseconds.
+    pub started_ms: u64,
+    pub finished_ms: u64,
+}
+
+impl GameRecord {
+    /// The result string for a winner (None = draw).
+    pub fn result_string(winner: Option<Seat>) -> &'static str {
+        match winner {
+            Some(0) => "1-0",
+            Some(_) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    pub fn outcome(&self) -> Outcome {
+        match self.winner {
+            Some(s) => Outcome::Win(s),
+            None => Outcome::Draw,
+        }
+    }
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+/// Appends records to a `.jsonl` file, one line each, flushed per record.
+/// Safe to share between threads.
+pub struct RecordWriter {
+    path: PathBuf,
+    file: Mutex<File>,
+}
+
+impl RecordWriter {
+    /// Opens (creating if needed) `path` for appending.
+    pub fn open(path: impl AsRef<Path>) -> io::Result<Self> {
+        let path = path.as_ref().to_path_buf();
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        let file = OpenOptions::new().create(true).append(true).open(&path)?;
+        Ok(RecordWriter {
+            path,
+            file: Mutex::new(file),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Writes one record as one line and flushes it to the OS.
+    pub fn append(&self, record: &GameRecord) -> io::Result<()> {
+        let mut line = serde_json::to_vec(record).map_err(io::Error::other)?;
+        line.push(b'\n');
+        let mut f = self.file.lock().unwrap_or_else(|p| p.into_inner());
+        // One write call per line keeps lines whole even with other writers.
+        f.write_all(&line)?;
+        f.flush()
+    }
+}
+
+/// Reads every record of a `.jsonl` file (for tests and tools).
+pub fn read_records(path: impl AsRef<Path>) -> io::Result<Vec<GameRecord>> {
+    let text = std::fs::read_to_string(path)?;
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).map_err(io::Error::other))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(id: &str) -> GameRecord {
+        GameRecord {
+            game: "four3d".into(),
+            id: id.into(),
+            players: ["a".into(), "b".into()],
+            winner: Some(1),
+            result: GameRecord::result_string(Some(1)).into(),
+            reason: EndReason::Timeout,
+            detail: None,
+            moves: vec![serde_json::json!(3)],
+            move_ms: vec![12],
+            started_ms: 1,
+            finished_ms: 2,
+        }
+    }
+
+    #[test]
+    fn records_append_and_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/records.jsonl");
+        let w = RecordWriter::open(&path).unwrap();
+        w.append(&record("g1")).unwrap();
+        w.append(&record("g2")).unwrap();
+        drop(w);
+        let w = RecordWriter::open(&path).unwrap();
+        w.append(&record("g3")).unwrap();
+        let back = read_records(&path).unwrap();
+        assert_eq!(
+            back.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(),
+            ["g1", "g2", "g3"]
+        );
+        assert_eq!(back[0], record("g1"));
+        assert_eq!(back[0].outcome(), Outcome::Win(1));
+    }
+}

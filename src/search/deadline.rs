@@ -1,0 +1,213 @@
+//! Explicit time: a `Deadline` (soft and hard limit less a safety margin) and a
+//! `Budget` that the search polls every iteration and that reads the clock only
+//! every `check_every` iterations.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// When a search must stop. `soft`: stop starting new work; `hard`: an answer
+/// must be on its way. Both already have the I/O safety margin taken off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deadline {
+    pub start: Instant,
+    pub soft: Instant,
+    pub hard: Instant,
+}
+
+impl Deadline {
+    /// `soft` and `hard` are durations from `start`; `margin` is taken off both
+    /// (never going below `start`), and soft is capped at hard.
+    pub fn new(start: Instant, soft: Duration, hard: Duration, margin: Duration) -> Self {
+        let hard_d = hard.saturating_sub(margin);
+        let soft_d = soft.saturating_sub(margin).min(hard_d);
+        Deadline {
+            start,
+            soft: start + soft_d,
+            hard: start + hard_d,
+        }
+    }
+
+    /// A plain per-move budget: soft = hard = `per_move`, less `margin`.
+    pub fn per_move(start: Instant, per_move: Duration, margin: Duration) -> Self {
+        Self::new(start, per_move, per_move, margin)
+    }
+
+    /// A budget from a clock: this move may use `wanted`, but never more than
+    /// `hard_cap` (what the platform allows for this move), both less `margin`.
+    pub fn from_clock(
+        start: Instant,
+        wanted: Duration,
+        hard_cap: Duration,
+        margin: Duration,
+    ) -> Self {
+        Self::new(start, wanted.min(hard_cap), hard_cap, margin)
+    }
+
+    pub fn soft_passed_at(&self, now: Instant) -> bool {
+        now >= self.soft
+    }
+    pub fn hard_passed_at(&self, now: Instant) -> bool {
+        now >= self.hard
+    }
+    pub fn soft_passed(&self) -> bool {
+        self.soft_passed_at(Instant::now())
+    }
+    pub fn hard_passed(&self) -> bool {
+        self.hard_passed_at(Instant::now())
+    }
+}
+
+/// What a search may spend on one move: a playout count, a deadline, or both
+/// (whichever ends first). With neither, `Limits::default_playouts` applies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub playouts: Option<u64>,
+    pub deadline: Option<Deadline>,
+}
+
+impl Limits {
+    /// Used when a caller gives no limit at all, so that a search always ends.
+    pub const DEFAULT_PLAYOUTS: u64 = 10_000;
+
+    pub fn playouts(n: u64) -> Self {
+        Limits {
+            playouts: Some(n),
+            deadline: None,
+        }
+    }
+    pub fn deadline(d: Deadline) -> Self {
+        Limits {
+            playouts: None,
+            deadline: Some(d),
+        }
+    }
+}
+
+/// Polled by a search loop: `while budget.next() { ...one iteration... }`.
+/// Reads the clock and the stop flag every `check_every` iterations only.
+pub struct Budget<'a> {
+    max: u64,
+    deadline: Option<Deadline>,
+    stop: &'a AtomicBool,
+    done: u64,
+    check_every: u64,
+    stopped: bool,
+}
+
+impl<'a> Budget<'a> {
+    /// How many iterations pass between two looks at the clock.
+    pub const CHECK_EVERY: u64 = 64;
+
+    pub fn new(limits: &Limits, stop: &'a AtomicBool) -> Self {
+        let max = match (limits.playouts, limits.deadline) {
+            (Some(n), _) => n,
+            (None, Some(_)) => u64::MAX,
+            (None, None) => Limits::DEFAULT_PLAYOUTS,
+        };
+        Budget {
+            max,
+            deadline: limits.deadline,
+            stop,
+            done: 0,
+            check_every: Self::CHECK_EVERY,
+            stopped: false,
+        }
+    }
+
+    /// Look at the clock every `n` iterations (n >= 1).
+    pub fn with_check_every(mut self, n: u64) -> Self {
+        self.check_every = n.max(1);
+        self
+    }
+
+    /// True if one more iteration may run; counts it.
+    #[inline]
+    pub fn next(&mut self) -> bool {
+        if self.stopped || self.done >= self.max {
+            return false;
+        }
+        if self.done % self.check_every == 0 && self.done > 0 && self.out_of_time() {
+            self.stopped = true;
+            return false;
+        }
+        self.done += 1;
+        true
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| d.soft_passed())
+    }
+
+    /// Iterations granted so far.
+    pub fn done(&self) -> u64 {
+        self.done
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn margin_is_taken_off_and_soft_never_exceeds_hard() {
+        let t = Instant::now();
+        let d = Deadline::new(
+            t,
+            Duration::from_millis(500),
+            Duration::from_millis(100),
+            Duration::from_millis(10),
+        );
+        assert_eq!(d.hard - t, Duration::from_millis(90));
+        assert_eq!(d.soft - t, Duration::from_millis(90));
+        let d = Deadline::per_move(t, Duration::from_millis(5), Duration::from_millis(10));
+        assert_eq!(d.hard, t);
+        assert!(d.hard_passed_at(t));
+    }
+
+    #[test]
+    fn budget_counts_playouts_exactly() {
+        let stop = AtomicBool::new(false);
+        let mut b = Budget::new(&Limits::playouts(1000), &stop);
+        let mut n = 0;
+        while b.next() {
+            n += 1;
+        }
+        assert_eq!(n, 1000);
+        assert_eq!(b.done(), 1000);
+    }
+
+    #[test]
+    fn budget_stops_on_flag_within_check_interval() {
+        let stop = AtomicBool::new(false);
+        let mut b = Budget::new(&Limits::playouts(1_000_000), &stop).with_check_every(10);
+        let mut n = 0;
+        while b.next() {
+            n += 1;
+            if n == 25 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        assert_eq!(n, 30);
+    }
+
+    #[test]
+    fn budget_stops_at_a_passed_deadline() {
+        let stop = AtomicBool::new(false);
+        let past = Deadline::per_move(Instant::now(), Duration::ZERO, Duration::ZERO);
+        let mut b = Budget::new(&Limits::deadline(past), &stop).with_check_every(4);
+        let mut n = 0;
+        while b.next() {
+            n += 1;
+        }
+        // The first check happens after `check_every` iterations.
+        assert_eq!(n, 4);
+    }
+
+    #[test]
+    fn no_limits_means_the_default_playout_count() {
+        let stop = AtomicBool::new(false);
+        let mut b = Budget::new(&Limits::default(), &stop);
+        while b.next() {}
+        assert_eq!(b.done(), Limits::DEFAULT_PLAYOUTS);
+    }
+}

@@ -1,0 +1,11 @@
+//! The search core: written once, generic over the small [`Game`] trait.
+//! Each game adds only what is its own (move generation, playout policy).
+
+pub mod agent;
+pub mod bandit;
+pub mod deadline;
+pub mod game;
+
+pub use agent::{Agent, Decision, RandomAgent};
+pub use deadline::{Budget, Deadline, Limits};
+pub use game::{Game, Outcome, Seat};
