@@ -1,1 +1,5 @@
-fn main() {}
+//! The `ladderbot` binary: see `ladderbot --help`.
+
+fn main() -> std::process::ExitCode {
+    ladderbot::cli::main_exit()
+}

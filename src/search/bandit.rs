@@ -85,7 +85,7 @@ impl PrimitiveMc {
         }
         let mut budget = Budget::new(limits, stop);
         let mut i = 0;
-        while budget.next() {
+        while budget.tick() {
             let o = playout_after(pos, moves[i], &mut self.rng);
             stats[i].playouts += 1;
             stats[i].reward += o.reward_for(me, self.draw_reward);

@@ -81,9 +81,31 @@ impl Limits {
             deadline: Some(d),
         }
     }
+
+    /// One move under a platform's clock: the bot's own budget (`playouts`
+    /// and/or `time_ms`; neither means [`Limits::DEFAULT_PLAYOUTS`]), and
+    /// always a deadline at the clock's `allowance` less `margin`, so no
+    /// budget can overrun the clock.
+    pub fn under_clock(
+        playouts: Option<u64>,
+        time_ms: Option<u64>,
+        start: Instant,
+        allowance: Duration,
+        margin: Duration,
+    ) -> Self {
+        let playouts = match (playouts, time_ms) {
+            (None, None) => Some(Self::DEFAULT_PLAYOUTS),
+            (p, _) => p,
+        };
+        let wanted = time_ms.map_or(allowance, Duration::from_millis);
+        Limits {
+            playouts,
+            deadline: Some(Deadline::from_clock(start, wanted, allowance, margin)),
+        }
+    }
 }
 
-/// Polled by a search loop: `while budget.next() { ...one iteration... }`.
+/// Polled by a search loop: `while budget.tick() { ...one iteration... }`.
 /// Reads the clock and the stop flag every `check_every` iterations only.
 pub struct Budget<'a> {
     max: u64,
@@ -122,7 +144,7 @@ impl<'a> Budget<'a> {
 
     /// True if one more iteration may run; counts it.
     #[inline]
-    pub fn next(&mut self) -> bool {
+    pub fn tick(&mut self) -> bool {
         if self.stopped || self.done >= self.max {
             return false;
         }
@@ -165,11 +187,28 @@ mod tests {
     }
 
     #[test]
+    fn under_clock_always_caps_by_the_allowance() {
+        let t = Instant::now();
+        let (sec, ms) = (Duration::from_secs(1), Duration::from_millis(10));
+        let l = Limits::under_clock(None, None, t, sec, ms);
+        assert_eq!(l.playouts, Some(Limits::DEFAULT_PLAYOUTS));
+        assert_eq!(l.deadline.unwrap().hard - t, Duration::from_millis(990));
+        let l = Limits::under_clock(Some(5), None, t, sec, ms);
+        assert_eq!(l.playouts, Some(5));
+        let l = Limits::under_clock(None, Some(5000), t, sec, ms);
+        assert_eq!(l.playouts, None);
+        assert_eq!(l.deadline.unwrap().soft - t, Duration::from_millis(990));
+        let l = Limits::under_clock(None, Some(100), t, sec, ms);
+        assert_eq!(l.deadline.unwrap().soft - t, Duration::from_millis(90));
+        assert_eq!(l.deadline.unwrap().hard - t, Duration::from_millis(990));
+    }
+
+    #[test]
     fn budget_counts_playouts_exactly() {
         let stop = AtomicBool::new(false);
         let mut b = Budget::new(&Limits::playouts(1000), &stop);
         let mut n = 0;
-        while b.next() {
+        while b.tick() {
             n += 1;
         }
         assert_eq!(n, 1000);
@@ -181,7 +220,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut b = Budget::new(&Limits::playouts(1_000_000), &stop).with_check_every(10);
         let mut n = 0;
-        while b.next() {
+        while b.tick() {
             n += 1;
             if n == 25 {
                 stop.store(true, Ordering::Relaxed);
@@ -196,7 +235,7 @@ mod tests {
         let past = Deadline::per_move(Instant::now(), Duration::ZERO, Duration::ZERO);
         let mut b = Budget::new(&Limits::deadline(past), &stop).with_check_every(4);
         let mut n = 0;
-        while b.next() {
+        while b.tick() {
             n += 1;
         }
         // The first check happens after `check_every` iterations.
@@ -207,7 +246,7 @@ mod tests {
     fn no_limits_means_the_default_playout_count() {
         let stop = AtomicBool::new(false);
         let mut b = Budget::new(&Limits::default(), &stop);
-        while b.next() {}
+        while b.tick() {}
         assert_eq!(b.done(), Limits::DEFAULT_PLAYOUTS);
     }
 }

@@ -39,48 +39,25 @@ impl Default for Board {
     }
 }
 
-/// `NTH[byte][k]`: position of the k-th set bit of `byte` (k < popcount).
-static NTH: [[u8; 8]; 256] = {
-    let mut t = [[0u8; 8]; 256];
-    let mut b = 0;
-    while b < 256 {
-        let mut k = 0;
-        let mut i = 0;
-        while i < 8 {
-            if b & (1 << i) != 0 {
-                t[b][k] = i as u8;
-                k += 1;
-            }
-            i += 1;
-        }
-        b += 1;
-    }
-    t
-};
-
-/// Position of the `k`-th set bit of a 16-bit mask.
-#[inline]
-fn nth_set_bit16(mask: u32, k: u32) -> u32 {
-    let lo = mask & 0xFF;
-    let lo_count = lo.count_ones();
-    if k < lo_count {
-        NTH[lo as usize][k as usize] as u32
-    } else {
-        8 + NTH[(mask >> 8) as usize][(k - lo_count) as usize] as u32
-    }
-}
-
 /// Uniform integer in 0..n (n <= 2^32) by multiply-shift.
 #[inline]
 fn below<R: Rng + ?Sized>(rng: &mut R, n: u32) -> u32 {
     ((rng.next_u32() as u64 * n as u64) >> 32) as u32
 }
 
-/// Whether the stones `own` complete a line through `cell`.
+/// Whether the stones `own` complete a line through `cell`: seven
+/// comparisons, no branches (unused slots hold a mask that never matches).
 #[inline]
 fn wins_through(own: u64, cell: u32) -> bool {
-    let cl = &CELL_LINES[cell as usize];
-    cl.masks[..cl.len as usize].iter().any(|&m| own & m == m)
+    let m = &CELL_LINES[cell as usize].masks;
+    ((own & m[0] == m[0]) as u8
+        | (own & m[1] == m[1]) as u8
+        | (own & m[2] == m[2]) as u8
+        | (own & m[3] == m[3]) as u8
+        | (own & m[4] == m[4]) as u8
+        | (own & m[5] == m[5]) as u8
+        | (own & m[6] == m[6]) as u8)
+        != 0
 }
 
 impl Board {
@@ -135,7 +112,7 @@ impl Board {
     }
 
     fn has_line(s: u64) -> bool {
-        super::lines::LINES.iter().any(|&m| s & m == m)
+        super::lines::LINES.iter().any(|&m| m & !s == 0)
     }
 
     pub fn stones(&self, seat: Seat) -> u64 {
@@ -232,18 +209,51 @@ impl Game for Board {
         mv.0 < 16 && self.legal_mask() & (1 << mv.0) != 0
     }
 
+    /// Uniformly random moves to the end, on local state: the open pegs in a
+    /// list (a full peg is swap-removed) and each peg's height, so a move is
+    /// one random index, one bit set and one line check.
     fn random_playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Outcome {
-        loop {
-            if self.winner != NO_WINNER {
-                return Outcome::Win(self.winner as Seat);
-            }
-            let free = self.legal_mask();
-            if free == 0 {
-                return Outcome::Draw;
-            }
-            let peg = nth_set_bit16(free, below(rng, free.count_ones()));
-            self.drop_bead(peg);
+        if let Some(o) = self.outcome() {
+            return o;
         }
+        let occ = self.occupied();
+        let mut heights = [0u8; 16];
+        let mut open = [0u8; 16];
+        let mut n = 0u32;
+        for peg in 0..16u8 {
+            let h = ((occ >> peg) & PEG_MASK).count_ones() as u8;
+            heights[peg as usize] = h;
+            if h < 4 {
+                open[n as usize] = peg;
+                n += 1;
+            }
+        }
+        let mut stones = self.stones;
+        let mut ply = self.ply;
+        let outcome = loop {
+            if n == 0 {
+                break Outcome::Draw;
+            }
+            let i = below(rng, n) as usize;
+            let peg = open[i];
+            let h = heights[peg as usize];
+            heights[peg as usize] = h + 1;
+            if h == 3 {
+                n -= 1;
+                open[i] = open[n as usize];
+            }
+            let cell = peg as u32 + 16 * h as u32;
+            let side = (ply & 1) as usize;
+            stones[side] |= 1 << cell;
+            ply += 1;
+            if wins_through(stones[side], cell) {
+                self.winner = side as u8;
+                break Outcome::Win(side);
+            }
+        };
+        self.stones = stones;
+        self.ply = ply;
+        outcome
     }
 }
 
@@ -252,12 +262,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn nth_set_bit_matches_a_loop() {
-        for mask in [1u32, 0xFFFF, 0x8001, 0x0F0F, 0xA5A5, 0x0100] {
-            let bits: Vec<u32> = (0..16).filter(|i| mask & (1 << i) != 0).collect();
-            for (k, &b) in bits.iter().enumerate() {
-                assert_eq!(nth_set_bit16(mask, k as u32), b);
-            }
+    fn a_playout_from_a_midgame_position_keeps_it_and_ends_it() {
+        use rand::SeedableRng;
+        let start = Board::from_pegs(&[Peg(0), Peg(0), Peg(0), Peg(0), Peg(5), Peg(6)]).unwrap();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        for _ in 0..200 {
+            let mut b = start;
+            let o = b.random_playout(&mut rng);
+            assert_eq!(b.outcome(), Some(o));
+            assert_eq!(b.stones(0) & start.stones(0), start.stones(0));
+            assert_eq!(b.stones(1) & start.stones(1), start.stones(1));
+            assert_eq!(
+                Board::from_stones(b.stones(0), b.stones(1)).map(|x| x.outcome()),
+                Ok(Some(o))
+            );
         }
     }
 

@@ -56,7 +56,12 @@ const fn build_lines() -> [u64; 76] {
 /// All 76 winning lines.
 pub const LINES: [u64; 76] = build_lines();
 
-/// Lines through each cell, padded with 0 (at most 7 per cell).
+/// Pads [`CellLines::masks`]: no position can hold all 64 cells for one
+/// side, so `own & NEVER == NEVER` is always false and every cell can be
+/// checked with the same seven comparisons, without branches.
+pub const NEVER: u64 = u64::MAX;
+
+/// Lines through each cell (at most 7), padded with [`NEVER`].
 pub struct CellLines {
     pub masks: [u64; 7],
     pub len: u8,
@@ -65,7 +70,7 @@ pub struct CellLines {
 const fn build_cell_lines() -> [CellLines; 64] {
     let mut out = [const {
         CellLines {
-            masks: [0; 7],
+            masks: [NEVER; 7],
             len: 0,
         }
     }; 64];

@@ -1,0 +1,209 @@
+//! Built-in speed measurements, by name: each compares a fast implementation
+//! with its simple reference in the same run, so the ratio means something
+//! on any machine. (`cargo bench` has the finer-grained criterion versions.)
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use serde::Serialize;
+
+use crate::games::four3d::reference::RefBoard;
+use crate::games::four3d::Board;
+use crate::search::{Game, Outcome};
+
+/// The benchmarks [`run`] knows.
+pub const NAMES: &[&str] = &["four3d-playouts"];
+
+/// How long to measure.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BenchOptions {
+    /// Seconds per sample (each implementation gets this much per sample).
+    pub seconds: f64,
+    /// Samples per implementation; the median is reported.
+    pub samples: usize,
+}
+
+impl Default for BenchOptions {
+    fn default() -> Self {
+        BenchOptions {
+            seconds: 1.0,
+            samples: 5,
+        }
+    }
+}
+
+/// One benchmark's result: medians of the samples.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BenchReport {
+    pub bench: String,
+    /// Median rate of the fast implementation.
+    pub per_s: f64,
+    /// Median rate of the reference implementation.
+    pub reference_per_s: f64,
+    /// `per_s / reference_per_s`.
+    pub ratio: f64,
+    pub samples: usize,
+    /// What `per_s` counts, e.g. "playouts/s".
+    pub unit: String,
+    pub note: String,
+}
+
+/// Runs the benchmark `name` (one of [`NAMES`]).
+pub fn run(name: &str, opts: &BenchOptions) -> Result<BenchReport, String> {
+    if !(opts.seconds.is_finite() && opts.seconds > 0.0) {
+        return Err(format!(
+            "bench: seconds per sample must be positive, got {}",
+            opts.seconds
+        ));
+    }
+    if opts.samples == 0 {
+        return Err("bench: need at least one sample".into());
+    }
+    match name {
+        "four3d-playouts" => Ok(four3d_playouts(opts)),
+        other => Err(format!(
+            "unknown bench '{other}' (known: {})",
+            NAMES.join(", ")
+        )),
+    }
+}
+
+/// Median of a non-empty list.
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        0.5 * (xs[n / 2 - 1] + xs[n / 2])
+    }
+}
+
+/// Calls `one` repeatedly for `dur` (reading the clock every `batch` calls)
+/// and returns the calls per second.
+fn rate(dur: Duration, batch: u64, mut one: impl FnMut()) -> f64 {
+    let start = Instant::now();
+    let mut n = 0u64;
+    loop {
+        for _ in 0..batch {
+            one();
+        }
+        n += batch;
+        let t = start.elapsed();
+        if t >= dur {
+            return n as f64 / t.as_secs_f64();
+        }
+    }
+}
+
+/// Folds an outcome into a checksum so that no playout can be optimised away.
+fn fold(acc: &mut u64, o: Outcome) {
+    let v = match o {
+        Outcome::Win(s) => s as u64 + 1,
+        Outcome::Draw => 0,
+    };
+    *acc = acc.wrapping_mul(31).wrapping_add(v);
+}
+
+/// Random playouts from the empty board, bitboard against the array
+/// reference, on one thread, samples interleaved.
+fn four3d_playouts(opts: &BenchOptions) -> BenchReport {
+    let dur = Duration::from_secs_f64(opts.seconds);
+    let mut rng = SmallRng::seed_from_u64(0x005C_0FE4);
+    let mut check = 0u64;
+    let fast_start = Board::new();
+    let ref_start = RefBoard::new();
+    let mut fast = Vec::with_capacity(opts.samples);
+    let mut reference = Vec::with_capacity(opts.samples);
+    for _ in 0..opts.samples {
+        fast.push(rate(dur, 256, || {
+            let mut b = black_box(fast_start);
+            fold(&mut check, b.random_playout(&mut rng));
+        }));
+        reference.push(rate(dur, 16, || {
+            let mut b = black_box(&ref_start).clone();
+            fold(&mut check, b.random_playout(&mut rng));
+        }));
+    }
+    black_box(check);
+    let per_s = median(fast);
+    let reference_per_s = median(reference);
+    BenchReport {
+        bench: "four3d-playouts".into(),
+        per_s,
+        reference_per_s,
+        ratio: if reference_per_s > 0.0 {
+            per_s / reference_per_s
+        } else {
+            0.0
+        },
+        samples: opts.samples,
+        unit: "playouts/s".into(),
+        note: format!(
+            "Score Four random playouts from the empty board on one thread: bitboard \
+             Board vs array RefBoard, {} interleaved samples of {} s each, medians",
+            opts.samples, opts.seconds
+        ),
+    }
+}
+
+/// A human summary of a report.
+pub fn render(r: &BenchReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{}: {:.0} {} (reference {:.0} {}), ratio {:.1}x",
+        r.bench, r.per_s, r.unit, r.reference_per_s, r.unit, r.ratio
+    );
+    let _ = write!(s, "  {}", r.note);
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_of_odd_and_even_lists() {
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(vec![4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(median(vec![7.0]), 7.0);
+    }
+
+    #[test]
+    fn unknown_names_and_bad_options_are_errors() {
+        let o = BenchOptions::default();
+        assert!(run("nope", &o).unwrap_err().contains("four3d-playouts"));
+        let bad = BenchOptions {
+            seconds: 0.0,
+            samples: 3,
+        };
+        assert!(run("four3d-playouts", &bad).is_err());
+        let bad = BenchOptions {
+            seconds: 0.1,
+            samples: 0,
+        };
+        assert!(run("four3d-playouts", &bad).is_err());
+    }
+
+    #[test]
+    fn a_short_run_reports_positive_rates() {
+        // No speed assertion here (that is what the benchmark is for): only
+        // that both sides ran and the report is well formed.
+        let o = BenchOptions {
+            seconds: 0.02,
+            samples: 3,
+        };
+        let r = run("four3d-playouts", &o).unwrap();
+        assert!(r.per_s > 0.0 && r.reference_per_s > 0.0);
+        assert!((r.ratio - r.per_s / r.reference_per_s).abs() < 1e-9);
+        assert_eq!(r.samples, 3);
+        assert_eq!(r.unit, "playouts/s");
+        let text = render(&r);
+        assert!(text.starts_with("four3d-playouts: "), "{text}");
+        eprintln!("{text}");
+    }
+}

@@ -1,0 +1,168 @@
+//! `ladderbot match GAME --a X --b Y`: an in-process match with statistics.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{params_from, parse_game, parse_param, CliError};
+use crate::config::Settings;
+use crate::games::{GameKind, GameVisitor, PlayableGame};
+use crate::runner::{self, MatchConfig, MatchReport, SideConfig, SprtConfig, Tally};
+
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// Game to play.
+    #[arg(value_parser = parse_game)]
+    pub game: GameKind,
+    /// Agent A (results are from A's side).
+    #[arg(long)]
+    pub a: String,
+    /// Agent B.
+    #[arg(long)]
+    pub b: String,
+    /// Games to play (seats alternate: A moves first in even-numbered games).
+    #[arg(long, default_value_t = 200)]
+    pub games: u32,
+    /// Threads to spread games over (default: all cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Playouts per move for both sides.
+    #[arg(long)]
+    pub playouts: Option<u64>,
+    /// Milliseconds per move for both sides.
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    #[arg(long)]
+    pub a_playouts: Option<u64>,
+    #[arg(long)]
+    pub b_playouts: Option<u64>,
+    #[arg(long)]
+    pub a_time_ms: Option<u64>,
+    #[arg(long)]
+    pub b_time_ms: Option<u64>,
+    /// Agent A option KEY=VALUE (repeatable).
+    #[arg(long = "a-param", value_parser = parse_param, value_name = "KEY=VALUE")]
+    pub a_params: Vec<(String, serde_json::Value)>,
+    /// Agent B option KEY=VALUE (repeatable).
+    #[arg(long = "b-param", value_parser = parse_param, value_name = "KEY=VALUE")]
+    pub b_params: Vec<(String, serde_json::Value)>,
+    /// Seed: the same seed and playout budgets give the same games (default: from the clock, printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Append one JSON line per finished game to this file.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Stop early by SPRT between ELO0 and ELO1 (alpha = beta = 0.05).
+    #[arg(long, value_name = "ELO0,ELO1", value_parser = parse_sprt)]
+    pub sprt: Option<(f64, f64)>,
+    /// Print the report as one JSON object on the last line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_sprt(s: &str) -> Result<(f64, f64), String> {
+    let (a, b) = s.split_once(',').ok_or("expected ELO0,ELO1")?;
+    let e0: f64 = a
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{a}' is not a number"))?;
+    let e1: f64 = b
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{b}' is not a number"))?;
+    if !(e0.is_finite() && e1.is_finite()) || e0 >= e1 {
+        return Err("need finite ELO0 < ELO1".into());
+    }
+    Ok((e0, e1))
+}
+
+pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
+    if args.games == 0 {
+        return Err(CliError::Usage("match: --games must be at least 1".into()));
+    }
+    for (flag, v) in [
+        ("--playouts", args.playouts),
+        ("--time-ms", args.time_ms),
+        ("--a-playouts", args.a_playouts),
+        ("--b-playouts", args.b_playouts),
+        ("--a-time-ms", args.a_time_ms),
+        ("--b-time-ms", args.b_time_ms),
+    ] {
+        if v == Some(0) {
+            return Err(CliError::Usage(format!("match: {flag} must be at least 1")));
+        }
+    }
+    let side = |agent: &String,
+                pl: Option<u64>,
+                t: Option<u64>,
+                p: &[(String, serde_json::Value)]| SideConfig {
+        agent: agent.clone(),
+        params: params_from(p),
+        playouts: pl.or(args.playouts),
+        time_ms: t.or(args.time_ms),
+    };
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
+        .max(1);
+    let cfg = MatchConfig {
+        a: side(&args.a, args.a_playouts, args.a_time_ms, &args.a_params),
+        b: side(&args.b, args.b_playouts, args.b_time_ms, &args.b_params),
+        games: args.games,
+        jobs,
+        seed: args.seed.unwrap_or_else(super::clock_seed),
+        out: args.out.clone(),
+        sprt: args.sprt.map(|(elo0, elo1)| SprtConfig {
+            elo0,
+            elo1,
+            alpha: 0.05,
+            beta: 0.05,
+        }),
+        margin_ms: settings.search.margin_ms,
+    };
+    // Check both agents before starting any thread, so a typo is a usage error.
+    args.game.visit(CheckSides(&cfg))?;
+    let report = args.game.visit(RunMatch(&cfg)).map_err(CliError::Runtime)?;
+    if args.json {
+        let line = serde_json::to_string(&report).map_err(|e| CliError::Runtime(e.to_string()))?;
+        println!("{line}");
+    } else {
+        println!("{}", runner::render_report(&report));
+    }
+    Ok(())
+}
+
+struct CheckSides<'a>(&'a MatchConfig);
+impl GameVisitor for CheckSides<'_> {
+    type Output = Result<(), CliError>;
+    fn visit<G: PlayableGame>(self) -> Self::Output {
+        for (flag, s) in [("--a", &self.0.a), ("--b", &self.0.b)] {
+            G::build_agent(&s.agent, &s.params, 0)
+                .map_err(|e| CliError::Usage(format!("match {flag}: {e}")))?;
+        }
+        Ok(())
+    }
+}
+
+struct RunMatch<'a>(&'a MatchConfig);
+impl GameVisitor for RunMatch<'_> {
+    type Output = Result<MatchReport, String>;
+    fn visit<G: PlayableGame>(self) -> Self::Output {
+        let bar = runner::progress_bar(self.0.games as u64);
+        let progress = |t: &Tally| {
+            if let Some(b) = &bar {
+                b.set_position(t.done as u64);
+                b.set_message(format!("+{} ={} -{}", t.wins, t.draws, t.losses));
+            }
+        };
+        let report = runner::run_match::<G>(self.0, &progress);
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+        report
+    }
+}

@@ -1,0 +1,204 @@
+//! The command line: `play`, `serve`, `match`, `bench`, `agents`.
+//!
+//! Each command loads the settings (defaults < profile < `LADDERBOT_*`
+//! environment < flags), starts logging on stderr, and runs. Exit codes:
+//! 0 success, 1 a failure while running, 2 bad usage or configuration.
+
+mod bench_cmd;
+mod match_cmd;
+mod play;
+mod serve;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::config::{self, LogFormat, Settings};
+use crate::games::{AgentParams, GameKind};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "ladderbot",
+    version,
+    about = "Bot client, local match server and match runner for game-AI ladders",
+    long_about = "Bot client, local match server and match runner for game-AI ladders.\n\n\
+Settings come from defaults, then a bot profile (--profile), then LADDERBOT_* environment \
+variables (nested keys joined by '__', e.g. LADDERBOT_SEARCH__PLAYOUTS=5000), then flags."
+)]
+pub struct Cli {
+    /// Bot profile: a TOML file path, or NAME for bots/NAME.toml.
+    #[arg(
+        long,
+        global = true,
+        env = "LADDERBOT_PROFILE",
+        value_name = "NAME|PATH"
+    )]
+    pub profile: Option<String>,
+    /// Log format on stderr (default: the profile's log.format, else human).
+    #[arg(long, global = true, value_enum)]
+    pub log_format: Option<LogFormat>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play games as a client of a match server (or of an in-process one with a house bot).
+    Play(play::PlayArgs),
+    /// Run the WebSocket match server.
+    Serve(serve::ServeArgs),
+    /// Play a match between two agents in-process and report the score with Elo and LOS.
+    Match(match_cmd::MatchArgs),
+    /// Measure speed: one benchmark, reported as a median and a ratio to a reference.
+    Bench(bench_cmd::BenchArgs),
+    /// List the games and their agents.
+    Agents,
+}
+
+/// A failure with the exit code it deserves.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad usage or configuration: exit 2.
+    Usage(String),
+    /// Failed while running: exit 1.
+    Runtime(String),
+}
+
+impl CliError {
+    fn code(&self) -> u8 {
+        match self {
+            CliError::Usage(_) => 2,
+            CliError::Runtime(_) => 1,
+        }
+    }
+    fn message(&self) -> &str {
+        match self {
+            CliError::Usage(m) | CliError::Runtime(m) => m,
+        }
+    }
+}
+
+/// Parses the command line, runs it, and returns the exit code.
+pub fn main_exit() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {}", e.message());
+            ExitCode::from(e.code())
+        }
+    }
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<(), CliError> {
+    let profile = match &cli.profile {
+        Some(p) => Some(config::resolve_profile(p).map_err(|e| CliError::Usage(e.0))?),
+        None => None,
+    };
+    let mut settings = config::load(profile.as_deref(), None).map_err(|e| CliError::Usage(e.0))?;
+    match cli.command {
+        Command::Play(args) => {
+            args.apply(&mut settings)?;
+            start_logging(&cli.log_format, &settings)?;
+            play::run(args, settings)
+        }
+        Command::Serve(args) => {
+            args.apply(&mut settings)?;
+            start_logging(&cli.log_format, &settings)?;
+            serve::run(settings)
+        }
+        Command::Match(args) => {
+            start_logging(&cli.log_format, &settings)?;
+            match_cmd::run(args, &settings)
+        }
+        Command::Bench(args) => {
+            start_logging(&cli.log_format, &settings)?;
+            bench_cmd::run(args)
+        }
+        Command::Agents => {
+            for kind in GameKind::ALL {
+                println!("{kind}: {}", kind.visit(AgentNames).join(", "));
+            }
+            Ok(())
+        }
+    }
+}
+
+fn start_logging(flag: &Option<LogFormat>, settings: &Settings) -> Result<(), CliError> {
+    settings.validate().map_err(CliError::Usage)?;
+    crate::logging::init(flag.unwrap_or(settings.log.format), &settings.log.filter);
+    Ok(())
+}
+
+struct AgentNames;
+impl crate::games::GameVisitor for AgentNames {
+    type Output = &'static [&'static str];
+    fn visit<G: crate::games::PlayableGame>(self) -> Self::Output {
+        G::agent_names()
+    }
+}
+
+/// Parses a game name for clap.
+pub fn parse_game(s: &str) -> Result<GameKind, String> {
+    s.parse()
+}
+
+/// Parses `KEY=VALUE` for `--param`-style flags; VALUE is JSON if it parses, else a string.
+pub fn parse_param(s: &str) -> Result<(String, serde_json::Value), String> {
+    let (k, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("'{s}': expected KEY=VALUE"))?;
+    if k.trim().is_empty() {
+        return Err(format!("'{s}': empty key"));
+    }
+    let value =
+        serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::String(v.to_string()));
+    Ok((k.trim().to_string(), value))
+}
+
+/// Collects `KEY=VALUE` pairs into agent parameters.
+pub fn params_from(pairs: &[(String, serde_json::Value)]) -> AgentParams {
+    pairs.iter().cloned().collect()
+}
+
+/// A seed from the clock, for runs where none was given.
+pub fn clock_seed() -> u64 {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    t.as_nanos() as u64 ^ (std::process::id() as u64) << 32
+}
+
+/// A multi-threaded tokio runtime for the async commands.
+pub fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::Runtime(format!("cannot start the async runtime: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn params_parse_as_json_or_string() {
+        assert_eq!(
+            parse_param("threshold=50").unwrap(),
+            ("threshold".into(), serde_json::json!(50))
+        );
+        assert_eq!(
+            parse_param("mode=fast").unwrap(),
+            ("mode".into(), serde_json::json!("fast"))
+        );
+        assert!(parse_param("novalue").is_err());
+        assert!(parse_param("=3").is_err());
+    }
+}

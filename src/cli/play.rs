@@ -1,0 +1,185 @@
+//! `ladderbot play GAME`: a client of a match server, or of an in-process
+//! server with a house bot when no server is given.
+
+use std::time::Duration;
+
+use clap::Args;
+
+use super::{params_from, parse_game, parse_param, CliError};
+use crate::client::{self, ClientConfig, GameFinished, Opponent};
+use crate::config::{OpponentChoice, Settings};
+use crate::games::{GameKind, GameVisitor, PlayableGame};
+
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// Game to play (default: the profile's `game`).
+    #[arg(value_parser = parse_game)]
+    pub game: Option<GameKind>,
+    /// Match server URL, e.g. ws://127.0.0.1:8765 (default: an in-process server with a house bot).
+    #[arg(long)]
+    pub server: Option<String>,
+    /// Agent that chooses our moves (see `ladderbot agents`).
+    #[arg(long)]
+    pub agent: Option<String>,
+    /// Agent option KEY=VALUE (repeatable).
+    #[arg(long = "param", value_parser = parse_param, value_name = "KEY=VALUE")]
+    pub params: Vec<(String, serde_json::Value)>,
+    /// Playouts per move.
+    #[arg(long)]
+    pub playouts: Option<u64>,
+    /// Milliseconds per move we want to use (the server's clock caps it).
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    /// Number of games to play.
+    #[arg(long)]
+    pub games: Option<u32>,
+    /// Our name on the server.
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Opponent to ask the server for.
+    #[arg(long, value_parser = ["any", "house"])]
+    pub opponent: Option<String>,
+    /// Seed of our agent's random numbers.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Records file of the in-process server (default: none).
+    #[arg(long)]
+    pub records: Option<String>,
+}
+
+impl PlayArgs {
+    /// Applies the flags over the loaded settings.
+    pub fn apply(&self, s: &mut Settings) -> Result<(), CliError> {
+        if let Some(g) = self.game {
+            s.game = Some(g);
+        }
+        if s.game.is_none() {
+            return Err(CliError::Usage(
+                "play: no game given (as an argument or `game` in the profile)".into(),
+            ));
+        }
+        if let Some(v) = &self.server {
+            s.client.server = Some(v.clone());
+        }
+        if let Some(v) = &self.agent {
+            s.agent = v.clone();
+        }
+        s.agent_params.extend(params_from(&self.params));
+        if self.playouts.is_some() {
+            s.search.playouts = self.playouts;
+        }
+        if self.time_ms.is_some() {
+            s.search.time_ms = self.time_ms;
+        }
+        if let Some(v) = self.games {
+            s.client.games = v;
+        }
+        if let Some(v) = &self.name {
+            s.name = v.clone();
+        }
+        if let Some(v) = &self.opponent {
+            s.client.opponent = if v == "house" {
+                OpponentChoice::House
+            } else {
+                OpponentChoice::Any
+            };
+        }
+        if self.seed.is_some() {
+            s.search.seed = self.seed;
+        }
+        Ok(())
+    }
+}
+
+pub fn run(args: PlayArgs, settings: Settings) -> Result<(), CliError> {
+    let game = settings.game.expect("checked in apply");
+    let rt = super::runtime()?;
+    rt.block_on(game.visit(PlayVisitor {
+        settings,
+        records: args.records,
+    }))
+}
+
+struct PlayVisitor {
+    settings: Settings,
+    records: Option<String>,
+}
+
+impl GameVisitor for PlayVisitor {
+    type Output = std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), CliError>>>>;
+    fn visit<G: PlayableGame>(self) -> Self::Output {
+        Box::pin(play_game::<G>(self.settings, self.records))
+    }
+}
+
+fn client_config(s: &Settings, url: String, opponent: Opponent) -> ClientConfig {
+    ClientConfig {
+        url,
+        name: s.name.clone(),
+        agent: s.agent.clone(),
+        params: s.agent_params.clone(),
+        playouts: s.search.playouts,
+        time_ms: s.search.time_ms,
+        margin_ms: s.search.margin_ms,
+        games: s.client.games,
+        opponent,
+        connect_timeout: Duration::from_millis(s.client.connect_timeout_ms),
+        backoff_initial: Duration::from_millis(s.client.backoff_initial_ms),
+        backoff_max: Duration::from_millis(s.client.backoff_max_ms),
+        max_reconnects: s.client.max_reconnects,
+        seed: s.search.seed.unwrap_or_else(super::clock_seed),
+    }
+}
+
+fn print_game(g: &GameFinished) {
+    println!("{}", client::describe_game(g));
+}
+
+async fn play_game<G: PlayableGame>(
+    settings: Settings,
+    records: Option<String>,
+) -> Result<(), CliError> {
+    let opponent = match settings.client.opponent {
+        OpponentChoice::Any => Opponent::Any,
+        OpponentChoice::House => Opponent::House,
+    };
+    let summary = match settings.client.server.clone() {
+        Some(url) => {
+            let cfg = client_config(&settings, url, opponent);
+            client::run_client::<G>(cfg, print_game).await
+        }
+        None => {
+            let mut server_settings = settings.server.clone();
+            server_settings.bind = "127.0.0.1:0".into();
+            server_settings.records = records.unwrap_or_default();
+            if server_settings.house_agent.is_empty() {
+                return Err(CliError::Usage("play: no server given and server.house_agent is empty: nobody to play".into()));
+            }
+            let server = crate::server::Server::bind(super::serve::server_config(&server_settings))
+                .await
+                .map_err(|e| CliError::Runtime(e.to_string()))?;
+            let url = format!("ws://{}", server.local_addr());
+            tracing::info!(%url, house = %server_settings.house_agent, "started an in-process server with a house bot");
+            let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+            let handle = tokio::spawn(server.run(async move {
+                let _ = stop_rx.await;
+            }));
+            println!("{} ({}) vs house bot ({}) on {url}", settings.name, settings.agent, server_settings.house_agent);
+            let cfg = client_config(&settings, url, Opponent::House);
+            let summary = client::run_client::<G>(cfg, print_game).await;
+            let _ = stop_tx.send(());
+            let _ = handle.await;
+            summary
+        }
+    }
+    .map_err(|e| CliError::Runtime(e.to_string()))?;
+    println!(
+        "summary: games {}, wins {}, draws {}, losses {}, score {:.3}",
+        summary.games,
+        summary.wins,
+        summary.draws,
+        summary.losses,
+        summary.score()
+    );
+    Ok(())
+}

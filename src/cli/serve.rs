@@ -1,0 +1,108 @@
+//! `ladderbot serve`: the WebSocket match server.
+
+use std::time::Duration;
+
+use clap::Args;
+
+use super::CliError;
+use crate::config::{ServerSettings, Settings};
+use crate::games::AgentParams;
+use crate::server::{ClockConfig, HouseConfig, Server, ServerConfig};
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long)]
+    pub bind: Option<String>,
+    /// Longest time one move may take, ms (0: none).
+    #[arg(long)]
+    pub time_per_move_ms: Option<u64>,
+    /// Time bank per side and game, ms (0: none).
+    #[arg(long)]
+    pub time_bank_ms: Option<u64>,
+    /// Added to the bank after each move, ms.
+    #[arg(long)]
+    pub increment_ms: Option<u64>,
+    /// Records file: one JSON line per finished game ("" for none).
+    #[arg(long)]
+    pub records: Option<String>,
+    /// The house bot's agent ("" for none).
+    #[arg(long)]
+    pub house_agent: Option<String>,
+    /// The house bot's playouts per move (0: no playout limit).
+    #[arg(long)]
+    pub house_playouts: Option<u64>,
+    /// The house bot's own time per move, ms (0: none).
+    #[arg(long)]
+    pub house_time_ms: Option<u64>,
+    /// Seed for random starting positions.
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+impl ServeArgs {
+    pub fn apply(&self, s: &mut Settings) -> Result<(), CliError> {
+        let v = &mut s.server;
+        macro_rules! set {
+            ($field:ident) => {
+                if let Some(x) = &self.$field {
+                    v.$field = x.clone();
+                }
+            };
+        }
+        set!(bind);
+        set!(time_per_move_ms);
+        set!(time_bank_ms);
+        set!(increment_ms);
+        set!(records);
+        set!(house_agent);
+        set!(house_playouts);
+        set!(house_time_ms);
+        set!(seed);
+        Ok(())
+    }
+}
+
+fn nonzero(x: u64) -> Option<u64> {
+    (x > 0).then_some(x)
+}
+
+/// The server library's configuration from the settings.
+pub fn server_config(s: &ServerSettings) -> ServerConfig {
+    ServerConfig {
+        bind: s.bind.clone(),
+        clock: ClockConfig {
+            time_per_move_ms: nonzero(s.time_per_move_ms),
+            time_bank_ms: nonzero(s.time_bank_ms),
+            increment_ms: s.increment_ms,
+        },
+        records: (!s.records.is_empty()).then(|| s.records.clone().into()),
+        heartbeat_interval: Duration::from_millis(s.heartbeat_interval_ms),
+        heartbeat_timeout: Duration::from_millis(s.heartbeat_timeout_ms),
+        house: (!s.house_agent.is_empty()).then(|| HouseConfig {
+            name: format!("house-{}", s.house_agent),
+            agent: s.house_agent.clone(),
+            params: AgentParams::new(),
+            playouts: nonzero(s.house_playouts),
+            time_ms: nonzero(s.house_time_ms),
+        }),
+        seed: s.seed,
+    }
+}
+
+pub fn run(settings: Settings) -> Result<(), CliError> {
+    let rt = super::runtime()?;
+    rt.block_on(async move {
+        let server = Server::bind(server_config(&settings.server)).await.map_err(|e| CliError::Runtime(e.to_string()))?;
+        // The address goes to stdout so scripts (and tests) can read the port.
+        println!("listening on ws://{}", server.local_addr());
+        tracing::info!(addr = %server.local_addr(), records = %settings.server.records, "match server started");
+        server
+            .run(async {
+                let _ = tokio::signal::ctrl_c().await;
+                tracing::info!("ctrl-c: shutting down");
+            })
+            .await
+            .map_err(|e| CliError::Runtime(e.to_string()))
+    })
+}

@@ -1,0 +1,640 @@
+//! The match-server client: connects, says `hello`, answers every
+//! `move_request` with its agent's move (searched on a dedicated thread),
+//! reconnects with capped exponential backoff, and reports each finished game
+//! through a callback. It prints nothing itself; logs go through `tracing`.
+
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::games::{AgentParams, PlayableGame};
+use crate::protocol::{
+    encode_client, parse_server, ClientMsg, ErrorCode, Hello, ServerMsg, YourResult,
+    PROTOCOL_VERSION,
+};
+use crate::records::{EndReason, GameRecord};
+use crate::runtime::{SearchHandle, SearchThread};
+use crate::search::{Limits, Seat};
+
+pub use crate::protocol::Opponent;
+
+/// A connection with no inbound frame (not even a heartbeat ping) for this
+/// long is considered dead and is reconnected.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Everything the client needs.
+#[derive(Clone, Debug)]
+pub struct ClientConfig {
+    /// Server URL, e.g. "ws://127.0.0.1:8765".
+    pub url: String,
+    /// Our name on the server.
+    pub name: String,
+    /// Agent name for `PlayableGame::build_agent`.
+    pub agent: String,
+    pub params: AgentParams,
+    /// Playouts per move, if limited.
+    pub playouts: Option<u64>,
+    /// Milliseconds we want per move; the server's `your_time_ms` caps it.
+    pub time_ms: Option<u64>,
+    /// Safety margin taken off every deadline, for I/O.
+    pub margin_ms: u64,
+    /// Games to finish in all (a game lost by disconnect counts).
+    pub games: u32,
+    pub opponent: Opponent,
+    /// Limit on one connection attempt (TCP and WebSocket handshake).
+    pub connect_timeout: Duration,
+    /// Wait before the first reconnect; doubles per consecutive failure.
+    pub backoff_initial: Duration,
+    /// Cap of the reconnect wait.
+    pub backoff_max: Duration,
+    /// Consecutive failed connection attempts tolerated (a connection that
+    /// got the server's `welcome` resets the count); one more failure ends
+    /// `run_client` with [`ClientError::Connect`].
+    pub max_reconnects: u32,
+    /// Seeds the agent.
+    pub seed: u64,
+}
+
+impl Default for ClientConfig {
+    fn default() -> Self {
+        ClientConfig {
+            url: "ws://127.0.0.1:8765".into(),
+            name: "ladderbot".into(),
+            agent: "random".into(),
+            params: AgentParams::new(),
+            playouts: None,
+            time_ms: None,
+            margin_ms: 50,
+            games: 1,
+            opponent: Opponent::Any,
+            connect_timeout: Duration::from_secs(5),
+            backoff_initial: Duration::from_millis(500),
+            backoff_max: Duration::from_secs(30),
+            max_reconnects: 10,
+            seed: 0,
+        }
+    }
+}
+
+impl ClientConfig {
+    /// Errors on an unusable configuration.
+    pub fn validate(&self) -> Result<(), ClientError> {
+        let bad = |m: &str| Err(ClientError::Config(m.to_string()));
+        if self.games == 0 {
+            return bad("games: must be at least 1");
+        }
+        if self.games > crate::protocol::MAX_GAMES_PER_HELLO {
+            return Err(ClientError::Config(format!(
+                "games: at most {}",
+                crate::protocol::MAX_GAMES_PER_HELLO
+            )));
+        }
+        let n = self.name.chars().count();
+        if n == 0 || n > crate::protocol::MAX_NAME_CHARS {
+            return Err(ClientError::Config(format!(
+                "name: expected 1..={} characters",
+                crate::protocol::MAX_NAME_CHARS
+            )));
+        }
+        if !(self.url.starts_with("ws://") || self.url.starts_with("wss://")) {
+            return Err(ClientError::Config(format!(
+                "url: expected ws://host:port, got '{}'",
+                self.url
+            )));
+        }
+        if self.connect_timeout.is_zero() {
+            return bad("connect_timeout: must be positive");
+        }
+        Ok(())
+    }
+}
+
+/// One finished game, as reported to the `on_game` callback.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameFinished {
+    /// 1-based count of games finished by this client run.
+    pub number: u32,
+    pub game_id: String,
+    /// Our seat (0 moved first).
+    pub seat: Seat,
+    pub opponent: String,
+    pub your_result: YourResult,
+    /// "1-0", "0-1" or "1/2-1/2" from seat 0's side.
+    pub result: String,
+    pub reason: EndReason,
+    pub detail: Option<String>,
+    /// Moves played in the game.
+    pub moves: u32,
+}
+
+/// A one-line description of a finished game, for printing.
+pub fn describe_game(g: &GameFinished) -> String {
+    let reason = match g.reason {
+        EndReason::Rules => "rules",
+        EndReason::IllegalMove => "illegal move",
+        EndReason::Timeout => "timeout",
+        EndReason::Disconnect => "disconnect",
+    };
+    let mut s = format!(
+        "game {} ({}): seat {} vs {}: {} {} by {reason} after {} moves",
+        g.number, g.game_id, g.seat, g.opponent, g.your_result, g.result, g.moves
+    );
+    if let Some(d) = &g.detail {
+        s.push_str(&format!(" ({d})"));
+    }
+    s
+}
+
+/// Totals of a client run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClientSummary {
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl ClientSummary {
+    /// (wins + draws / 2) / games, in 0..=1 (0 with no games).
+    pub fn score(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            (self.wins as f64 + 0.5 * self.draws as f64) / self.games as f64
+        }
+    }
+
+    fn add(&mut self, r: YourResult) {
+        self.games += 1;
+        match r {
+            YourResult::Win => self.wins += 1,
+            YourResult::Draw => self.draws += 1,
+            YourResult::Loss => self.losses += 1,
+        }
+    }
+}
+
+/// Why a client run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error("invalid client configuration: {0}")]
+    Config(String),
+    #[error("cannot build the agent: {0}")]
+    Agent(String),
+    #[error("cannot connect to {url} ({attempts} attempts in a row failed): {last}")]
+    Connect {
+        url: String,
+        attempts: u32,
+        last: String,
+    },
+    #[error("the server refused our hello: {code}: {message}")]
+    Rejected { code: String, message: String },
+    #[error("protocol error: {0}")]
+    Protocol(String),
+}
+
+/// The wait before reconnect attempt `failures` (1-based): `initial`
+/// doubled per earlier failure, capped at `max`.
+pub fn backoff_delay(initial: Duration, max: Duration, failures: u32) -> Duration {
+    let factor = 1u32
+        .checked_shl(failures.saturating_sub(1))
+        .unwrap_or(u32::MAX);
+    initial.saturating_mul(factor).min(max)
+}
+
+/// Plays `config.games` games of `G` on the server at `config.url` and
+/// returns the totals; `on_game` is called as each game finishes.
+///
+/// The agent is built (and its name validated) before connecting. A dropped
+/// or failed connection is retried with capped exponential backoff; a game
+/// in progress when the connection drops counts as lost by disconnect.
+pub async fn run_client<G: PlayableGame>(
+    config: ClientConfig,
+    mut on_game: impl FnMut(&GameFinished) + Send,
+) -> Result<ClientSummary, ClientError> {
+    config.validate()?;
+    let agent =
+        G::build_agent(&config.agent, &config.params, config.seed).map_err(ClientError::Agent)?;
+    let search = SearchThread::<G>::spawn(agent);
+    let mut progress = Progress::default();
+    let mut failures = 0u32;
+    while progress.summary.games < config.games {
+        let end = match connect(&config).await {
+            Ok(ws) => session::<G>(ws, &config, &search, &mut progress, &mut on_game).await?,
+            Err(e) => Dropped {
+                welcomed: false,
+                why: e,
+            },
+        };
+        if let Some(cur) = progress.current.take() {
+            // The server scores a game we left as lost by disconnect.
+            let g = GameFinished {
+                number: progress.summary.games + 1,
+                game_id: cur.game_id,
+                seat: cur.seat,
+                opponent: cur.opponent,
+                your_result: YourResult::Loss,
+                result: GameRecord::result_string(Some(1 - cur.seat.min(1))).to_string(),
+                reason: EndReason::Disconnect,
+                detail: Some(format!("connection lost: {}", end.why)),
+                moves: cur.moves,
+            };
+            progress.summary.add(g.your_result);
+            on_game(&g);
+        }
+        if end.why.is_empty() {
+            break;
+        }
+        if progress.summary.games >= config.games {
+            break;
+        }
+        if end.welcomed {
+            // The connection worked: start counting failures afresh.
+            failures = 0;
+        } else {
+            failures += 1;
+            if failures > config.max_reconnects {
+                return Err(ClientError::Connect {
+                    url: config.url.clone(),
+                    attempts: failures,
+                    last: end.why,
+                });
+            }
+        }
+        let wait = backoff_delay(config.backoff_initial, config.backoff_max, failures.max(1));
+        tracing::warn!(url = %config.url, why = %end.why, wait_ms = wait.as_millis() as u64, "connection lost or refused; reconnecting");
+        tokio::time::sleep(wait).await;
+    }
+    Ok(progress.summary)
+}
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn connect(config: &ClientConfig) -> Result<Ws, String> {
+    // Nagle off: moves are small and latency counts against our clock.
+    let attempt = tokio_tungstenite::connect_async_with_config(config.url.as_str(), None, true);
+    match tokio::time::timeout(config.connect_timeout, attempt).await {
+        Ok(Ok((ws, _response))) => Ok(ws),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => Err(format!(
+            "timed out after {} ms",
+            config.connect_timeout.as_millis()
+        )),
+    }
+}
+
+/// The game in progress.
+struct Current {
+    game_id: String,
+    seat: Seat,
+    opponent: String,
+    moves: u32,
+}
+
+#[derive(Default)]
+struct Progress {
+    summary: ClientSummary,
+    current: Option<Current>,
+}
+
+/// How a session ended: `why` is empty when all games are done.
+struct Dropped {
+    welcomed: bool,
+    why: String,
+}
+
+enum Event<M> {
+    Frame(Option<Result<Message, tokio_tungstenite::tungstenite::Error>>),
+    Searched(Result<crate::search::Decision<M>, crate::runtime::SearchError>),
+    Idle,
+}
+
+/// Resolves with the pending search's result, or never if there is none.
+async fn pending_search<M>(
+    h: Option<&mut SearchHandle<M>>,
+) -> Result<crate::search::Decision<M>, crate::runtime::SearchError> {
+    match h {
+        Some(h) => h.await,
+        None => std::future::pending().await,
+    }
+}
+
+fn hello(config: &ClientConfig, game: &str, remaining: u32) -> ClientMsg {
+    ClientMsg::Hello(Hello {
+        protocol: PROTOCOL_VERSION,
+        name: config.name.clone(),
+        game: game.to_string(),
+        games: remaining,
+        opponent: config.opponent,
+    })
+}
+
+async fn send(ws: &mut Ws, msg: &ClientMsg) -> Result<(), String> {
+    let text = encode_client(msg);
+    tracing::debug!(msg = %text, "send");
+    ws.send(Message::Text(text))
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// Errors a server answers a bad `hello` with.
+fn is_hello_rejection(code: &str) -> bool {
+    matches!(
+        ErrorCode::from_wire(code),
+        Some(
+            ErrorCode::UnsupportedVersion
+                | ErrorCode::UnknownGame
+                | ErrorCode::HouseUnavailable
+                | ErrorCode::BadField
+                | ErrorCode::BadJson
+                | ErrorCode::UnknownType
+                | ErrorCode::Busy
+        )
+    )
+}
+
+/// One connection: plays until all games are done (`why` empty) or the
+/// connection drops.
+async fn session<G: PlayableGame>(
+    mut ws: Ws,
+    config: &ClientConfig,
+    search: &SearchThread<G>,
+    progress: &mut Progress,
+    on_game: &mut (impl FnMut(&GameFinished) + Send),
+) -> Result<Dropped, ClientError> {
+    let mut welcomed = false;
+    let dropped = |welcomed: bool, why: String| Ok(Dropped { welcomed, why });
+    let remaining = config.games.saturating_sub(progress.summary.games);
+    if let Err(e) = send(&mut ws, &hello(config, G::ID, remaining)).await {
+        return dropped(false, e);
+    }
+    let mut hello_pending = true;
+    let mut pending: Option<(String, SearchHandle<G::Move>)> = None;
+    let mut last_in = tokio::time::Instant::now();
+    loop {
+        let event = tokio::select! {
+            f = ws.next() => Event::Frame(f),
+            r = pending_search(pending.as_mut().map(|p| &mut p.1)) => Event::Searched(r),
+            _ = tokio::time::sleep_until(last_in + IDLE_TIMEOUT) => Event::Idle,
+        };
+        let received_at = Instant::now();
+        let text = match event {
+            Event::Idle => return dropped(welcomed, "no frame from the server".into()),
+            Event::Searched(r) => {
+                let Some((game_id, _)) = pending.take() else {
+                    continue;
+                };
+                match r {
+                    Ok(d) => {
+                        let mv = ClientMsg::Move {
+                            game_id,
+                            mv: G::move_to_json(d.mv),
+                        };
+                        if let Err(e) = send(&mut ws, &mv).await {
+                            return dropped(welcomed, e);
+                        }
+                    }
+                    Err(e) => tracing::error!(error = %e, "search failed; no move sent"),
+                }
+                continue;
+            }
+            Event::Frame(None) => return dropped(welcomed, "connection closed".into()),
+            Event::Frame(Some(Err(e))) => return dropped(welcomed, e.to_string()),
+            Event::Frame(Some(Ok(m))) => {
+                last_in = tokio::time::Instant::now();
+                match m {
+                    Message::Text(t) => t,
+                    Message::Close(_) => {
+                        return dropped(welcomed, "connection closed by the server".into())
+                    }
+                    _ => continue,
+                }
+            }
+        };
+        tracing::debug!(msg = %text, "recv");
+        let msg = match parse_server(&text) {
+            Ok(m) => m,
+            Err(e) => {
+                tracing::warn!(error = %e, "unreadable message from the server; ignored");
+                continue;
+            }
+        };
+        match msg {
+            ServerMsg::Welcome { protocol, .. } => {
+                if protocol != PROTOCOL_VERSION {
+                    return Err(ClientError::Protocol(format!(
+                        "the server speaks protocol {protocol}, we speak {PROTOCOL_VERSION}"
+                    )));
+                }
+                welcomed = true;
+            }
+            ServerMsg::Waiting { game } => {
+                hello_pending = false;
+                tracing::info!(game, "waiting for an opponent");
+            }
+            ServerMsg::GameStart {
+                game_id,
+                seat,
+                opponent,
+                number,
+                of,
+                ..
+            } => {
+                hello_pending = false;
+                tracing::info!(game_id, seat, opponent, number, of, "game started");
+                search.new_game();
+                progress.current = Some(Current {
+                    game_id,
+                    seat,
+                    opponent,
+                    moves: 0,
+                });
+            }
+            ServerMsg::MoveRequest {
+                game_id,
+                state,
+                your_time_ms,
+                ..
+            } => {
+                let pos = G::state_from_json(&state).map_err(|e| {
+                    ClientError::Protocol(format!("bad state in move_request: {e}"))
+                })?;
+                if pending.take().is_some() {
+                    search.cancel();
+                }
+                let limits = Limits::under_clock(
+                    config.playouts,
+                    config.time_ms,
+                    received_at,
+                    Duration::from_millis(your_time_ms),
+                    Duration::from_millis(config.margin_ms),
+                );
+                pending = Some((game_id, search.submit(pos, limits)));
+            }
+            ServerMsg::MovePlayed { game_id, .. } => {
+                if let Some(cur) = progress.current.as_mut().filter(|c| c.game_id == game_id) {
+                    cur.moves += 1;
+                }
+            }
+            ServerMsg::GameOver {
+                game_id,
+                result,
+                reason,
+                detail,
+                your_result,
+                moves,
+                ..
+            } => {
+                if pending.as_ref().is_some_and(|p| p.0 == game_id) {
+                    pending = None;
+                    search.cancel();
+                }
+                let cur = progress.current.take().filter(|c| c.game_id == game_id);
+                let (seat, opponent) = cur.map_or((0, String::new()), |c| (c.seat, c.opponent));
+                let g = GameFinished {
+                    number: progress.summary.games + 1,
+                    game_id,
+                    seat,
+                    opponent,
+                    your_result,
+                    result,
+                    reason,
+                    detail,
+                    moves,
+                };
+                progress.summary.add(your_result);
+                on_game(&g);
+            }
+            ServerMsg::MatchOver { .. } => {
+                let remaining = config.games.saturating_sub(progress.summary.games);
+                if remaining == 0 {
+                    let _ = tokio::time::timeout(Duration::from_millis(500), ws.close(None)).await;
+                    return dropped(welcomed, String::new());
+                }
+                if let Err(e) = send(&mut ws, &hello(config, G::ID, remaining)).await {
+                    return dropped(welcomed, e);
+                }
+                hello_pending = true;
+            }
+            ServerMsg::Error {
+                code,
+                message,
+                fatal,
+            } => {
+                if hello_pending && is_hello_rejection(&code) {
+                    return Err(ClientError::Rejected { code, message });
+                }
+                tracing::warn!(code, message, fatal, "error from the server");
+            }
+            ServerMsg::Ping { id } => {
+                if let Err(e) = send(&mut ws, &ClientMsg::Pong { id }).await {
+                    return dropped(welcomed, e);
+                }
+            }
+            ServerMsg::Pong { .. } => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_client_future_is_send() {
+        fn is_send<T: Send>(_: T) {}
+        is_send(run_client::<crate::games::four3d::Board>(
+            ClientConfig::default(),
+            |_| {},
+        ));
+    }
+
+    #[test]
+    fn backoff_doubles_up_to_the_cap() {
+        let ms = Duration::from_millis;
+        let d: Vec<_> = (1..=6)
+            .map(|f| backoff_delay(ms(100), ms(1000), f))
+            .collect();
+        assert_eq!(d, [ms(100), ms(200), ms(400), ms(800), ms(1000), ms(1000)]);
+        assert_eq!(backoff_delay(ms(100), ms(1000), 200), ms(1000));
+    }
+
+    #[test]
+    fn summary_score() {
+        let mut s = ClientSummary::default();
+        assert_eq!(s.score(), 0.0);
+        s.add(YourResult::Win);
+        s.add(YourResult::Draw);
+        s.add(YourResult::Loss);
+        s.add(YourResult::Win);
+        assert_eq!((s.games, s.wins, s.draws, s.losses), (4, 2, 1, 1));
+        assert!((s.score() - 0.625).abs() < 1e-12);
+    }
+
+    #[test]
+    fn config_validation() {
+        assert!(ClientConfig::default().validate().is_ok());
+        let bad = [
+            ClientConfig {
+                games: 0,
+                ..ClientConfig::default()
+            },
+            ClientConfig {
+                name: String::new(),
+                ..ClientConfig::default()
+            },
+            ClientConfig {
+                url: "http://x".into(),
+                ..ClientConfig::default()
+            },
+        ];
+        for c in bad {
+            assert!(matches!(c.validate(), Err(ClientError::Config(_))));
+        }
+    }
+
+    #[tokio::test]
+    async fn unknown_agent_fails_before_connecting() {
+        let cfg = ClientConfig {
+            agent: "nope".into(),
+            // Nothing listens here; an attempt to connect would be a
+            // Connect error instead.
+            url: "ws://127.0.0.1:1".into(),
+            ..ClientConfig::default()
+        };
+        let e = run_client::<crate::games::four3d::Board>(cfg, |_| {})
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(e, ClientError::Agent(ref m) if m.contains("nope")),
+            "{e}"
+        );
+    }
+
+    #[tokio::test]
+    async fn gives_up_after_max_reconnects() {
+        // A port with nothing listening.
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap();
+        drop(l);
+        let cfg = ClientConfig {
+            url: format!("ws://{addr}"),
+            backoff_initial: Duration::from_millis(5),
+            backoff_max: Duration::from_millis(20),
+            max_reconnects: 3,
+            ..ClientConfig::default()
+        };
+        let start = Instant::now();
+        let e = run_client::<crate::games::four3d::Board>(cfg, |_| {})
+            .await
+            .unwrap_err();
+        match e {
+            ClientError::Connect { attempts, .. } => assert_eq!(attempts, 4),
+            other => panic!("expected a connect error, got {other}"),
+        }
+        // Waits of 5 + 10 + 20 ms happened between the 4 attempts.
+        assert!(start.elapsed() >= Duration::from_millis(35));
+    }
+}

@@ -1,0 +1,473 @@
+//! Bot profiles and settings.
+//!
+//! Precedence, lowest first: built-in defaults, the profile file
+//! (`bots/NAME.toml` or a path), `LADDERBOT_*` environment variables, then
+//! command-line flags (applied by the CLI). Environment variables map to keys
+//! with `__` (double underscore) between nested keys:
+//! `LADDERBOT_SEARCH__PLAYOUTS=5000` sets `search.playouts`,
+//! `LADDERBOT_AGENT=pmc` sets `agent`.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use config::{Config, Environment, File, FileFormat};
+use serde::{Deserialize, Serialize};
+
+use crate::games::{AgentParams, GameKind};
+
+/// Prefix of every environment variable ladderbot reads as a setting.
+pub const ENV_PREFIX: &str = "LADDERBOT";
+/// Separator between nested keys in environment variable names.
+pub const ENV_SEPARATOR: &str = "__";
+
+/// Everything a bot, the server or the match runner can be told.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// Profile to load (only meaningful from `LADDERBOT_PROFILE`).
+    pub profile: Option<String>,
+    /// Name shown to the server and in records.
+    pub name: String,
+    /// Game to play; the command line may give it instead.
+    #[serde(deserialize_with = "game_from_string")]
+    pub game: Option<GameKind>,
+    /// Agent name (see `ladderbot agents`).
+    pub agent: String,
+    /// Agent options, e.g. `draw_reward` for `pmc`.
+    pub agent_params: AgentParams,
+    pub search: SearchSettings,
+    pub client: ClientSettings,
+    pub server: ServerSettings,
+    pub log: LogSettings,
+}
+
+/// What one move may cost.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SearchSettings {
+    /// Playouts per move (unset: time only, or the agent's default).
+    pub playouts: Option<u64>,
+    /// Milliseconds per move the bot wants to use (the server's clock caps it).
+    pub time_ms: Option<u64>,
+    /// Safety margin kept for I/O, in milliseconds.
+    pub margin_ms: u64,
+    /// Seed of the agent's random numbers (unset: from the clock).
+    pub seed: Option<u64>,
+}
+
+/// Who to play, where, how often, and how to reconnect.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ClientSettings {
+    /// `ws://host:port` of a match server; unset: an in-process server with a house bot.
+    pub server: Option<String>,
+    /// Games to play.
+    pub games: u32,
+    /// `any` (next waiting client) or `house` (the server's own bot).
+    pub opponent: OpponentChoice,
+    pub connect_timeout_ms: u64,
+    pub backoff_initial_ms: u64,
+    pub backoff_max_ms: u64,
+    /// Consecutive failed connection attempts before giving up.
+    pub max_reconnects: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase", try_from = "String")]
+pub enum OpponentChoice {
+    Any,
+    House,
+}
+
+/// The local match server.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ServerSettings {
+    pub bind: String,
+    /// Longest time one move may take, ms (0: no per-move limit).
+    pub time_per_move_ms: u64,
+    /// Time bank per side and game, ms (0: no bank).
+    pub time_bank_ms: u64,
+    /// Added to the bank after each move, ms.
+    pub increment_ms: u64,
+    /// Records file, one JSON line per finished game ("" for none).
+    pub records: String,
+    pub heartbeat_interval_ms: u64,
+    pub heartbeat_timeout_ms: u64,
+    /// The house bot's agent ("" for no house bot).
+    pub house_agent: String,
+    /// The house bot's playouts per move (0: no playout limit).
+    pub house_playouts: u64,
+    /// The house bot's time per move, ms (0: no time limit of its own).
+    pub house_time_ms: u64,
+    /// Seed for the games' starting positions.
+    pub seed: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LogSettings {
+    /// `human` or `json`; logs always go to stderr.
+    pub format: LogFormat,
+    /// A tracing filter such as `info` or `ladderbot=debug`; `RUST_LOG` wins.
+    pub filter: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase", try_from = "String")]
+pub enum LogFormat {
+    Human,
+    Json,
+}
+
+impl TryFrom<String> for OpponentChoice {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        match s.as_str() {
+            "any" => Ok(OpponentChoice::Any),
+            "house" => Ok(OpponentChoice::House),
+            _ => Err(format!("client.opponent: '{s}' is not one of: any, house")),
+        }
+    }
+}
+
+impl TryFrom<String> for LogFormat {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        match s.as_str() {
+            "human" => Ok(LogFormat::Human),
+            "json" => Ok(LogFormat::Json),
+            _ => Err(format!("log.format: '{s}' is not one of: human, json")),
+        }
+    }
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            profile: None,
+            name: "ladderbot".into(),
+            game: None,
+            agent: "pmc".into(),
+            agent_params: AgentParams::new(),
+            search: SearchSettings::default(),
+            client: ClientSettings::default(),
+            server: ServerSettings::default(),
+            log: LogSettings::default(),
+        }
+    }
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        SearchSettings {
+            playouts: None,
+            time_ms: None,
+            margin_ms: 20,
+            seed: None,
+        }
+    }
+}
+
+impl Default for ClientSettings {
+    fn default() -> Self {
+        ClientSettings {
+            server: None,
+            games: 1,
+            opponent: OpponentChoice::Any,
+            connect_timeout_ms: 5_000,
+            backoff_initial_ms: 250,
+            backoff_max_ms: 10_000,
+            max_reconnects: 10,
+        }
+    }
+}
+
+impl Default for ServerSettings {
+    fn default() -> Self {
+        ServerSettings {
+            bind: "127.0.0.1:8765".into(),
+            time_per_move_ms: 1_000,
+            time_bank_ms: 0,
+            increment_ms: 0,
+            records: "records.jsonl".into(),
+            heartbeat_interval_ms: 5_000,
+            heartbeat_timeout_ms: 20_000,
+            house_agent: "pmc".into(),
+            house_playouts: 1_000,
+            house_time_ms: 0,
+            seed: 0,
+        }
+    }
+}
+
+impl Default for LogSettings {
+    fn default() -> Self {
+        LogSettings {
+            format: LogFormat::Human,
+            filter: "info".into(),
+        }
+    }
+}
+
+fn game_from_string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<GameKind>, D::Error> {
+    let s = Option::<String>::deserialize(d)?;
+    s.map(|s| {
+        s.parse()
+            .map_err(|e| serde::de::Error::custom(format!("game: {e}")))
+    })
+    .transpose()
+}
+
+/// A settings error, already phrased for the user: it names the key or file.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct SettingsError(pub String);
+
+/// Finds a profile: an existing path as given, else `bots/NAME.toml` in the
+/// working directory, else `bots/NAME.toml` beside the executable.
+pub fn resolve_profile(name: &str) -> Result<PathBuf, SettingsError> {
+    let direct = PathBuf::from(name);
+    if direct.is_file() {
+        return Ok(direct);
+    }
+    let file = if name.ends_with(".toml") {
+        name.to_string()
+    } else {
+        format!("{name}.toml")
+    };
+    let mut tried = vec![PathBuf::from("bots").join(&file)];
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+    {
+        tried.push(dir.join("bots").join(&file));
+    }
+    tried.iter().find(|p| p.is_file()).cloned().ok_or_else(|| {
+        let list: Vec<String> = std::iter::once(direct)
+            .chain(tried)
+            .map(|p| p.display().to_string())
+            .collect();
+        SettingsError(format!(
+            "profile '{name}' not found (looked for {})",
+            list.join(", ")
+        ))
+    })
+}
+
+/// Loads settings: defaults, then the profile file (if any), then the
+/// `LADDERBOT_*` variables of `env` (the process environment when `None`).
+pub fn load(
+    profile: Option<&Path>,
+    env: Option<HashMap<String, String>>,
+) -> Result<Settings, SettingsError> {
+    let mut builder = Config::builder();
+    if let Some(path) = profile {
+        builder = builder.add_source(File::from(path).format(FileFormat::Toml).required(true));
+    }
+    let env_source = Environment::with_prefix(ENV_PREFIX)
+        .prefix_separator("_")
+        .separator(ENV_SEPARATOR)
+        .try_parsing(true)
+        .source(env);
+    builder = builder.add_source(env_source);
+    let where_ = profile
+        .map(|p| format!("{}: ", p.display()))
+        .unwrap_or_default();
+    let fail = |msg: String| SettingsError(format!("{where_}{}", one_line(&msg)));
+    let cfg = builder.build().map_err(|e| fail(e.to_string()))?;
+    let settings: Settings = cfg.try_deserialize().map_err(|e| fail(e.to_string()))?;
+    settings.validate().map_err(fail)?;
+    Ok(settings)
+}
+
+/// One line, in the words a profile uses: no line breaks, no repeated file
+/// name (the prefix already names it), "key" rather than "field".
+fn one_line(msg: &str) -> String {
+    let mut m = msg.to_string();
+    if let Some(i) = m.rfind(" in ") {
+        let tail = &m[i + 4..];
+        if tail.ends_with(".toml") || tail.ends_with(".toml\n") {
+            m.truncate(i);
+        }
+    }
+    let m = m.replace("unknown field", "unknown key");
+    m.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+impl Settings {
+    /// Checks what serde cannot: ranges, and names that must exist.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.name.trim().is_empty() {
+            return Err("name: must not be empty".into());
+        }
+        if let Some(game) = self.game {
+            game.visit(CheckAgent {
+                agent: &self.agent,
+                params: &self.agent_params,
+                key: "agent",
+            })?;
+        }
+        if self.search.playouts == Some(0) {
+            return Err("search.playouts: must be at least 1".into());
+        }
+        if self.search.time_ms == Some(0) {
+            return Err("search.time_ms: must be at least 1".into());
+        }
+        if self.client.games == 0 {
+            return Err("client.games: must be at least 1".into());
+        }
+        if let Some(url) = &self.client.server {
+            if !(url.starts_with("ws://") || url.starts_with("wss://")) {
+                return Err(format!(
+                    "client.server: '{url}' is not a ws:// or wss:// URL"
+                ));
+            }
+        }
+        if self.client.backoff_initial_ms == 0
+            || self.client.backoff_max_ms < self.client.backoff_initial_ms
+        {
+            return Err(
+                "client.backoff_initial_ms / backoff_max_ms: need 0 < initial <= max".into(),
+            );
+        }
+        if self.server.time_per_move_ms == 0 && self.server.time_bank_ms == 0 {
+            return Err(
+                "server.time_per_move_ms / time_bank_ms: at least one clock must be set".into(),
+            );
+        }
+        if self.server.heartbeat_interval_ms == 0
+            || self.server.heartbeat_timeout_ms <= self.server.heartbeat_interval_ms
+        {
+            return Err(
+                "server.heartbeat_timeout_ms: must be greater than heartbeat_interval_ms (> 0)"
+                    .into(),
+            );
+        }
+        if !self.server.house_agent.is_empty() {
+            if let Some(game) = self.game {
+                game.visit(CheckAgent {
+                    agent: &self.server.house_agent,
+                    params: &AgentParams::new(),
+                    key: "server.house_agent",
+                })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Builds the agent once to check its name and parameters.
+struct CheckAgent<'a> {
+    agent: &'a str,
+    params: &'a AgentParams,
+    key: &'a str,
+}
+
+impl crate::games::GameVisitor for CheckAgent<'_> {
+    type Output = Result<(), String>;
+    fn visit<G: crate::games::PlayableGame>(self) -> Self::Output {
+        match G::build_agent(self.agent, self.params, 0) {
+            Ok(_) => Ok(()),
+            // Parameter errors already name their key.
+            Err(e) if e.starts_with("agent_params.") => Err(e),
+            Err(e) => Err(format!("{}: {e}", self.key)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> Option<HashMap<String, String>> {
+        Some(
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        )
+    }
+
+    fn profile(text: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bot.toml");
+        std::fs::write(&path, text).unwrap();
+        (dir, path)
+    }
+
+    #[test]
+    fn defaults_load_with_no_profile_and_no_env() {
+        assert_eq!(load(None, env(&[])).unwrap(), Settings::default());
+    }
+
+    #[test]
+    fn profile_then_env_with_nested_keys() {
+        let (_d, p) = profile(
+            "game = \"four3d\"\nagent = \"random\"\n[search]\nplayouts = 500\n[agent_params]\n",
+        );
+        let s = load(Some(&p), env(&[])).unwrap();
+        assert_eq!((s.agent.as_str(), s.search.playouts), ("random", Some(500)));
+        let s = load(
+            Some(&p),
+            env(&[
+                ("LADDERBOT_AGENT", "pmc"),
+                ("LADDERBOT_SEARCH__PLAYOUTS", "700"),
+                ("LADDERBOT_AGENT_PARAMS__DRAW_REWARD", "0.5"),
+                ("LADDERBOT_CLIENT__SERVER", "ws://127.0.0.1:9"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(s.agent, "pmc");
+        assert_eq!(s.search.playouts, Some(700));
+        assert_eq!(s.client.server.as_deref(), Some("ws://127.0.0.1:9"));
+        assert_eq!(s.agent_params["draw_reward"].as_f64(), Some(0.5));
+    }
+
+    #[test]
+    fn bad_values_name_their_key() {
+        let err = load(None, env(&[("LADDERBOT_SEARCH__PLAYOUTS", "lots")]))
+            .unwrap_err()
+            .0;
+        assert!(err.contains("search.playouts"), "{err}");
+        let (_d, p) = profile("game = \"four3d\"\nagent = \"nope\"\n");
+        let err = load(Some(&p), env(&[])).unwrap_err().0;
+        assert!(
+            err.contains("agent") && err.contains("nope") && err.contains("bot.toml"),
+            "{err}"
+        );
+        let (_d, p) = profile("[search]\nplayots = 5\n");
+        let err = load(Some(&p), env(&[])).unwrap_err().0;
+        assert!(err.contains("playots"), "{err}");
+        let (_d, p) = profile("game = \"chess\"\n");
+        let err = load(Some(&p), env(&[])).unwrap_err().0;
+        assert!(err.contains("game") && err.contains("chess"), "{err}");
+        let err = load(None, env(&[("LADDERBOT_CLIENT__OPPONENT", "everyone")]))
+            .unwrap_err()
+            .0;
+        assert!(
+            err.contains("client.opponent") && err.contains("everyone"),
+            "{err}"
+        );
+        let err = load(None, env(&[("LADDERBOT_LOG__FORMAT", "xml")]))
+            .unwrap_err()
+            .0;
+        assert!(err.contains("log.format"), "{err}");
+        let (_d, p) = profile("[search\nplayouts = 3\n");
+        let err = load(Some(&p), env(&[])).unwrap_err().0;
+        assert!(!err.contains('\n') && err.contains("bot.toml"), "{err}");
+        let err = load(None, env(&[("LADDERBOT_CLIENT__SERVER", "http://x")]))
+            .unwrap_err()
+            .0;
+        assert!(err.contains("client.server"), "{err}");
+        let (_d, p) = profile("game = \"four3d\"\n[agent_params]\ndraw_reward = 3.0\n");
+        let err = load(Some(&p), env(&[])).unwrap_err().0;
+        assert!(err.contains("agent_params.draw_reward"), "{err}");
+    }
+
+    #[test]
+    fn missing_profile_is_a_clear_error() {
+        let err = resolve_profile("no-such-profile-xyz").unwrap_err().0;
+        assert!(err.contains("no-such-profile-xyz"));
+    }
+}

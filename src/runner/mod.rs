@@ -1,0 +1,1010 @@
+//! The in-process match runner: two agents (A and B) of one game play a
+//! series of games on worker threads, with alternating seats, optional game
+//! records, optional SPRT early stopping and a summary report.
+//!
+//! Reproducibility: game `i` builds fresh agents whose seeds depend only on
+//! (match seed, i, side), and its start position on (match seed, i / 2), so
+//! games 2k and 2k+1 start from the same position with the seats swapped.
+//! With playout budgets (no clock), the results do not depend on `jobs`.
+//! With SPRT, *which* games are played can depend on the completion order.
+
+pub mod stats;
+
+use std::fmt::Write as _;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::games::{AgentParams, PlayableGame};
+use crate::records::{now_ms, EndReason, GameRecord, RecordWriter};
+use crate::search::{Agent, Deadline, Limits, Outcome, Seat};
+
+/// One side of a match: an agent name, its parameters and its budget.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SideConfig {
+    pub agent: String,
+    pub params: AgentParams,
+    /// Playouts per move.
+    pub playouts: Option<u64>,
+    /// Milliseconds per move (the match's `margin_ms` is taken off).
+    pub time_ms: Option<u64>,
+}
+
+impl SideConfig {
+    /// A side with no parameters and the default budget.
+    pub fn new(agent: impl Into<String>) -> Self {
+        SideConfig {
+            agent: agent.into(),
+            ..Default::default()
+        }
+    }
+
+    pub fn with_playouts(mut self, n: u64) -> Self {
+        self.playouts = Some(n);
+        self
+    }
+
+    pub fn with_time_ms(mut self, ms: u64) -> Self {
+        self.time_ms = Some(ms);
+        self
+    }
+
+    /// The limits of one move starting at `start`: the playout count and/or a
+    /// per-move deadline less `margin_ms`; with neither, the `Limits` default.
+    pub fn limits(&self, start: Instant, margin_ms: u64) -> Limits {
+        Limits {
+            playouts: self.playouts,
+            deadline: self.time_ms.map(|t| {
+                Deadline::per_move(
+                    start,
+                    Duration::from_millis(t),
+                    Duration::from_millis(margin_ms),
+                )
+            }),
+        }
+    }
+
+    /// e.g. `pmc(draw_reward=0.5, playouts=1000)`, or just `random`.
+    pub fn describe(&self) -> String {
+        let mut items: Vec<String> = self
+            .params
+            .iter()
+            .map(|(k, v)| match v {
+                Value::String(s) => format!("{k}={s}"),
+                other => format!("{k}={other}"),
+            })
+            .collect();
+        if let Some(n) = self.playouts {
+            items.push(format!("playouts={n}"));
+        }
+        if let Some(t) = self.time_ms {
+            items.push(format!("time_ms={t}"));
+        }
+        if items.is_empty() {
+            self.agent.clone()
+        } else {
+            format!("{}({})", self.agent, items.join(", "))
+        }
+    }
+}
+
+/// Sequential probability ratio test settings: H0 "Elo = elo0" against
+/// H1 "Elo = elo1" (elo0 < elo1), error rates alpha and beta.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SprtConfig {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+impl SprtConfig {
+    /// With alpha = beta = 0.05.
+    pub fn new(elo0: f64, elo1: f64) -> Self {
+        SprtConfig {
+            elo0,
+            elo1,
+            alpha: 0.05,
+            beta: 0.05,
+        }
+    }
+
+    fn check(&self) -> Result<(), String> {
+        let all_finite = [self.elo0, self.elo1, self.alpha, self.beta]
+            .iter()
+            .all(|x| x.is_finite());
+        if !all_finite || self.elo0 >= self.elo1 {
+            return Err(format!(
+                "sprt: need finite elo0 < elo1, got {} and {}",
+                self.elo0, self.elo1
+            ));
+        }
+        let ok = |p: f64| p > 0.0 && p < 0.5;
+        if !ok(self.alpha) || !ok(self.beta) {
+            return Err(format!(
+                "sprt: alpha and beta must be in (0, 0.5), got {} and {}",
+                self.alpha, self.beta
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Everything the match runner needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchConfig {
+    pub a: SideConfig,
+    pub b: SideConfig,
+    /// Games to play (fewer if SPRT decides first).
+    pub games: u32,
+    /// Worker threads (at least 1).
+    pub jobs: usize,
+    pub seed: u64,
+    /// Append one record per finished game to this `.jsonl` file.
+    pub out: Option<PathBuf>,
+    pub sprt: Option<SprtConfig>,
+    /// Safety margin taken off `time_ms` budgets.
+    pub margin_ms: u64,
+}
+
+/// The SPRT state at the end of a match.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SprtResult {
+    pub elo0: f64,
+    pub elo1: f64,
+    /// Log-likelihood ratio over every counted game.
+    pub llr: f64,
+    pub lower: f64,
+    pub upper: f64,
+    /// "H1" or "H0" when a bound was crossed (the first crossing, which
+    /// stopped the match; games still running then are counted in `llr`),
+    /// otherwise "continue".
+    pub decision: String,
+}
+
+/// Progress so far, from A's side; passed to the progress callback after
+/// every finished game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub done: u32,
+    pub total: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl Tally {
+    /// A's mean score so far (0.5 with no games).
+    pub fn score(&self) -> f64 {
+        stats::score(self.wins, self.draws, self.losses)
+    }
+}
+
+impl std::fmt::Display for Tally {
+    /// `+W =D -L`
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "+{} ={} -{}", self.wins, self.draws, self.losses)
+    }
+}
+
+/// The summary of a match, from A's side. Every number is finite.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MatchReport {
+    pub game: String,
+    pub a: String,
+    pub b: String,
+    /// Games played (and counted).
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// A's mean score in 0..=1.
+    pub score: f64,
+    /// Elo difference A - B, capped at ±[`stats::ELO_CAP`].
+    pub elo: f64,
+    /// 95% interval of `elo`.
+    pub elo_lo: f64,
+    pub elo_hi: f64,
+    /// Likelihood that A is stronger than B.
+    pub los: f64,
+    pub sprt: Option<SprtResult>,
+    pub a_playouts_per_move: f64,
+    pub b_playouts_per_move: f64,
+    pub a_ms_per_move: f64,
+    pub b_ms_per_move: f64,
+    pub seed: u64,
+    pub jobs: usize,
+}
+
+const SIDE_NAMES: [&str; 2] = ["A", "B"];
+
+fn splitmix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A seed for `stream` (0: start position, 1: side A, 2: side B) of game
+/// `index` of the match with seed `seed`.
+pub fn derive_seed(seed: u64, index: u64, stream: u64) -> u64 {
+    splitmix64(splitmix64(seed) ^ (index << 2) ^ stream)
+}
+
+/// The seat side A takes in game `index`: 0 in even games, 1 in odd ones.
+pub fn a_seat(index: u32) -> Seat {
+    (index % 2) as Seat
+}
+
+/// What one game produced, by side (0 = A, 1 = B).
+struct Played {
+    /// From A's side.
+    result: Outcome,
+    decisions: [u64; 2],
+    playouts: [u64; 2],
+    time: [Duration; 2],
+    record: GameRecord,
+}
+
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}
+
+/// Plays game `index` of the match to the end. An agent that returns an
+/// illegal move (or panics) loses the game with reason `IllegalMove`.
+fn play_game<G: PlayableGame>(cfg: &MatchConfig, index: u32) -> Result<Played, String> {
+    let sides = [&cfg.a, &cfg.b];
+    let mut agents: Vec<Box<dyn Agent<G>>> = Vec::with_capacity(2);
+    for (k, side) in sides.iter().enumerate() {
+        let seed = derive_seed(cfg.seed, index as u64, k as u64 + 1);
+        let mut agent = G::build_agent(&side.agent, &side.params, seed)
+            .map_err(|e| format!("side {}: {e}", SIDE_NAMES[k]))?;
+        agent.new_game();
+        agents.push(agent);
+    }
+    let a_seat = a_seat(index);
+    // Side (0 = A, 1 = B) of the player in each seat.
+    let side_of_seat = |seat: Seat| usize::from(seat != a_seat);
+    let players: [String; 2] = std::array::from_fn(|seat| {
+        let k = side_of_seat(seat);
+        format!("{}:{}", SIDE_NAMES[k], sides[k].agent)
+    });
+
+    let started_ms = now_ms();
+    let mut pos = G::start(derive_seed(cfg.seed, (index / 2) as u64, 0));
+    let never = AtomicBool::new(false);
+    let mut moves = Vec::new();
+    let mut move_ms = Vec::new();
+    let mut decisions = [0u64; 2];
+    let mut playouts = [0u64; 2];
+    let mut time = [Duration::ZERO; 2];
+    let (outcome, reason, detail) = loop {
+        if let Some(o) = pos.outcome() {
+            break (o, EndReason::Rules, None);
+        }
+        let seat = pos.to_move();
+        let k = side_of_seat(seat);
+        let t0 = Instant::now();
+        let limits = sides[k].limits(t0, cfg.margin_ms);
+        let agent = &mut agents[k];
+        let chosen = catch_unwind(AssertUnwindSafe(|| agent.select(&pos, &limits, &never)));
+        let took = t0.elapsed();
+        decisions[k] += 1;
+        time[k] += took;
+        let d = match chosen {
+            Ok(d) => d,
+            Err(p) => {
+                let detail = format!(
+                    "{} ({}) panicked: {}",
+                    SIDE_NAMES[k],
+                    sides[k].agent,
+                    panic_message(p.as_ref())
+                );
+                break (Outcome::Win(1 - seat), EndReason::IllegalMove, Some(detail));
+            }
+        };
+        playouts[k] += d.playouts;
+        if !pos.is_legal(d.mv) {
+            let detail = format!(
+                "{} ({}) played the illegal move {} at ply {}",
+                SIDE_NAMES[k],
+                sides[k].agent,
+                G::move_to_json(d.mv),
+                moves.len()
+            );
+            break (Outcome::Win(1 - seat), EndReason::IllegalMove, Some(detail));
+        }
+        moves.push(G::move_to_json(d.mv));
+        move_ms.push(took.as_millis() as u64);
+        pos.play(d.mv);
+    };
+    let winner = match outcome {
+        Outcome::Win(s) => Some(s),
+        Outcome::Draw => None,
+    };
+    let result = match winner {
+        Some(s) => Outcome::Win(side_of_seat(s)),
+        None => Outcome::Draw,
+    };
+    let record = GameRecord {
+        game: G::ID.to_string(),
+        id: format!("s{}-g{}", cfg.seed, index),
+        players,
+        winner,
+        result: GameRecord::result_string(winner).to_string(),
+        reason,
+        detail,
+        moves,
+        move_ms,
+        started_ms,
+        finished_ms: now_ms(),
+    };
+    Ok(Played {
+        result,
+        decisions,
+        playouts,
+        time,
+        record,
+    })
+}
+
+/// What the workers share, behind one lock.
+#[derive(Default)]
+struct Shared {
+    tally: Tally,
+    decisions: [u64; 2],
+    playouts: [u64; 2],
+    time: [Duration; 2],
+    /// The SPRT decision that stopped the match, if any.
+    sprt_decision: Option<&'static str>,
+    error: Option<String>,
+}
+
+/// Sets `stop` if the worker unwinds, so the others stop taking games.
+struct StopOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Plays the match described by `cfg` for game `G`, calling `progress` after
+/// every finished game (from the worker that finished it, one at a time).
+pub fn run_match<G: PlayableGame>(
+    cfg: &MatchConfig,
+    progress: &(dyn Fn(&Tally) + Sync),
+) -> Result<MatchReport, String> {
+    if cfg.jobs == 0 {
+        return Err("jobs must be at least 1".into());
+    }
+    if let Some(s) = &cfg.sprt {
+        s.check()?;
+    }
+    // Catch bad agent names and parameters before any thread starts.
+    for (k, side) in [&cfg.a, &cfg.b].iter().enumerate() {
+        G::build_agent(&side.agent, &side.params, 0)
+            .map_err(|e| format!("side {}: {e}", SIDE_NAMES[k]))?;
+    }
+    let writer = match &cfg.out {
+        Some(p) => {
+            Some(RecordWriter::open(p).map_err(|e| format!("cannot open {}: {e}", p.display()))?)
+        }
+        None => None,
+    };
+    let sprt_bounds = cfg.sprt.map(|s| stats::sprt_bounds(s.alpha, s.beta));
+
+    let next = AtomicU32::new(0);
+    let stop = AtomicBool::new(false);
+    let shared = Mutex::new(Shared {
+        tally: Tally {
+            total: cfg.games,
+            ..Tally::default()
+        },
+        ..Shared::default()
+    });
+
+    let finish = |p: Played| {
+        let mut sh = shared.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(w) = &writer {
+            if let Err(e) = w.append(&p.record) {
+                if sh.error.is_none() {
+                    sh.error = Some(format!("writing {}: {e}", w.path().display()));
+                }
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+        match p.result {
+            Outcome::Win(0) => sh.tally.wins += 1,
+            Outcome::Win(_) => sh.tally.losses += 1,
+            Outcome::Draw => sh.tally.draws += 1,
+        }
+        sh.tally.done += 1;
+        for k in 0..2 {
+            sh.decisions[k] += p.decisions[k];
+            sh.playouts[k] += p.playouts[k];
+            sh.time[k] += p.time[k];
+        }
+        if let (Some(s), Some((lower, upper)), None) = (&cfg.sprt, sprt_bounds, sh.sprt_decision) {
+            let t = sh.tally;
+            let llr = stats::sprt_llr(t.wins, t.draws, t.losses, s.elo0, s.elo1);
+            if llr >= upper || llr <= lower {
+                sh.sprt_decision = Some(if llr >= upper { "H1" } else { "H0" });
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+        progress(&sh.tally);
+    };
+
+    let workers = cfg.jobs.min(cfg.games.max(1) as usize);
+    let worker = || -> Result<(), String> {
+        let _guard = StopOnPanic(&stop);
+        while !stop.load(Ordering::SeqCst) {
+            let i = next.fetch_add(1, Ordering::SeqCst);
+            if i >= cfg.games {
+                break;
+            }
+            match play_game::<G>(cfg, i) {
+                Ok(p) => finish(p),
+                Err(e) => {
+                    stop.store(true, Ordering::SeqCst);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
+    };
+    let mut first_error: Option<String> = None;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers).map(|_| scope.spawn(worker)).collect();
+        for h in handles {
+            let r = match h.join() {
+                Ok(r) => r,
+                Err(p) => Err(format!(
+                    "a match worker panicked: {}",
+                    panic_message(p.as_ref())
+                )),
+            };
+            if let Err(e) = r {
+                first_error.get_or_insert(e);
+            }
+        }
+    });
+    let sh = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some(e) = first_error.or(sh.error) {
+        return Err(e);
+    }
+
+    let t = sh.tally;
+    let (elo_lo, elo_hi) = stats::elo_interval(t.wins, t.draws, t.losses);
+    let sprt = cfg.sprt.zip(sprt_bounds).map(|(s, (lower, upper))| {
+        let llr = stats::sprt_llr(t.wins, t.draws, t.losses, s.elo0, s.elo1);
+        SprtResult {
+            elo0: s.elo0,
+            elo1: s.elo1,
+            llr,
+            lower,
+            upper,
+            decision: sh.sprt_decision.unwrap_or("continue").to_string(),
+        }
+    });
+    let per_move = |total: f64, k: usize| {
+        if sh.decisions[k] == 0 {
+            0.0
+        } else {
+            total / sh.decisions[k] as f64
+        }
+    };
+    Ok(MatchReport {
+        game: G::ID.to_string(),
+        a: cfg.a.describe(),
+        b: cfg.b.describe(),
+        games: t.done,
+        wins: t.wins,
+        draws: t.draws,
+        losses: t.losses,
+        score: t.score(),
+        elo: stats::elo_from_score(t.score()),
+        elo_lo,
+        elo_hi,
+        los: stats::los(t.wins, t.losses),
+        sprt,
+        a_playouts_per_move: per_move(sh.playouts[0] as f64, 0),
+        b_playouts_per_move: per_move(sh.playouts[1] as f64, 1),
+        a_ms_per_move: per_move(sh.time[0].as_secs_f64() * 1000.0, 0),
+        b_ms_per_move: per_move(sh.time[1].as_secs_f64() * 1000.0, 1),
+        seed: cfg.seed,
+        jobs: cfg.jobs,
+    })
+}
+
+/// A human summary of a report, several lines.
+pub fn render_report(r: &MatchReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{}: A = {} vs B = {}, {} games (seed {}, {} jobs)",
+        r.game, r.a, r.b, r.games, r.seed, r.jobs
+    );
+    let _ = writeln!(
+        s,
+        "A: {} wins, {} draws, {} losses; score {:.4} ({:.1}%)",
+        r.wins,
+        r.draws,
+        r.losses,
+        r.score,
+        100.0 * r.score
+    );
+    let capped = if r.elo.abs() >= stats::ELO_CAP {
+        " (capped)"
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        s,
+        "Elo A-B: {:+.1}{capped}, 95% interval [{:+.1}, {:+.1}]; LOS {:.2}%",
+        r.elo,
+        r.elo_lo,
+        r.elo_hi,
+        100.0 * r.los
+    );
+    if let Some(p) = &r.sprt {
+        let _ = writeln!(
+            s,
+            "SPRT elo0={} elo1={}: LLR {:.3} in [{:.3}, {:.3}] -> {}",
+            p.elo0, p.elo1, p.llr, p.lower, p.upper, p.decision
+        );
+    }
+    let _ = writeln!(
+        s,
+        "A: {:.1} playouts/move, {:.3} ms/move",
+        r.a_playouts_per_move, r.a_ms_per_move
+    );
+    let _ = write!(
+        s,
+        "B: {:.1} playouts/move, {:.3} ms/move",
+        r.b_playouts_per_move, r.b_ms_per_move
+    );
+    s
+}
+
+/// A progress bar on stderr for `total` games, only when stdout is a
+/// terminal (so piped or redirected output stays clean).
+pub fn progress_bar(total: u64) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        return None;
+    }
+    let pb = indicatif::ProgressBar::with_draw_target(
+        Some(total),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} games {msg} [{elapsed_precise} < {eta}]",
+    ) {
+        pb.set_style(style);
+    }
+    Some(pb)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::four3d::{Board, Peg};
+    use crate::records::read_records;
+    use crate::search::{Decision, Game};
+    use std::sync::atomic::AtomicUsize;
+
+    fn cfg(a: SideConfig, b: SideConfig, games: u32, jobs: usize) -> MatchConfig {
+        MatchConfig {
+            a,
+            b,
+            games,
+            jobs,
+            seed: 7,
+            out: None,
+            sprt: None,
+            margin_ms: 0,
+        }
+    }
+
+    fn quiet(_: &Tally) {}
+
+    /// The game index encoded in a record id.
+    fn index_of(r: &GameRecord) -> u32 {
+        r.id.rsplit_once("-g").unwrap().1.parse().unwrap()
+    }
+
+    fn sorted_records(path: &std::path::Path) -> Vec<GameRecord> {
+        let mut v = read_records(path).unwrap();
+        v.sort_by_key(index_of);
+        v
+    }
+
+    fn assert_finite(r: &MatchReport) {
+        let mut xs = vec![
+            r.score,
+            r.elo,
+            r.elo_lo,
+            r.elo_hi,
+            r.los,
+            r.a_playouts_per_move,
+            r.b_playouts_per_move,
+            r.a_ms_per_move,
+            r.b_ms_per_move,
+        ];
+        if let Some(p) = &r.sprt {
+            xs.extend([p.llr, p.lower, p.upper]);
+        }
+        assert!(xs.iter().all(|x| x.is_finite()), "{r:?}");
+        // serde_json would write a non-finite float as null.
+        let v = serde_json::to_value(r).unwrap();
+        for key in ["score", "elo", "elo_lo", "elo_hi", "los", "a_ms_per_move"] {
+            assert!(v[key].is_number(), "{key}: {v}");
+        }
+        assert_eq!(v["sprt"].is_null(), r.sprt.is_none());
+    }
+
+    #[test]
+    fn results_do_not_depend_on_jobs() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = |jobs: usize, seed: u64| {
+            let mut c = cfg(
+                SideConfig::new("pmc").with_playouts(40),
+                SideConfig::new("pmc").with_playouts(20),
+                12,
+                jobs,
+            );
+            c.seed = seed;
+            let out = dir.path().join(format!("j{jobs}-s{seed}.jsonl"));
+            c.out = Some(out.clone());
+            let r = run_match::<Board>(&c, &quiet).unwrap();
+            (r, sorted_records(&out))
+        };
+        let (r1, rec1) = run(1, 7);
+        let (r2, rec2) = run(2, 7);
+        let (r3, rec3) = run(3, 7);
+        for (r, rec) in [(&r2, &rec2), (&r3, &rec3)] {
+            assert_eq!(
+                (r.games, r.wins, r.draws, r.losses),
+                (r1.games, r1.wins, r1.draws, r1.losses)
+            );
+            assert_eq!(r.a_playouts_per_move, r1.a_playouts_per_move);
+            assert_eq!(r.b_playouts_per_move, r1.b_playouts_per_move);
+            assert_eq!(rec.len(), 12);
+            for (x, y) in rec.iter().zip(&rec1) {
+                assert_eq!((&x.id, &x.moves, x.winner), (&y.id, &y.moves, y.winner));
+            }
+        }
+        // The games do depend on the seed (so the comparison above means something).
+        let (_, other) = run(2, 8);
+        assert!(other.iter().zip(&rec1).any(|(x, y)| x.moves != y.moves));
+        assert_eq!(r1.wins + r1.draws + r1.losses, 12);
+        assert_finite(&r1);
+    }
+
+    #[test]
+    fn seats_alternate_and_records_are_complete() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("records.jsonl");
+        let mut c = cfg(
+            SideConfig::new("pmc").with_playouts(50),
+            SideConfig::new("random"),
+            4,
+            2,
+        );
+        c.out = Some(out.clone());
+        let r = run_match::<Board>(&c, &quiet).unwrap();
+        let recs = sorted_records(&out);
+        assert_eq!(recs.len(), 4);
+        assert_eq!(
+            recs[0].players,
+            ["A:pmc".to_string(), "B:random".to_string()]
+        );
+        assert_eq!(
+            recs[1].players,
+            ["B:random".to_string(), "A:pmc".to_string()]
+        );
+        let mut a_wins = 0;
+        for (i, rec) in recs.iter().enumerate() {
+            assert_eq!(index_of(rec), i as u32);
+            assert_eq!(rec.players[a_seat(i as u32)], "A:pmc");
+            assert_eq!(rec.game, "four3d");
+            assert_eq!(rec.reason, EndReason::Rules);
+            assert_eq!(rec.result, GameRecord::result_string(rec.winner));
+            assert_eq!(rec.moves.len(), rec.move_ms.len());
+            // Replaying the recorded moves reaches the recorded outcome.
+            let pegs: Vec<Peg> = rec
+                .moves
+                .iter()
+                .map(|m| <Board as PlayableGame>::move_from_json(m).unwrap())
+                .collect();
+            let end = Board::from_pegs(&pegs).unwrap();
+            assert_eq!(end.outcome(), Some(rec.outcome()));
+            if rec.winner == Some(a_seat(i as u32)) {
+                a_wins += 1;
+            }
+        }
+        assert_eq!(r.wins, a_wins);
+        assert_eq!(r.a, "pmc(playouts=50)");
+        assert_eq!(r.b, "random");
+        assert_eq!(r.a_playouts_per_move, 50.0);
+        assert_eq!(r.b_playouts_per_move, 0.0);
+    }
+
+    #[test]
+    fn pmc_beats_random_and_progress_sees_every_game() {
+        let calls = AtomicUsize::new(0);
+        let last = Mutex::new(Tally::default());
+        let progress = |t: &Tally| {
+            calls.fetch_add(1, Ordering::SeqCst);
+            let mut l = last.lock().unwrap();
+            assert_eq!(t.done, l.done + 1, "progress comes once per game, in order");
+            assert_eq!(t.wins + t.draws + t.losses, t.done);
+            *l = *t;
+        };
+        let c = cfg(
+            SideConfig::new("pmc").with_playouts(1000),
+            SideConfig::new("random"),
+            40,
+            2,
+        );
+        let r = run_match::<Board>(&c, &progress).unwrap();
+        assert_eq!(r.games, 40);
+        assert_eq!(calls.load(Ordering::SeqCst), 40);
+        assert_eq!(last.lock().unwrap().total, 40);
+        assert!(r.score > 0.8, "{}", render_report(&r));
+        assert!(r.elo > 0.0 && r.los > 0.9);
+        assert!(r.sprt.is_none());
+        assert_finite(&r);
+        let text = render_report(&r);
+        assert!(
+            text.contains("A = pmc(playouts=1000) vs B = random"),
+            "{text}"
+        );
+        assert!(text.contains("LOS"), "{text}");
+    }
+
+    #[test]
+    fn sprt_stops_a_lopsided_match_early() {
+        let mut c = cfg(
+            SideConfig::new("pmc").with_playouts(1000),
+            SideConfig::new("random"),
+            400,
+            2,
+        );
+        c.sprt = Some(SprtConfig::new(0.0, 50.0));
+        let r = run_match::<Board>(&c, &quiet).unwrap();
+        let s = r.sprt.clone().unwrap();
+        assert_eq!(s.decision, "H1", "{}", render_report(&r));
+        assert!(r.games < 100, "{}", render_report(&r));
+        assert!(s.llr >= s.upper);
+        assert!((s.upper - 19f64.ln()).abs() < 1e-12);
+        assert!(render_report(&r).contains("-> H1"));
+        assert_finite(&r);
+
+        // The other way round the test accepts H0.
+        let mut c = c.clone();
+        std::mem::swap(&mut c.a, &mut c.b);
+        let r = run_match::<Board>(&c, &quiet).unwrap();
+        let s = r.sprt.unwrap();
+        assert_eq!(s.decision, "H0");
+        assert!(r.games < 100);
+    }
+
+    #[test]
+    fn sprt_that_does_not_decide_says_continue() {
+        let mut c = cfg(SideConfig::new("random"), SideConfig::new("random"), 2, 1);
+        c.sprt = Some(SprtConfig::new(0.0, 5.0));
+        let r = run_match::<Board>(&c, &quiet).unwrap();
+        assert_eq!(r.games, 2);
+        assert_eq!(r.sprt.unwrap().decision, "continue");
+    }
+
+    /// Score Four under another name, with extra test agents.
+    #[derive(Clone, Copy, Debug)]
+    struct Wrapped(Board);
+
+    impl Game for Wrapped {
+        type Move = Peg;
+        fn to_move(&self) -> Seat {
+            self.0.to_move()
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            self.0.outcome()
+        }
+        fn legal_moves(&self) -> Vec<Peg> {
+            self.0.legal_moves()
+        }
+        fn play(&mut self, mv: Peg) {
+            self.0.play(mv)
+        }
+        fn is_legal(&self, mv: Peg) -> bool {
+            self.0.is_legal(mv)
+        }
+    }
+
+    /// Delegates to a Score Four agent.
+    struct Adapt(Box<dyn Agent<Board>>);
+
+    impl Agent<Wrapped> for Adapt {
+        fn name(&self) -> &str {
+            self.0.name()
+        }
+        fn select(&mut self, pos: &Wrapped, limits: &Limits, stop: &AtomicBool) -> Decision<Peg> {
+            self.0.select(&pos.0, limits, stop)
+        }
+    }
+
+    /// Plays a peg that does not exist, or panics.
+    struct Broken {
+        panics: bool,
+    }
+
+    impl Agent<Wrapped> for Broken {
+        fn name(&self) -> &str {
+            "broken"
+        }
+        fn select(&mut self, _: &Wrapped, _: &Limits, _: &AtomicBool) -> Decision<Peg> {
+            assert!(!self.panics, "deliberate test panic");
+            Decision {
+                mv: Peg(16),
+                playouts: 3,
+                value: None,
+            }
+        }
+    }
+
+    impl PlayableGame for Wrapped {
+        const ID: &'static str = "wrapped";
+        fn agent_names() -> &'static [&'static str] {
+            &["random", "pmc", "illegal", "panic"]
+        }
+        fn start(seed: u64) -> Self {
+            Wrapped(Board::start(seed))
+        }
+        fn state_to_json(&self) -> Value {
+            self.0.state_to_json()
+        }
+        fn state_from_json(v: &Value) -> Result<Self, String> {
+            Board::state_from_json(v).map(Wrapped)
+        }
+        fn move_to_json(mv: Peg) -> Value {
+            Board::move_to_json(mv)
+        }
+        fn move_from_json(v: &Value) -> Result<Peg, String> {
+            Board::move_from_json(v)
+        }
+        fn render(&self) -> String {
+            PlayableGame::render(&self.0)
+        }
+        fn build_agent(
+            name: &str,
+            params: &AgentParams,
+            seed: u64,
+        ) -> Result<Box<dyn Agent<Self>>, String> {
+            match name {
+                "illegal" => Ok(Box::new(Broken { panics: false })),
+                "panic" => Ok(Box::new(Broken { panics: true })),
+                _ => Ok(Box::new(Adapt(Board::build_agent(name, params, seed)?))),
+            }
+        }
+    }
+
+    #[test]
+    fn an_illegal_move_or_a_panic_loses_the_game() {
+        for bad in ["illegal", "panic"] {
+            let dir = tempfile::tempdir().unwrap();
+            let out = dir.path().join("r.jsonl");
+            let mut c = cfg(SideConfig::new(bad), SideConfig::new("random"), 4, 2);
+            c.out = Some(out.clone());
+            let r = run_match::<Wrapped>(&c, &quiet).unwrap();
+            assert_eq!((r.wins, r.draws, r.losses), (0, 0, 4), "{bad}");
+            assert_eq!(r.game, "wrapped");
+            let recs = sorted_records(&out);
+            for (i, rec) in recs.iter().enumerate() {
+                let a = a_seat(i as u32);
+                assert_eq!(rec.reason, EndReason::IllegalMove);
+                assert_eq!(rec.winner, Some(1 - a));
+                // A moved first (no moves recorded) or after B's first move.
+                assert_eq!(rec.moves.len(), a);
+                let detail = rec.detail.as_deref().unwrap();
+                assert!(detail.starts_with(&format!("A ({bad})")), "{detail}");
+            }
+            // B winning as the broken side works the same.
+            let c = cfg(SideConfig::new("random"), SideConfig::new(bad), 2, 1);
+            let r = run_match::<Wrapped>(&c, &quiet).unwrap();
+            assert_eq!((r.wins, r.draws, r.losses), (2, 0, 0), "{bad}");
+        }
+    }
+
+    #[test]
+    fn bad_configurations_are_errors() {
+        let c = cfg(SideConfig::new("nobody"), SideConfig::new("random"), 2, 1);
+        let e = run_match::<Board>(&c, &quiet).unwrap_err();
+        assert!(e.contains("side A") && e.contains("nobody"), "{e}");
+        let mut c = cfg(SideConfig::new("pmc"), SideConfig::new("random"), 2, 1);
+        c.b.params.insert("bogus".into(), serde_json::json!(1));
+        assert!(run_match::<Board>(&c, &quiet)
+            .unwrap_err()
+            .contains("side B"));
+        let c = cfg(SideConfig::new("random"), SideConfig::new("random"), 2, 0);
+        assert!(run_match::<Board>(&c, &quiet).is_err());
+        let mut c = cfg(SideConfig::new("random"), SideConfig::new("random"), 2, 1);
+        c.sprt = Some(SprtConfig::new(10.0, 0.0));
+        assert!(run_match::<Board>(&c, &quiet).is_err());
+    }
+
+    #[test]
+    fn zero_games_gives_a_valid_empty_report() {
+        let c = cfg(SideConfig::new("random"), SideConfig::new("random"), 0, 3);
+        let r = run_match::<Board>(&c, &quiet).unwrap();
+        assert_eq!((r.games, r.score, r.elo, r.los), (0, 0.5, 0.0, 0.5));
+        assert_finite(&r);
+    }
+
+    #[test]
+    fn limits_and_descriptions() {
+        let t = Instant::now();
+        assert_eq!(SideConfig::new("pmc").limits(t, 10), Limits::default());
+        let s = SideConfig::new("pmc").with_playouts(5).with_time_ms(100);
+        let l = s.limits(t, 10);
+        assert_eq!(l.playouts, Some(5));
+        assert_eq!(l.deadline.unwrap().hard - t, Duration::from_millis(90));
+        assert_eq!(s.describe(), "pmc(playouts=5, time_ms=100)");
+        let mut s = SideConfig::new("pmc");
+        s.params
+            .insert("draw_reward".into(), serde_json::json!(0.5));
+        assert_eq!(s.describe(), "pmc(draw_reward=0.5)");
+        assert_eq!(
+            Tally {
+                wins: 3,
+                draws: 1,
+                losses: 2,
+                ..Tally::default()
+            }
+            .to_string(),
+            "+3 =1 -2"
+        );
+        // Seeds differ by game, side and match seed.
+        let seeds = [
+            derive_seed(1, 0, 1),
+            derive_seed(1, 0, 2),
+            derive_seed(1, 1, 1),
+            derive_seed(2, 0, 1),
+        ];
+        for i in 0..seeds.len() {
+            for j in 0..i {
+                assert_ne!(seeds[i], seeds[j]);
+            }
+        }
+    }
+
+    #[test]
+    fn a_time_budget_is_honoured_loosely() {
+        // Not a timing assertion: only that a time-limited side plays and
+        // spends playouts.
+        let c = cfg(
+            SideConfig::new("pmc").with_time_ms(5),
+            SideConfig::new("random"),
+            2,
+            2,
+        );
+        let r = run_match::<Board>(&c, &quiet).unwrap();
+        assert_eq!(r.games, 2);
+        assert!(r.a_playouts_per_move >= 1.0);
+    }
+}

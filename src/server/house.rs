@@ -1,0 +1,85 @@
+//! The house bot as a seat: a task that reads the same messages a remote
+//! client would and answers `move_request`s by searching on a dedicated
+//! search thread (never on a tokio worker).
+
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc;
+
+use crate::games::PlayableGame;
+use crate::protocol::ServerMsg;
+use crate::runtime::SearchThread;
+use crate::search::{Agent, Limits};
+
+use super::game_loop::{SeatEvent, SeatLink};
+use super::Shared;
+
+/// Safety margin the house keeps from its allowance: a tenth of it, at most
+/// 50 ms.
+fn margin(cap: Duration) -> Duration {
+    (cap / 10).min(Duration::from_millis(50))
+}
+
+/// Builds the house agent for `G` and starts its seat task. Errors with a
+/// message for the client if there is no house bot or it cannot play `G`.
+pub(crate) fn spawn<G: PlayableGame>(shared: &Shared, seed: u64) -> Result<SeatLink, String> {
+    let Some(h) = &shared.config.house else {
+        return Err("this server has no house bot".into());
+    };
+    let agent = G::build_agent(&h.agent, &h.params, seed)
+        .map_err(|e| format!("the house bot cannot play {}: {e}", G::ID))?;
+    let (out, out_rx) = mpsc::unbounded_channel();
+    let (ev_tx, inbox) = mpsc::unbounded_channel();
+    tokio::spawn(run::<G>(agent, h.playouts, h.time_ms, out_rx, ev_tx));
+    Ok(SeatLink {
+        name: h.name.clone(),
+        out,
+        inbox,
+    })
+}
+
+async fn run<G: PlayableGame>(
+    agent: Box<dyn Agent<G>>,
+    playouts: Option<u64>,
+    time_ms: Option<u64>,
+    mut out_rx: mpsc::UnboundedReceiver<ServerMsg>,
+    ev_tx: mpsc::UnboundedSender<SeatEvent>,
+) {
+    let search = SearchThread::<G>::spawn(agent);
+    while let Some(msg) = out_rx.recv().await {
+        match msg {
+            ServerMsg::GameStart { .. } => search.new_game(),
+            ServerMsg::MoveRequest {
+                game_id,
+                state,
+                your_time_ms,
+                ..
+            } => {
+                let at = Instant::now();
+                let pos = match G::state_from_json(&state) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        tracing::error!(game_id, error = %e, "house bot got a bad state");
+                        continue;
+                    }
+                };
+                let cap = Duration::from_millis(your_time_ms);
+                let limits = Limits::under_clock(playouts, time_ms, at, cap, margin(cap));
+                match search.search(pos, limits).await {
+                    Ok(d) => {
+                        let ev = SeatEvent::Move {
+                            game_id,
+                            mv: G::move_to_json(d.mv),
+                            at: Instant::now(),
+                        };
+                        if ev_tx.send(ev).is_err() {
+                            break;
+                        }
+                    }
+                    Err(e) => tracing::error!(game_id, error = %e, "house bot search failed"),
+                }
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,403 @@
+//! The match server: WebSocket connections speak [`crate::protocol`], a lobby
+//! pairs clients per game (or with the house bot), and one task per pairing
+//! plays its games under the clock and writes a record per finished game.
+//!
+//! - `conn`: one task per connection (frames, heartbeats, routing).
+//! - `lobby`: waiting clients per game, and starting matches.
+//! - `game_loop`: a match between two seats: games, clock, results.
+//! - `house`: the built-in bot as a seat, searching on a search thread.
+//!
+//! Nothing here names a particular game: games are reached through
+//! [`GameKind::visit`] and [`crate::games::PlayableGame`].
+
+mod conn;
+mod game_loop;
+mod house;
+mod lobby;
+
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+
+use crate::games::{AgentParams, GameKind};
+use crate::protocol::ClockInfo;
+use crate::records::RecordWriter;
+
+/// Longest any clock setting may be (one day), so deadlines never overflow.
+pub const MAX_CLOCK_MS: u64 = 86_400_000;
+
+/// The game clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockConfig {
+    /// Most milliseconds any one move may take.
+    pub time_per_move_ms: Option<u64>,
+    /// Each player's starting bank in milliseconds for a whole game.
+    pub time_bank_ms: Option<u64>,
+    /// Milliseconds added to the mover's bank after each of its moves
+    /// (ignored without a bank).
+    pub increment_ms: u64,
+}
+
+impl Default for ClockConfig {
+    /// One second per move, no bank.
+    fn default() -> Self {
+        ClockConfig {
+            time_per_move_ms: Some(1000),
+            time_bank_ms: None,
+            increment_ms: 0,
+        }
+    }
+}
+
+impl ClockConfig {
+    /// Errors unless at least one of per-move limit and bank is set, both are
+    /// positive, and everything is at most [`MAX_CLOCK_MS`].
+    pub fn validate(&self) -> Result<(), String> {
+        if self.time_per_move_ms.is_none() && self.time_bank_ms.is_none() {
+            return Err("clock: set time_per_move_ms, time_bank_ms or both".into());
+        }
+        for (name, v) in [
+            ("time_per_move_ms", self.time_per_move_ms),
+            ("time_bank_ms", self.time_bank_ms),
+        ] {
+            match v {
+                Some(0) => return Err(format!("clock.{name}: must be positive")),
+                Some(ms) if ms > MAX_CLOCK_MS => {
+                    return Err(format!("clock.{name}: {ms} exceeds {MAX_CLOCK_MS}"))
+                }
+                _ => {}
+            }
+        }
+        if self.increment_ms > MAX_CLOCK_MS {
+            return Err(format!(
+                "clock.increment_ms: {} exceeds {MAX_CLOCK_MS}",
+                self.increment_ms
+            ));
+        }
+        Ok(())
+    }
+
+    /// The milliseconds a move may take given the mover's bank (`None` when
+    /// there is no bank).
+    pub fn allowance_ms(&self, bank: Option<u64>) -> u64 {
+        match (self.time_per_move_ms, bank) {
+            (Some(p), Some(b)) => p.min(b),
+            (Some(p), None) => p,
+            (None, Some(b)) => b,
+            (None, None) => 0,
+        }
+    }
+
+    /// The mover's bank after a move that took `used_ms`.
+    pub fn bank_after(&self, bank: Option<u64>, used_ms: u64) -> Option<u64> {
+        bank.map(|b| {
+            b.saturating_sub(used_ms)
+                .saturating_add(self.increment_ms)
+                .min(MAX_CLOCK_MS)
+        })
+    }
+
+    /// The settings as announced in `game_start`.
+    pub fn info(&self) -> ClockInfo {
+        ClockInfo {
+            time_per_move_ms: self.time_per_move_ms,
+            time_bank_ms: self.time_bank_ms,
+            increment_ms: self.increment_ms,
+        }
+    }
+}
+
+/// The server's built-in opponent, for clients asking for `"house"`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HouseConfig {
+    /// Its name in `game_start` and in records.
+    pub name: String,
+    /// Agent name, built per match with `PlayableGame::build_agent`.
+    pub agent: String,
+    pub params: AgentParams,
+    /// Playouts per move, if limited.
+    pub playouts: Option<u64>,
+    /// Milliseconds it wants per move (never more than the clock allows).
+    pub time_ms: Option<u64>,
+}
+
+/// Everything the server needs.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// Address to listen on, e.g. "127.0.0.1:8765" (port 0 picks one).
+    pub bind: String,
+    pub clock: ClockConfig,
+    /// A `.jsonl` file to append a record of every finished game to.
+    pub records: Option<PathBuf>,
+    /// How often the server sends a WebSocket Ping frame.
+    pub heartbeat_interval: Duration,
+    /// A connection with no inbound frame for this long is closed.
+    pub heartbeat_timeout: Duration,
+    /// The house bot, if any.
+    pub house: Option<HouseConfig>,
+    /// Seeds starting positions and house agents.
+    pub seed: u64,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            bind: "127.0.0.1:8765".into(),
+            clock: ClockConfig::default(),
+            records: None,
+            heartbeat_interval: Duration::from_secs(5),
+            heartbeat_timeout: Duration::from_secs(20),
+            house: None,
+            seed: 0,
+        }
+    }
+}
+
+impl ServerConfig {
+    /// Errors on an unusable configuration.
+    pub fn validate(&self) -> Result<(), ServerError> {
+        self.clock.validate().map_err(ServerError::Config)?;
+        if self.heartbeat_interval.is_zero() {
+            return Err(ServerError::Config(
+                "heartbeat_interval: must be positive".into(),
+            ));
+        }
+        if self.heartbeat_timeout > Duration::from_millis(MAX_CLOCK_MS) {
+            return Err(ServerError::Config(format!(
+                "heartbeat_timeout: at most {MAX_CLOCK_MS} ms"
+            )));
+        }
+        if self.heartbeat_timeout <= self.heartbeat_interval {
+            return Err(ServerError::Config(format!(
+                "heartbeat_timeout ({:?}) must exceed heartbeat_interval ({:?})",
+                self.heartbeat_timeout, self.heartbeat_interval
+            )));
+        }
+        if let Some(h) = &self.house {
+            if h.name.trim().is_empty() {
+                return Err(ServerError::Config("house.name: must not be empty".into()));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error("invalid server configuration: {0}")]
+    Config(String),
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        addr: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error("cannot open the records file {}: {source}", path.display())]
+    Records {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// State shared by every connection and match of one server.
+pub(crate) struct Shared {
+    pub config: ServerConfig,
+    pub records: Option<RecordWriter>,
+    pub lobby: Mutex<lobby::Lobby>,
+    pub next_game: AtomicU64,
+    pub next_conn: AtomicU64,
+    /// Prefix of game ids, unique per server start.
+    pub id_prefix: String,
+    pub shutdown: watch::Receiver<bool>,
+}
+
+/// Resolves once the server shuts down (or its `run` has ended).
+pub(crate) async fn shutdown_signal(rx: &mut watch::Receiver<bool>) {
+    loop {
+        if *rx.borrow_and_update() {
+            return;
+        }
+        if rx.changed().await.is_err() {
+            return;
+        }
+    }
+}
+
+/// A bound, not yet running, match server.
+pub struct Server {
+    listener: TcpListener,
+    local_addr: SocketAddr,
+    shared: Arc<Shared>,
+    shutdown_tx: watch::Sender<bool>,
+}
+
+impl Server {
+    /// Validates `config`, opens the records file and binds the address.
+    pub async fn bind(config: ServerConfig) -> Result<Server, ServerError> {
+        config.validate()?;
+        let records = match &config.records {
+            Some(p) => Some(
+                RecordWriter::open(p).map_err(|source| ServerError::Records {
+                    path: p.clone(),
+                    source,
+                })?,
+            ),
+            None => None,
+        };
+        let listener =
+            TcpListener::bind(&config.bind)
+                .await
+                .map_err(|source| ServerError::Bind {
+                    addr: config.bind.clone(),
+                    source,
+                })?;
+        let local_addr = listener.local_addr().map_err(|source| ServerError::Bind {
+            addr: config.bind.clone(),
+            source,
+        })?;
+        let (shutdown_tx, shutdown) = watch::channel(false);
+        let shared = Arc::new(Shared {
+            config,
+            records,
+            lobby: Mutex::new(lobby::Lobby::default()),
+            next_game: AtomicU64::new(1),
+            next_conn: AtomicU64::new(1),
+            id_prefix: format!("{:x}", crate::records::now_ms()),
+            shutdown,
+        });
+        Ok(Server {
+            listener,
+            local_addr,
+            shared,
+            shutdown_tx,
+        })
+    }
+
+    /// The address actually bound (useful with port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// The games this server runs.
+    pub fn games(&self) -> &'static [GameKind] {
+        GameKind::ALL
+    }
+
+    /// Serves until `shutdown` resolves; then tells every connection the
+    /// server is going away (`shutting_down`), abandons unfinished games
+    /// (no record is written for them) and returns.
+    pub async fn run(self, shutdown: impl Future<Output = ()> + Send) -> Result<(), ServerError> {
+        let Server {
+            listener,
+            local_addr,
+            shared,
+            shutdown_tx,
+        } = self;
+        tracing::info!(addr = %local_addr, "match server listening");
+        let mut conns = JoinSet::new();
+        tokio::pin!(shutdown);
+        loop {
+            tokio::select! {
+                _ = &mut shutdown => break,
+                r = listener.accept() => match r {
+                    Ok((stream, peer)) => {
+                        let _ = stream.set_nodelay(true);
+                        conns.spawn(conn::serve(shared.clone(), stream, peer));
+                    }
+                    Err(e) => {
+                        // E.g. too many open files: back off a little.
+                        tracing::warn!(error = %e, "accept failed");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                    }
+                },
+                Some(_) = conns.join_next(), if !conns.is_empty() => {}
+            }
+        }
+        tracing::info!(addr = %local_addr, "match server shutting down");
+        let _ = shutdown_tx.send(true);
+        drop(listener);
+        let drain = async { while conns.join_next().await.is_some() {} };
+        let _ = tokio::time::timeout(Duration::from_secs(2), drain).await;
+        conns.abort_all();
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_validation() {
+        let c = |p, b, i| ClockConfig {
+            time_per_move_ms: p,
+            time_bank_ms: b,
+            increment_ms: i,
+        };
+        assert!(c(Some(100), None, 0).validate().is_ok());
+        assert!(c(None, Some(100), 10).validate().is_ok());
+        assert!(c(Some(100), Some(1000), 10).validate().is_ok());
+        assert!(c(None, None, 0).validate().is_err());
+        assert!(c(Some(0), None, 0).validate().is_err());
+        assert!(c(Some(MAX_CLOCK_MS + 1), None, 0).validate().is_err());
+        assert!(c(Some(100), None, MAX_CLOCK_MS + 1).validate().is_err());
+    }
+
+    #[test]
+    fn allowance_and_bank() {
+        let both = ClockConfig {
+            time_per_move_ms: Some(100),
+            time_bank_ms: Some(1000),
+            increment_ms: 20,
+        };
+        assert_eq!(both.allowance_ms(Some(1000)), 100);
+        assert_eq!(both.allowance_ms(Some(50)), 50);
+        assert_eq!(both.bank_after(Some(1000), 30), Some(990));
+        assert_eq!(both.bank_after(Some(10), 30), Some(20));
+        let per_move = ClockConfig::default();
+        assert_eq!(per_move.allowance_ms(None), 1000);
+        assert_eq!(per_move.bank_after(None, 30), None);
+    }
+
+    #[test]
+    fn server_config_validation() {
+        let mut c = ServerConfig::default();
+        assert!(c.validate().is_ok());
+        c.heartbeat_timeout = c.heartbeat_interval;
+        assert!(matches!(c.validate(), Err(ServerError::Config(_))));
+        c.heartbeat_timeout = Duration::MAX;
+        assert!(matches!(c.validate(), Err(ServerError::Config(_))));
+        c = ServerConfig::default();
+        c.clock.time_per_move_ms = None;
+        assert!(matches!(c.validate(), Err(ServerError::Config(_))));
+    }
+
+    #[tokio::test]
+    async fn bind_failure_names_the_address() {
+        let taken = Server::bind(ServerConfig {
+            bind: "127.0.0.1:0".into(),
+            ..ServerConfig::default()
+        })
+        .await
+        .unwrap();
+        let addr = taken.local_addr().to_string();
+        let err = Server::bind(ServerConfig {
+            bind: addr.clone(),
+            ..ServerConfig::default()
+        })
+        .await
+        .err()
+        .expect("second bind must fail");
+        assert!(err.to_string().contains(&addr), "{err}");
+    }
+}

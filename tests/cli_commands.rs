@@ -1,0 +1,253 @@
+//! The real binary: play against the house bot, configuration errors, the
+//! match runner, the benchmark and logging.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+#[test]
+fn play_with_no_server_plays_a_full_game_against_the_house_bot() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(
+        &["play", "four3d", "--playouts", "300"],
+        &[],
+        Some(dir.path()),
+        LIMIT,
+    );
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("summary: games 1,"), "{out}");
+    // One result line per game, and nothing written to the work folder.
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("game ")).count(),
+        1,
+        "{out}"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn play_several_games_with_a_profile_and_env_override() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = dir.path().join("p.toml");
+    std::fs::write(
+        &profile,
+        "game = \"four3d\"\nagent = \"pmc\"\n[search]\nplayouts = 200\n[client]\ngames = 3\n",
+    )
+    .unwrap();
+    let o = run(
+        &["play", "--profile", profile.to_str().unwrap()],
+        &[("LADDERBOT_AGENT", "random"), ("LADDERBOT_NAME", "envbot")],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("game ")).count(),
+        3,
+        "{out}"
+    );
+    assert!(out.contains("envbot (random)"), "{out}");
+    assert!(out.contains("summary: games 3,"), "{out}");
+}
+
+#[test]
+fn bad_configuration_is_one_clear_line_and_exit_code_2() {
+    type Case<'a> = (Vec<&'a str>, Vec<(&'a str, &'a str)>, &'a str);
+    let cases: Vec<Case> = vec![
+        (
+            vec!["play", "four3d"],
+            vec![("LADDERBOT_SEARCH__PLAYOUTS", "lots")],
+            "search.playouts",
+        ),
+        (
+            vec!["play", "four3d"],
+            vec![("LADDERBOT_AGENT", "nosuchagent")],
+            "agent",
+        ),
+        (
+            vec!["play", "four3d"],
+            vec![("LADDERBOT_CLIENT__OPPONENT", "everyone")],
+            "client.opponent",
+        ),
+        (
+            vec!["play", "four3d", "--profile", "no-such-profile"],
+            vec![],
+            "no-such-profile",
+        ),
+        (
+            vec!["serve"],
+            vec![("LADDERBOT_SERVER__TIME_PER_MOVE_MS", "0")],
+            "server.time_per_move_ms",
+        ),
+        (
+            vec![
+                "match", "four3d", "--a", "pmc", "--b", "nope", "--games", "2",
+            ],
+            vec![],
+            "nope",
+        ),
+    ];
+    for (args, envs, key) in cases {
+        let o = run(&args, &envs, None, LIMIT);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?} {envs:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "one line expected: {err}");
+        assert!(
+            err.starts_with("error: ") && err.contains(key),
+            "{args:?}: {err}"
+        );
+        assert!(stdout(&o).is_empty());
+    }
+}
+
+#[test]
+fn pmc_beats_random_at_1000_playouts() {
+    let o = run(
+        &[
+            "match",
+            "four3d",
+            "--a",
+            "pmc",
+            "--b",
+            "random",
+            "--games",
+            "200",
+            "--playouts",
+            "1000",
+            "--jobs",
+            "2",
+            "--seed",
+            "7",
+            "--json",
+        ],
+        &[],
+        None,
+        Duration::from_secs(600),
+    );
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    let r = last_json(&o);
+    for key in [
+        "game", "a", "b", "games", "wins", "draws", "losses", "score", "elo", "elo_lo", "elo_hi",
+        "los",
+    ] {
+        assert!(r.get(key).is_some(), "missing {key} in {r}");
+    }
+    assert_eq!(r["games"], 200);
+    let score = r["score"].as_f64().unwrap();
+    assert!(score >= 0.95, "pmc scored only {score}: {r}");
+    assert!(r["elo_lo"].as_f64().unwrap() > 0.0, "{r}");
+}
+
+#[test]
+fn match_is_reproducible_with_a_seed_and_writes_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let out1 = dir.path().join("a.jsonl");
+    let go = |jobs: &str, out: &std::path::Path| {
+        let o = run(
+            &[
+                "match",
+                "four3d",
+                "--a",
+                "pmc",
+                "--b",
+                "random",
+                "--games",
+                "10",
+                "--playouts",
+                "50",
+                "--seed",
+                "42",
+                "--jobs",
+                jobs,
+                "--json",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            &[],
+            None,
+            LIMIT,
+        );
+        assert!(o.status.success(), "stderr: {}", stderr(&o));
+        last_json(&o)
+    };
+    let r1 = go("1", &out1);
+    let r2 = go("2", &dir.path().join("b.jsonl"));
+    for k in ["wins", "draws", "losses"] {
+        assert_eq!(r1[k], r2[k], "{k}: {r1} vs {r2}");
+    }
+    let lines = std::fs::read_to_string(&out1).unwrap();
+    assert_eq!(lines.lines().count(), 10);
+}
+
+#[test]
+fn bench_prints_a_json_line_with_the_documented_shape() {
+    let o = run(
+        &[
+            "bench",
+            "four3d-playouts",
+            "--json",
+            "--seconds",
+            "0.1",
+            "--samples",
+            "3",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    let r = last_json(&o);
+    assert_eq!(r["bench"], "four3d-playouts");
+    let (a, b, ratio) = (
+        r["per_s"].as_f64().unwrap(),
+        r["reference_per_s"].as_f64().unwrap(),
+        r["ratio"].as_f64().unwrap(),
+    );
+    assert!(a > 0.0 && b > 0.0);
+    assert!((ratio - a / b).abs() < 1e-6 * ratio.max(1.0), "{r}");
+}
+
+#[test]
+fn json_logs_go_to_stderr_and_stdout_has_only_results() {
+    let o = run(
+        &[
+            "--log-format",
+            "json",
+            "play",
+            "four3d",
+            "--playouts",
+            "100",
+        ],
+        &[("RUST_LOG", "debug")],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    let err = stderr(&o);
+    assert!(!err.trim().is_empty(), "expected logs on stderr");
+    for line in err.lines() {
+        let v: serde_json::Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+        assert!(v.get("level").is_some(), "{line}");
+    }
+    for line in stdout(&o).lines() {
+        assert!(!line.contains("\"level\""), "a log line on stdout: {line}");
+    }
+}
+
+#[test]
+fn help_works_for_every_subcommand() {
+    for sub in ["play", "serve", "match", "bench", "agents"] {
+        let o = run(&[sub, "--help"], &[], None, LIMIT);
+        assert!(o.status.success(), "{sub}: {}", stderr(&o));
+        assert!(stdout(&o).contains("Usage"), "{sub}");
+    }
+    let o = run(&["agents"], &[], None, LIMIT);
+    assert!(stdout(&o).contains("four3d: random, pmc"), "{}", stdout(&o));
+}

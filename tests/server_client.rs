@@ -1,0 +1,870 @@
+//! The match server and client libraries in-process: full matches, garbage
+//! input, disconnects, timeouts, illegal moves, the house bot, heartbeats and
+//! shutdown.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::net::TcpStream;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use ladderbot::client::{
+    run_client, ClientConfig, ClientError, ClientSummary, GameFinished, Opponent,
+};
+use ladderbot::games::four3d::Board;
+use ladderbot::games::AgentParams;
+use ladderbot::protocol::{encode_client, parse_server, ClientMsg, Hello, ServerMsg, YourResult};
+use ladderbot::records::{read_records, EndReason};
+use ladderbot::server::{ClockConfig, HouseConfig, Server, ServerConfig, ServerError};
+
+const WAIT: Duration = Duration::from_secs(10);
+
+struct Running {
+    addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    task: JoinHandle<Result<(), ServerError>>,
+}
+
+impl Running {
+    fn url(&self) -> String {
+        format!("ws://{}", self.addr)
+    }
+    async fn stop(mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        tokio::time::timeout(WAIT, &mut self.task)
+            .await
+            .expect("server stops in time")
+            .unwrap()
+            .unwrap();
+    }
+}
+
+fn server_config(records: Option<&Path>) -> ServerConfig {
+    ServerConfig {
+        bind: "127.0.0.1:0".into(),
+        clock: ClockConfig {
+            time_per_move_ms: Some(2000),
+            time_bank_ms: None,
+            increment_ms: 0,
+        },
+        records: records.map(Path::to_path_buf),
+        heartbeat_interval: Duration::from_millis(100),
+        heartbeat_timeout: Duration::from_secs(3),
+        house: None,
+        seed: 7,
+    }
+}
+
+async fn start(config: ServerConfig) -> Running {
+    let server = Server::bind(config).await.expect("bind");
+    let addr = server.local_addr();
+    let (tx, rx) = oneshot::channel();
+    let task = tokio::spawn(server.run(async move {
+        let _ = rx.await;
+    }));
+    Running {
+        addr,
+        stop: Some(tx),
+        task,
+    }
+}
+
+fn client_config(url: &str, name: &str, agent: &str, games: u32, seed: u64) -> ClientConfig {
+    ClientConfig {
+        url: url.into(),
+        name: name.into(),
+        agent: agent.into(),
+        params: AgentParams::new(),
+        playouts: Some(200),
+        time_ms: None,
+        margin_ms: 5,
+        games,
+        opponent: Opponent::Any,
+        connect_timeout: Duration::from_secs(2),
+        backoff_initial: Duration::from_millis(10),
+        backoff_max: Duration::from_millis(50),
+        max_reconnects: 2,
+        seed,
+    }
+}
+
+type Played = Arc<Mutex<Vec<GameFinished>>>;
+
+/// Runs a client in a task; its finished games are collected.
+fn spawn_client(config: ClientConfig) -> (JoinHandle<Result<ClientSummary, ClientError>>, Played) {
+    let played: Played = Arc::default();
+    let p = played.clone();
+    let task = tokio::spawn(run_client::<Board>(config, move |g| {
+        p.lock().unwrap().push(g.clone())
+    }));
+    (task, played)
+}
+
+async fn finish(task: JoinHandle<Result<ClientSummary, ClientError>>) -> ClientSummary {
+    tokio::time::timeout(WAIT, task)
+        .await
+        .expect("client finishes in time")
+        .unwrap()
+        .expect("client succeeds")
+}
+
+/// A hand-driven protocol client.
+struct Raw {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    log: Vec<String>,
+}
+
+impl Raw {
+    /// Connects and reads the `welcome`.
+    async fn connect(url: &str) -> Raw {
+        let (ws, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("connect");
+        let mut raw = Raw {
+            ws,
+            log: Vec::new(),
+        };
+        let welcome = raw.recv().await;
+        assert!(
+            matches!(welcome, ServerMsg::Welcome { protocol: 1, .. }),
+            "{welcome:?}"
+        );
+        raw
+    }
+
+    async fn send_text(&mut self, text: &str) {
+        self.log.push(format!("C: {text}"));
+        self.ws.send(Message::Text(text.into())).await.unwrap();
+    }
+
+    async fn send(&mut self, msg: &ClientMsg) {
+        self.send_text(&encode_client(msg)).await;
+    }
+
+    async fn hello(&mut self, name: &str, games: u32, opponent: Opponent) {
+        self.send(&ClientMsg::Hello(Hello {
+            protocol: 1,
+            name: name.into(),
+            game: "four3d".into(),
+            games,
+            opponent,
+        }))
+        .await;
+    }
+
+    /// The next protocol message (WebSocket pings are answered underneath).
+    async fn recv(&mut self) -> ServerMsg {
+        loop {
+            let frame = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("a message in time")
+                .expect("connection open")
+                .expect("readable frame");
+            if let Message::Text(t) = frame {
+                self.log.push(format!("S: {t}"));
+                return parse_server(&t).expect("valid server message");
+            }
+        }
+    }
+
+    /// Skips messages until one matches.
+    async fn recv_until(&mut self, pred: impl Fn(&ServerMsg) -> bool) -> ServerMsg {
+        loop {
+            let m = self.recv().await;
+            if pred(&m) {
+                return m;
+            }
+        }
+    }
+
+    async fn expect_error(&mut self, code: &str) -> String {
+        match self.recv().await {
+            ServerMsg::Error {
+                code: c,
+                message,
+                fatal,
+            } => {
+                assert_eq!(c, code, "{message}");
+                assert!(!fatal);
+                message
+            }
+            other => panic!("expected error {code}, got {other:?}"),
+        }
+    }
+}
+
+fn is_move_request(m: &ServerMsg) -> bool {
+    matches!(m, ServerMsg::MoveRequest { .. })
+}
+
+fn is_game_over(m: &ServerMsg) -> bool {
+    matches!(m, ServerMsg::GameOver { .. })
+}
+
+fn records_path(dir: &tempfile::TempDir) -> PathBuf {
+    dir.path().join("records.jsonl")
+}
+
+/// (a) pmc vs random: 4 full games, alternating seats, 4 records.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_clients_play_four_games_with_alternating_seats() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(server_config(Some(&records_path(&dir)))).await;
+    let (a, a_games) = spawn_client(client_config(&server.url(), "pmc-bot", "pmc", 4, 1));
+    let (b, b_games) = spawn_client(client_config(&server.url(), "random-bot", "random", 4, 2));
+    let (sa, sb) = (finish(a).await, finish(b).await);
+    assert_eq!(sa.games, 4);
+    assert_eq!(sb.games, 4);
+    assert_eq!(sa.wins, sb.losses);
+    assert_eq!(sa.draws, sb.draws);
+    assert!(
+        sa.wins >= 3,
+        "pmc should beat random: {sa:?} {:?}",
+        a_games.lock().unwrap()
+    );
+
+    let a_games = a_games.lock().unwrap().clone();
+    let b_games = b_games.lock().unwrap().clone();
+    let seats: Vec<_> = a_games.iter().map(|g| g.seat).collect();
+    let s0 = seats[0];
+    assert_eq!(seats, [s0, 1 - s0, s0, 1 - s0]);
+    for (ga, gb) in a_games.iter().zip(&b_games) {
+        assert_eq!(ga.game_id, gb.game_id);
+        assert_eq!(ga.seat, 1 - gb.seat);
+        assert_eq!(ga.opponent, "random-bot");
+        assert_eq!(gb.opponent, "pmc-bot");
+        assert_eq!(ga.reason, EndReason::Rules);
+        assert!(ga.moves >= 7, "{ga:?}");
+    }
+    assert_eq!(
+        a_games.iter().map(|g| g.number).collect::<Vec<_>>(),
+        [1, 2, 3, 4]
+    );
+
+    let records = read_records(records_path(&dir)).unwrap();
+    assert_eq!(records.len(), 4);
+    for (i, (r, g)) in records.iter().zip(&a_games).enumerate() {
+        assert_eq!(r.id, g.game_id);
+        assert_eq!(r.game, "four3d");
+        assert_eq!(r.reason, EndReason::Rules);
+        assert_eq!(r.moves.len(), g.moves as usize);
+        assert_eq!(r.move_ms.len(), r.moves.len());
+        assert_eq!(r.players[g.seat], "pmc-bot", "record {i}");
+        assert_eq!(r.players[1 - g.seat], "random-bot", "record {i}");
+        // Replaying the recorded moves gives the recorded result.
+        let mut b = Board::new();
+        for m in &r.moves {
+            use ladderbot::games::PlayableGame;
+            use ladderbot::search::Game;
+            let mv = Board::move_from_json(m).unwrap();
+            assert!(b.is_legal(mv));
+            b.play(mv);
+        }
+        use ladderbot::search::{Game, Outcome};
+        let winner = match b.outcome().expect("recorded game is over") {
+            Outcome::Win(s) => Some(s),
+            Outcome::Draw => None,
+        };
+        assert_eq!(r.winner, winner);
+    }
+    server.stop().await;
+}
+
+/// (b) Garbage gets `error` replies, the connection stays usable, and other
+/// games go on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn garbage_gets_errors_and_other_games_go_on() {
+    let server = start(server_config(None)).await;
+    let (a, _) = spawn_client(client_config(&server.url(), "a", "random", 3, 1));
+    let (b, _) = spawn_client(client_config(&server.url(), "b", "random", 3, 2));
+
+    let mut raw = Raw::connect(&server.url()).await;
+    raw.send_text("not json").await;
+    raw.expect_error("bad_json").await;
+    raw.send_text(r#"{"type":"nope"}"#).await;
+    raw.expect_error("unknown_type").await;
+    raw.send_text(r#"{"type":"move","game_id":"x","move":3}"#)
+        .await;
+    raw.expect_error("no_game").await;
+    raw.send_text(r#"{"type":"move","move":3}"#).await;
+    raw.expect_error("bad_field").await;
+    raw.send_text(r#"{"type":"hello","protocol":1,"name":"g","game":"chess"}"#)
+        .await;
+    raw.expect_error("unknown_game").await;
+    raw.send_text(r#"{"type":"hello","protocol":2,"name":"g","game":"four3d"}"#)
+        .await;
+    raw.expect_error("unsupported_version").await;
+    raw.send_text(r#"{"type":"hello","protocol":1,"name":"g","game":"four3d","opponent":"house"}"#)
+        .await;
+    raw.expect_error("house_unavailable").await;
+    raw.ws.send(Message::Binary(vec![1, 2, 3])).await.unwrap();
+    raw.expect_error("bad_json").await;
+    raw.send_text(r#"{"type":"ping","id":42}"#).await;
+    assert_eq!(
+        raw.recv().await,
+        ServerMsg::Pong {
+            id: Some(json!(42))
+        }
+    );
+    raw.send_text(r#"{"type":"ping"}"#).await;
+    assert_eq!(raw.recv().await, ServerMsg::Pong { id: None });
+
+    let (sa, sb) = (finish(a).await, finish(b).await);
+    assert_eq!((sa.games, sb.games), (3, 3));
+    assert_eq!(sa.wins, sb.losses);
+    // Still usable after all that.
+    raw.send_text(r#"{"type":"ping","id":"again"}"#).await;
+    assert_eq!(
+        raw.recv().await,
+        ServerMsg::Pong {
+            id: Some(json!("again"))
+        }
+    );
+    for line in &raw.log {
+        println!("{line}");
+    }
+    server.stop().await;
+}
+
+/// Starts `raw` waiting first (so it sits in seat 0 of game 1), then a
+/// random client that wants `games` games.
+async fn raw_then_client(
+    server: &Running,
+    raw_name: &str,
+    games: u32,
+) -> (
+    Raw,
+    JoinHandle<Result<ClientSummary, ClientError>>,
+    Played,
+    String,
+) {
+    let mut raw = Raw::connect(&server.url()).await;
+    raw.hello(raw_name, 1, Opponent::Any).await;
+    assert!(matches!(raw.recv().await, ServerMsg::Waiting { .. }));
+    let (task, played) = spawn_client(client_config(&server.url(), "opponent", "random", games, 3));
+    let game_id = match raw.recv().await {
+        ServerMsg::GameStart {
+            game_id,
+            seat,
+            opponent,
+            number,
+            of,
+            ..
+        } => {
+            assert_eq!((seat, number, of), (0, 1, 1));
+            assert_eq!(opponent, "opponent");
+            game_id
+        }
+        other => panic!("expected game_start, got {other:?}"),
+    };
+    (raw, task, played, game_id)
+}
+
+/// (c) A client that closes mid-game loses by disconnect; it is recorded.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn closing_mid_game_loses_by_disconnect() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(server_config(Some(&records_path(&dir)))).await;
+    let (mut raw, task, played, game_id) = raw_then_client(&server, "quitter", 1).await;
+    let req = raw.recv().await;
+    assert!(is_move_request(&req), "{req:?}");
+    raw.ws.close(None).await.unwrap();
+
+    let s = finish(task).await;
+    assert_eq!((s.games, s.wins), (1, 1));
+    let g = played.lock().unwrap()[0].clone();
+    assert_eq!(g.your_result, YourResult::Win);
+    assert_eq!(g.reason, EndReason::Disconnect);
+    assert_eq!(g.game_id, game_id);
+    let records = read_records(records_path(&dir)).unwrap();
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].reason, EndReason::Disconnect);
+    assert_eq!(records[0].winner, Some(1));
+    assert_eq!(
+        records[0].players,
+        ["quitter".to_string(), "opponent".into()]
+    );
+    assert!(records[0].moves.is_empty());
+    server.stop().await;
+}
+
+/// (d) A client that never answers loses on time, no earlier than its limit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_silent_client_loses_by_timeout() {
+    let mut config = server_config(None);
+    config.clock.time_per_move_ms = Some(300);
+    let server = start(config).await;
+    let (mut raw, task, played, _) = raw_then_client(&server, "sleeper", 1).await;
+    let req = raw.recv().await;
+    let asked = Instant::now();
+    match &req {
+        ServerMsg::MoveRequest {
+            your_time_ms,
+            remaining_ms,
+            time_per_move_ms,
+            ply,
+            state,
+            ..
+        } => {
+            assert_eq!(
+                (*your_time_ms, *remaining_ms, *time_per_move_ms),
+                (300, None, Some(300))
+            );
+            assert_eq!(*ply, 0);
+            assert_eq!(state["cells"], ".".repeat(64));
+        }
+        other => panic!("expected move_request, got {other:?}"),
+    }
+    let over = raw.recv_until(is_game_over).await;
+    let waited = asked.elapsed();
+    match over {
+        ServerMsg::GameOver {
+            reason,
+            your_result,
+            winner,
+            result,
+            ..
+        } => {
+            assert_eq!(reason, EndReason::Timeout);
+            assert_eq!(your_result, YourResult::Loss);
+            assert_eq!((winner, result.as_str()), (Some(1), "0-1"));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(waited >= Duration::from_millis(250), "{waited:?}");
+    assert!(waited < Duration::from_millis(2000), "{waited:?}");
+    let s = finish(task).await;
+    assert_eq!(s.wins, 1);
+    assert_eq!(played.lock().unwrap()[0].reason, EndReason::Timeout);
+    assert!(matches!(
+        raw.recv().await,
+        ServerMsg::MatchOver {
+            games: 1,
+            losses: 1,
+            ..
+        }
+    ));
+    server.stop().await;
+}
+
+/// (e) Unreadable, illegal and wrong-game moves lose with `illegal_move`;
+/// `hello` again after `match_over` starts a new match.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn illegal_moves_lose() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(server_config(Some(&records_path(&dir)))).await;
+
+    // An unreadable move.
+    let (mut raw, task, played, game_id) = raw_then_client(&server, "cheat", 1).await;
+    assert!(is_move_request(&raw.recv().await));
+    raw.send(&ClientMsg::Move {
+        game_id: game_id.clone(),
+        mv: json!(99),
+    })
+    .await;
+    let over = raw.recv_until(is_game_over).await;
+    let ServerMsg::GameOver {
+        reason,
+        detail,
+        your_result,
+        ..
+    } = over
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        (reason, your_result),
+        (EndReason::IllegalMove, YourResult::Loss)
+    );
+    assert!(detail.as_deref().unwrap_or("").contains("99"), "{detail:?}");
+    assert_eq!(finish(task).await.wins, 1);
+    assert_eq!(played.lock().unwrap()[0].reason, EndReason::IllegalMove);
+    assert!(matches!(raw.recv().await, ServerMsg::MatchOver { .. }));
+
+    // Same connection, a new match: a move for the wrong game.
+    raw.hello("cheat", 1, Opponent::Any).await;
+    assert!(matches!(raw.recv().await, ServerMsg::Waiting { .. }));
+    let (task, _) = spawn_client(client_config(&server.url(), "opponent2", "random", 1, 4));
+    let gid = match raw.recv().await {
+        ServerMsg::GameStart {
+            game_id, seat: 0, ..
+        } => game_id,
+        other => panic!("{other:?}"),
+    };
+    assert_ne!(gid, game_id);
+    assert!(is_move_request(&raw.recv().await));
+    raw.send(&ClientMsg::Move {
+        game_id: "bogus".into(),
+        mv: json!(0),
+    })
+    .await;
+    let ServerMsg::GameOver { reason, detail, .. } = raw.recv_until(is_game_over).await else {
+        unreachable!()
+    };
+    assert_eq!(reason, EndReason::IllegalMove);
+    assert!(detail.unwrap_or_default().contains("bogus"));
+    assert_eq!(finish(task).await.wins, 1);
+
+    // A well-formed move the rules forbid: two raw players fill peg 0,
+    // then seat 0 plays it again.
+    raw.recv_until(|m| matches!(m, ServerMsg::MatchOver { .. }))
+        .await;
+    raw.hello("cheat", 1, Opponent::Any).await;
+    assert!(matches!(raw.recv().await, ServerMsg::Waiting { .. }));
+    let mut other = Raw::connect(&server.url()).await;
+    other.hello("filler", 1, Opponent::Any).await;
+    let mut players = [raw, other];
+    let mut gid = String::new();
+    for p in players.iter_mut() {
+        match p.recv().await {
+            ServerMsg::GameStart { game_id, .. } => gid = game_id,
+            m => panic!("{m:?}"),
+        }
+    }
+    for ply in 0..5 {
+        let p = &mut players[ply % 2];
+        let req = p.recv_until(is_move_request).await;
+        let ServerMsg::MoveRequest { state, .. } = req else {
+            unreachable!()
+        };
+        let open = state["legal"].as_array().unwrap().contains(&json!(0));
+        assert_eq!(open, ply < 4, "peg 0 is full after 4 moves");
+        p.send(&ClientMsg::Move {
+            game_id: gid.clone(),
+            mv: json!(0),
+        })
+        .await;
+    }
+    for (seat, p) in players.iter_mut().enumerate() {
+        let ServerMsg::GameOver {
+            reason,
+            detail,
+            your_result,
+            moves,
+            ..
+        } = p.recv_until(is_game_over).await
+        else {
+            unreachable!()
+        };
+        assert_eq!((reason, moves), (EndReason::IllegalMove, 4));
+        assert_eq!(
+            your_result,
+            if seat == 0 {
+                YourResult::Loss
+            } else {
+                YourResult::Win
+            }
+        );
+        assert!(detail
+            .unwrap_or_default()
+            .contains("illegal move 0 at ply 4"));
+    }
+    let records = read_records(records_path(&dir)).unwrap();
+    assert_eq!(records.len(), 3);
+    assert_eq!(records[0].reason, EndReason::IllegalMove);
+    assert!(records.iter().all(|r| r.reason == EndReason::IllegalMove));
+    assert_eq!(records[2].moves, vec![json!(0); 4]);
+    server.stop().await;
+}
+
+/// (f) The house bot plays a client's 2 games; unknown house agents and a
+/// missing house bot are reported to the client.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn house_bot_plays_and_bad_house_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = server_config(Some(&records_path(&dir)));
+    config.house = Some(HouseConfig {
+        name: "house".into(),
+        agent: "pmc".into(),
+        params: AgentParams::new(),
+        playouts: Some(100),
+        time_ms: None,
+    });
+    let server = start(config).await;
+    let mut cfg = client_config(&server.url(), "visitor", "random", 2, 9);
+    cfg.opponent = Opponent::House;
+    let (task, played) = spawn_client(cfg);
+    let s = finish(task).await;
+    assert_eq!(s.games, 2);
+    let played = played.lock().unwrap().clone();
+    assert_eq!(played[0].opponent, "house");
+    assert_eq!((played[0].seat, played[1].seat), (0, 1));
+    assert!(played.iter().all(|g| g.reason == EndReason::Rules));
+    let records = read_records(records_path(&dir)).unwrap();
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[0].players, ["visitor".to_string(), "house".into()]);
+    assert_eq!(records[1].players, ["house".to_string(), "visitor".into()]);
+    server.stop().await;
+
+    let mut config = server_config(None);
+    config.house = Some(HouseConfig {
+        name: "house".into(),
+        agent: "no-such-agent".into(),
+        params: AgentParams::new(),
+        playouts: None,
+        time_ms: None,
+    });
+    let server = start(config).await;
+    let mut cfg = client_config(&server.url(), "visitor", "random", 1, 9);
+    cfg.opponent = Opponent::House;
+    let e = run_client::<Board>(cfg, |_| {}).await.unwrap_err();
+    match e {
+        ClientError::Rejected { code, message } => {
+            assert_eq!(code, "house_unavailable");
+            assert!(message.contains("no-such-agent"), "{message}");
+        }
+        other => panic!("{other}"),
+    }
+    server.stop().await;
+}
+
+/// A connection that stops reading (so never answers pings) is closed
+/// after the heartbeat timeout and loses by disconnect.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_dead_peer_is_dropped_by_the_heartbeat() {
+    let mut config = server_config(None);
+    config.clock.time_per_move_ms = Some(20_000);
+    config.heartbeat_interval = Duration::from_millis(50);
+    config.heartbeat_timeout = Duration::from_millis(400);
+    let server = start(config).await;
+    let (mut raw, task, played, _) = raw_then_client(&server, "frozen", 1).await;
+    assert!(is_move_request(&raw.recv().await));
+    let frozen = Instant::now();
+    // Stop reading: no pong is ever sent, though the socket stays open.
+    let s = finish(task).await;
+    assert_eq!(s.wins, 1);
+    assert_eq!(played.lock().unwrap()[0].reason, EndReason::Disconnect);
+    let waited = frozen.elapsed();
+    assert!(waited >= Duration::from_millis(300), "{waited:?}");
+    assert!(waited < Duration::from_secs(5), "{waited:?}");
+    drop(raw);
+    server.stop().await;
+}
+
+/// A full game against the house, checking the order of messages and the
+/// bank clock; prints the transcript (see `--nocapture`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn transcript_against_the_house() {
+    let mut config = server_config(None);
+    config.clock = ClockConfig {
+        time_per_move_ms: Some(1000),
+        time_bank_ms: Some(5000),
+        increment_ms: 100,
+    };
+    config.house = Some(HouseConfig {
+        name: "house".into(),
+        agent: "random".into(),
+        params: AgentParams::new(),
+        playouts: None,
+        time_ms: None,
+    });
+    let server = start(config).await;
+    let mut raw = Raw::connect(&server.url()).await;
+    raw.send_text(r#"{"type":"ping","id":1}"#).await;
+    assert_eq!(raw.recv().await, ServerMsg::Pong { id: Some(json!(1)) });
+    raw.hello("demo", 1, Opponent::House).await;
+    let ServerMsg::GameStart {
+        game_id,
+        seat,
+        clock,
+        ..
+    } = raw.recv().await
+    else {
+        panic!("expected game_start")
+    };
+    assert_eq!(seat, 0);
+    assert_eq!(clock.time_bank_ms, Some(5000));
+    let mut last_bank = None;
+    let mut moves_seen = 0;
+    let over = loop {
+        match raw.recv().await {
+            ServerMsg::MoveRequest {
+                game_id: g,
+                state,
+                remaining_ms,
+                your_time_ms,
+                ..
+            } => {
+                assert_eq!(g, game_id);
+                let [mine, _] = remaining_ms.expect("a bank");
+                assert_eq!(your_time_ms, mine.min(1000));
+                if let Some(prev) = last_bank {
+                    // Each of our moves costs little and earns 100 ms.
+                    assert!(mine + 50 >= prev, "{mine} vs {prev}");
+                }
+                last_bank = Some(mine);
+                let first_legal = state["legal"][0].clone();
+                raw.send(&ClientMsg::Move {
+                    game_id: game_id.clone(),
+                    mv: first_legal,
+                })
+                .await;
+            }
+            ServerMsg::MovePlayed { .. } => moves_seen += 1,
+            m @ ServerMsg::GameOver { .. } => break m,
+            other => panic!("unexpected {other:?}"),
+        }
+    };
+    let ServerMsg::GameOver { moves, reason, .. } = over else {
+        unreachable!()
+    };
+    assert_eq!(reason, EndReason::Rules);
+    assert_eq!(moves, moves_seen);
+    assert!(matches!(
+        raw.recv().await,
+        ServerMsg::MatchOver { games: 1, .. }
+    ));
+    for line in &raw.log {
+        println!("{line}");
+    }
+    server.stop().await;
+}
+
+/// Shutting the server down tells connected clients and ends `run`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_notifies_clients() {
+    let server = start(server_config(None)).await;
+    let mut raw = Raw::connect(&server.url()).await;
+    raw.hello("early", 1, Opponent::Any).await;
+    assert!(matches!(raw.recv().await, ServerMsg::Waiting { .. }));
+    server.stop().await;
+    match raw.recv().await {
+        ServerMsg::Error { code, fatal, .. } => {
+            assert_eq!(code, "shutting_down");
+            assert!(fatal);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Values in records and messages are plain JSON (no Rust-specific shapes).
+#[test]
+fn clock_info_is_plain_json() {
+    let info = ClockConfig {
+        time_per_move_ms: Some(5),
+        time_bank_ms: None,
+        increment_ms: 0,
+    }
+    .info();
+    let v: Value = serde_json::to_value(info).unwrap();
+    assert_eq!(
+        v,
+        json!({"time_per_move_ms": 5, "time_bank_ms": null, "increment_ms": 0})
+    );
+}
+
+/// A TCP proxy to `target` whose first connection is cut right after the
+/// server sends it a `game_start`: the client sees the message, then EOF.
+async fn cutting_proxy(target: SocketAddr) -> SocketAddr {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut first = true;
+        while let Ok((client, _)) = listener.accept().await {
+            let server = TcpStream::connect(target).await.unwrap();
+            let _ = (client.set_nodelay(true), server.set_nodelay(true));
+            let cut = std::mem::take(&mut first);
+            tokio::spawn(async move {
+                let (mut cr, mut cw) = client.into_split();
+                let (mut sr, mut sw) = server.into_split();
+                let up = tokio::spawn(async move {
+                    let _ = tokio::io::copy(&mut cr, &mut sw).await;
+                });
+                let mut buf = vec![0u8; 64 * 1024];
+                loop {
+                    let n = match sr.read(&mut buf).await {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => n,
+                    };
+                    if cw.write_all(&buf[..n]).await.is_err() {
+                        break;
+                    }
+                    let text = String::from_utf8_lossy(&buf[..n]);
+                    if cut && text.contains("\"game_start\"") {
+                        // FIN to the client; the server side is dropped.
+                        let _ = cw.shutdown().await;
+                        up.abort();
+                        return;
+                    }
+                }
+                let _ = cw.shutdown().await;
+                let _ = up.await;
+            });
+        }
+    });
+    addr
+}
+
+/// A client whose connection drops mid-game counts that game as lost by
+/// disconnect, reconnects and plays its remaining games.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn client_reconnects_after_a_drop_and_finishes_its_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(server_config(Some(&records_path(&dir)))).await;
+    let proxy = cutting_proxy(server.addr).await;
+    let (a, a_games) = spawn_client(client_config(
+        &format!("ws://{proxy}"),
+        "flaky",
+        "random",
+        2,
+        1,
+    ));
+    let (b, b_games) = spawn_client(client_config(&server.url(), "steady", "random", 2, 2));
+    let (sa, sb) = (finish(a).await, finish(b).await);
+    assert_eq!((sa.games, sb.games), (2, 2));
+    let a_games = a_games.lock().unwrap().clone();
+    let b_games = b_games.lock().unwrap().clone();
+    assert_eq!(a_games[0].reason, EndReason::Disconnect);
+    assert_eq!(a_games[0].your_result, YourResult::Loss);
+    assert_eq!(b_games[0].reason, EndReason::Disconnect);
+    assert_eq!(b_games[0].your_result, YourResult::Win);
+    assert_eq!(a_games[0].game_id, b_games[0].game_id);
+    // The second game was played in full on a new connection.
+    assert_eq!(a_games[1].game_id, b_games[1].game_id);
+    assert_eq!(a_games[1].reason, EndReason::Rules);
+    let records = read_records(records_path(&dir)).unwrap();
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[0].reason, EndReason::Disconnect);
+    assert_eq!(records[1].reason, EndReason::Rules);
+    server.stop().await;
+}
+
+/// A client that keeps reading (so its WebSocket library answers pings)
+/// stays connected through long silences, and pings are really sent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reading_peer_survives_the_heartbeat() {
+    let mut config = server_config(None);
+    config.heartbeat_interval = Duration::from_millis(50);
+    config.heartbeat_timeout = Duration::from_millis(300);
+    let server = start(config).await;
+    let mut raw = Raw::connect(&server.url()).await;
+    raw.hello("patient", 1, Opponent::Any).await;
+    assert!(matches!(raw.recv().await, ServerMsg::Waiting { .. }));
+    let mut pings = 0;
+    let quiet_until = Instant::now() + Duration::from_millis(1000);
+    while let Ok(frame) = tokio::time::timeout_at(quiet_until.into(), raw.ws.next()).await {
+        match frame.expect("still open").expect("readable") {
+            Message::Ping(_) => pings += 1,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert!(pings >= 10, "{pings} pings");
+    raw.send_text(r#"{"type":"ping","id":"still here"}"#).await;
+    assert_eq!(
+        raw.recv().await,
+        ServerMsg::Pong {
+            id: Some(json!("still here"))
+        }
+    );
+    server.stop().await;
+}
