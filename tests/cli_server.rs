@@ -137,7 +137,7 @@ fn garbage_gets_errors_while_another_pair_plays_on() {
         assert_eq!(m["fatal"], false, "{bad}: {m}");
         assert!(m["code"].as_str().is_some_and(|c| !c.is_empty()), "{m}");
     }
-    junk.send(Message::Binary(vec![0xff, 0x00].into())).unwrap();
+    junk.send(Message::Binary(vec![0xff, 0x00])).unwrap();
     assert_eq!(recv_type(&mut junk, "error")["fatal"], false);
     // Still usable afterwards.
     send(&mut junk, "{\"type\":\"ping\",\"id\":7}");
