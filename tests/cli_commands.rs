@@ -57,6 +57,33 @@ fn play_several_games_with_a_profile_and_env_override() {
 }
 
 #[test]
+fn every_four3d_agent_plays_through_the_server() {
+    for agent in ["random", "pmc", "ucb1", "uct", "uct-es", "best"] {
+        let o = run(
+            &[
+                "play",
+                "four3d",
+                "--agent",
+                agent,
+                "--playouts",
+                "300",
+                "--games",
+                "2",
+            ],
+            &[],
+            None,
+            LIMIT,
+        );
+        assert!(o.status.success(), "{agent}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains("summary: games 2,"),
+            "{agent}: {}",
+            stdout(&o)
+        );
+    }
+}
+
+#[test]
 fn bad_configuration_is_one_clear_line_and_exit_code_2() {
     type Case<'a> = (Vec<&'a str>, Vec<(&'a str, &'a str)>, &'a str);
     let cases: Vec<Case> = vec![
@@ -249,5 +276,9 @@ fn help_works_for_every_subcommand() {
         assert!(stdout(&o).contains("Usage"), "{sub}");
     }
     let o = run(&["agents"], &[], None, LIMIT);
-    assert!(stdout(&o).contains("four3d: random, pmc"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("four3d: random, pmc, ucb1, uct, uct-es, best"),
+        "{}",
+        stdout(&o)
+    );
 }

@@ -15,7 +15,7 @@ use crate::games::four3d::Board;
 use crate::search::{Game, Outcome};
 
 /// The benchmarks [`run`] knows.
-pub const NAMES: &[&str] = &["four3d-playouts"];
+pub const NAMES: &[&str] = &["four3d-playouts", "four3d-uct", "four3d-es-playouts"];
 
 /// How long to measure.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -64,6 +64,8 @@ pub fn run(name: &str, opts: &BenchOptions) -> Result<BenchReport, String> {
     }
     match name {
         "four3d-playouts" => Ok(four3d_playouts(opts)),
+        "four3d-uct" => Ok(four3d_uct(opts)),
+        "four3d-es-playouts" => Ok(four3d_es_playouts(opts)),
         other => Err(format!(
             "unknown bench '{other}' (known: {})",
             NAMES.join(", ")
@@ -148,6 +150,121 @@ fn four3d_playouts(opts: &BenchOptions) -> BenchReport {
             opts.samples, opts.seconds
         ),
     }
+}
+
+/// Builds a report from the two lists of samples.
+fn report(
+    bench: &str,
+    fast: Vec<f64>,
+    reference: Vec<f64>,
+    opts: &BenchOptions,
+    unit: &str,
+    note: String,
+) -> BenchReport {
+    let per_s = median(fast);
+    let reference_per_s = median(reference);
+    BenchReport {
+        bench: bench.into(),
+        per_s,
+        reference_per_s,
+        ratio: if reference_per_s > 0.0 {
+            per_s / reference_per_s
+        } else {
+            0.0
+        },
+        samples: opts.samples,
+        unit: unit.into(),
+        note,
+    }
+}
+
+/// Positions the move benchmarks cycle through: the empty board and three
+/// middle-game positions of a fixed random game.
+fn four3d_positions() -> Vec<Board> {
+    let mut rng = SmallRng::seed_from_u64(2024);
+    let mut out = vec![Board::new()];
+    let mut b = Board::new();
+    for ply in 1..=18 {
+        let moves = b.legal_moves();
+        b.play(moves[rand::Rng::gen_range(&mut rng, 0..moves.len())]);
+        if ply % 6 == 0 && b.outcome().is_none() {
+            out.push(b);
+        }
+    }
+    out
+}
+
+/// Moves per second of `uct` at 50000 playouts, against `pmc` at 50000.
+fn four3d_uct(opts: &BenchOptions) -> BenchReport {
+    use crate::games::{AgentParams, PlayableGame};
+    use crate::search::Limits;
+    use std::sync::atomic::AtomicBool;
+    const PLAYOUTS: u64 = 50_000;
+    let dur = Duration::from_secs_f64(opts.seconds);
+    let positions = four3d_positions();
+    let stop = AtomicBool::new(false);
+    let limits = Limits::playouts(PLAYOUTS);
+    let moves_per_s = |name: &str| {
+        let mut agent = Board::build_agent(name, &AgentParams::new(), 7).expect("a built-in agent");
+        let mut k = 0;
+        rate(dur, 1, || {
+            let d = agent.select(black_box(&positions[k % positions.len()]), &limits, &stop);
+            black_box(d.mv);
+            k += 1;
+        })
+    };
+    let (mut uct, mut pmc) = (Vec::new(), Vec::new());
+    for _ in 0..opts.samples {
+        uct.push(moves_per_s("uct"));
+        pmc.push(moves_per_s("pmc"));
+    }
+    let ms = 1000.0 / median(uct.clone());
+    report(
+        "four3d-uct",
+        uct,
+        pmc,
+        opts,
+        "moves/s",
+        format!(
+            "uct (threshold 50) vs pmc, {PLAYOUTS} playouts per move, one thread, cycling over {} positions; \
+             uct takes {ms:.1} ms per move (median)",
+            positions.len()
+        ),
+    )
+}
+
+/// The seed's improved playouts (importance half the time) per second from
+/// the empty board: the incremental importance map against computing every
+/// importance from its definition.
+fn four3d_es_playouts(opts: &BenchOptions) -> BenchReport {
+    use crate::games::four3d::policies::{importance_playout_direct, ImportancePlayout};
+    use crate::search::mcts::Policy;
+    let dur = Duration::from_secs_f64(opts.seconds);
+    let mut rng = SmallRng::seed_from_u64(99);
+    let mut check = 0u64;
+    let mut policy = ImportancePlayout::default();
+    let (mut fast, mut reference) = (Vec::new(), Vec::new());
+    for _ in 0..opts.samples {
+        fast.push(rate(dur, 64, || {
+            let mut b = black_box(Board::new());
+            fold(&mut check, policy.playout(&mut b, &mut rng));
+        }));
+        reference.push(rate(dur, 16, || {
+            let mut b = black_box(Board::new());
+            fold(&mut check, importance_playout_direct(&mut b, &mut rng, 0.5));
+        }));
+    }
+    black_box(check);
+    report(
+        "four3d-es-playouts",
+        fast,
+        reference,
+        opts,
+        "playouts/s",
+        "uct-es playouts (importance move with p = 1/2) from the empty board on one thread: \
+         incremental importance map vs importance computed from its definition at every ply"
+            .into(),
+    )
 }
 
 /// A human summary of a report.

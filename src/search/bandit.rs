@@ -121,3 +121,38 @@ impl<G: Game> Agent<G> for PrimitiveMc {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::four3d::Board;
+
+    #[test]
+    fn primitive_mc_spreads_playouts_evenly_and_plays_the_best_rate() {
+        let mut a = PrimitiveMc::new(1);
+        let stop = AtomicBool::new(false);
+        let (moves, stats) = a.search(&Board::new(), &Limits::playouts(1_000), &stop);
+        assert_eq!(moves.len(), 16);
+        let counts: Vec<u64> = stats.iter().map(|s| s.playouts).collect();
+        assert_eq!(counts.iter().sum::<u64>(), 1_000);
+        assert!(
+            counts.iter().max().unwrap() - counts.iter().min().unwrap() <= 1,
+            "{counts:?}"
+        );
+        let best = best_arm(&stats).unwrap();
+        assert!(stats.iter().all(|s| s.mean() <= stats[best].mean()));
+    }
+
+    #[test]
+    fn best_arm_skips_unplayed_and_takes_the_first_of_equals() {
+        let s = |p, r| ArmStats {
+            playouts: p,
+            reward: r,
+        };
+        assert_eq!(
+            best_arm(&[s(0, 0.0), s(2, 1.0), s(4, 2.0), s(1, 0.0)]),
+            Some(1)
+        );
+        assert_eq!(best_arm(&[s(0, 0.0)]), None);
+    }
+}

@@ -5,6 +5,7 @@ pub mod agent;
 pub mod bandit;
 pub mod deadline;
 pub mod game;
+pub mod mcts;
 
 pub use agent::{Agent, Decision, RandomAgent};
 pub use deadline::{Budget, Deadline, Limits};

@@ -1,32 +1,170 @@
 //! Score Four agents by name.
+//!
+//! | name | what it is |
+//! |---|---|
+//! | `random` | uniformly random legal drops |
+//! | `pmc` | the seed's primitive Monte Carlo (playouts spread evenly over the moves) |
+//! | `ucb1` | the seed's UCB1 Monte Carlo over the root moves |
+//! | `uct` | the seed's UCT: UCB1 in a tree, a node expanded at 50 playouts |
+//! | `uct-es` | the seed's proposal: `uct` whose playouts play the most important cell half the time |
+//! | `best` | UCT with tactical children and playouts (win, block, never under the opponent's win) |
 
-use crate::games::AgentParams;
+use crate::games::{check_params, param_f64, param_u64, AgentParams};
 use crate::search::bandit::PrimitiveMc;
+use crate::search::mcts::{FinalChoice, RandomPolicy, Uct, UctConfig};
 use crate::search::{Agent, RandomAgent};
 
+use super::policies::{ImportancePlayout, TacticalPolicy};
 use super::Board;
 
 /// The agent names `build` accepts.
-pub const NAMES: &[&str] = &["random", "pmc"];
+pub const NAMES: &[&str] = &["random", "pmc", "ucb1", "uct", "uct-es", "best"];
+
+/// `best`'s tree settings (chosen by matches, see docs/four3d-results.md).
+pub fn best_config() -> UctConfig {
+    UctConfig {
+        exploration: 1.0,
+        expand_threshold: 4,
+        draw_reward: 0.5,
+        choice: FinalChoice::Visits,
+    }
+}
+
+/// Reads the UCT options every tree agent accepts over `base`.
+fn uct_config(params: &AgentParams, mut base: UctConfig, tree: bool) -> Result<UctConfig, String> {
+    if let Some(c) = param_f64(params, "exploration", 0.0..=100.0)? {
+        base.exploration = c;
+    }
+    if let Some(d) = param_f64(params, "draw_reward", 0.0..=1.0)? {
+        base.draw_reward = d;
+    }
+    if tree {
+        if let Some(t) = param_u64(params, "threshold", 1..=1_000_000)? {
+            base.expand_threshold = t as u32;
+        }
+    }
+    match params.get("choice").map(|v| v.as_str().unwrap_or("")) {
+        None => {}
+        Some("visits") => base.choice = FinalChoice::Visits,
+        Some("mean") => base.choice = FinalChoice::Mean,
+        Some(_) => return Err("agent_params.choice: expected \"visits\" or \"mean\"".into()),
+    }
+    Ok(base)
+}
 
 /// Builds a named agent; `params` are its options from the profile.
 pub fn build(name: &str, params: &AgentParams, seed: u64) -> Result<Box<dyn Agent<Board>>, String> {
+    const TREE: &[&str] = &["threshold", "exploration", "draw_reward", "choice"];
     match name {
         "random" => {
-            crate::games::check_params(name, params, &[])?;
+            check_params(name, params, &[])?;
             Ok(Box::new(RandomAgent::new(seed)))
         }
         "pmc" => {
-            crate::games::check_params(name, params, &["draw_reward"])?;
+            check_params(name, params, &["draw_reward"])?;
             let mut a = PrimitiveMc::new(seed);
-            if let Some(d) = crate::games::param_f64(params, "draw_reward", 0.0..=1.0)? {
+            if let Some(d) = param_f64(params, "draw_reward", 0.0..=1.0)? {
                 a.draw_reward = d;
             }
             Ok(Box::new(a))
+        }
+        "ucb1" => {
+            check_params(name, params, &["exploration", "draw_reward", "choice"])?;
+            let cfg = uct_config(params, UctConfig::ucb1(), false)?;
+            Ok(Box::new(Uct::new(name, cfg, RandomPolicy, seed)))
+        }
+        "uct" => {
+            check_params(name, params, TREE)?;
+            let cfg = uct_config(params, UctConfig::seed_uct(), true)?;
+            Ok(Box::new(Uct::new(name, cfg, RandomPolicy, seed)))
+        }
+        "uct-es" => {
+            check_params(
+                name,
+                params,
+                &["threshold", "exploration", "draw_reward", "importance_prob"],
+            )?;
+            let cfg = uct_config(params, UctConfig::seed_uct(), true)?;
+            let mut policy = ImportancePlayout::default();
+            if let Some(p) = param_f64(params, "importance_prob", 0.0..=1.0)? {
+                policy.importance_prob = p;
+            }
+            Ok(Box::new(Uct::new(name, cfg, policy, seed)))
+        }
+        "best" => {
+            check_params(name, params, TREE)?;
+            let cfg = uct_config(params, best_config(), true)?;
+            Ok(Box::new(Uct::new(name, cfg, TacticalPolicy, seed)))
         }
         other => Err(format!(
             "unknown agent '{other}' for four3d (known: {})",
             NAMES.join(", ")
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::four3d::Peg;
+    use crate::search::{Game, Limits};
+    use std::sync::atomic::AtomicBool;
+
+    fn choose(name: &str, pos: &Board, playouts: u64) -> Peg {
+        let mut a = build(name, &AgentParams::new(), 3).unwrap();
+        a.select(pos, &Limits::playouts(playouts), &AtomicBool::new(false))
+            .mv
+    }
+
+    #[test]
+    fn every_agent_builds_and_plays_a_legal_move() {
+        for name in NAMES {
+            let pos = Board::from_pegs(&[Peg(0), Peg(5)]).unwrap();
+            assert!(pos.is_legal(choose(name, &pos, 300)), "{name}");
+        }
+        assert!(build("nope", &AgentParams::new(), 0).is_err());
+        let bad: AgentParams = serde_json::from_str(r#"{"threshold": 0}"#).unwrap();
+        assert!(build("uct", &bad, 0).err().unwrap().contains("threshold"));
+        assert!(
+            build("ucb1", &bad, 0).err().unwrap().contains("threshold"),
+            "ucb1 has no tree"
+        );
+    }
+
+    #[test]
+    fn best_takes_an_immediate_win() {
+        // Seat 0 to move with (0,0,0),(1,0,0),(2,0,0): peg 3 wins.
+        let pos = Board::from_pegs(&[Peg(0), Peg(5), Peg(1), Peg(10), Peg(2), Peg(15)]).unwrap();
+        for playouts in [1, 50, 2_000] {
+            assert_eq!(choose("best", &pos, playouts), Peg(3));
+        }
+    }
+
+    #[test]
+    fn best_blocks_an_immediate_loss() {
+        // Seat 1 to move; seat 0 threatens peg 3 and seat 1 has no win.
+        let pos = Board::from_pegs(&[Peg(0), Peg(5), Peg(1), Peg(10), Peg(2)]).unwrap();
+        for playouts in [1, 50, 2_000] {
+            assert_eq!(choose("best", &pos, playouts), Peg(3));
+        }
+    }
+
+    #[test]
+    fn best_does_not_drop_under_the_opponents_winning_cell() {
+        // Seat 1 wins on (3,0,1) once (3,0,0) is filled; seat 0 to move.
+        let pos = Board::from_pegs(&[
+            Peg(0),
+            Peg(0),
+            Peg(5),
+            Peg(1),
+            Peg(2),
+            Peg(1),
+            Peg(12),
+            Peg(2),
+        ])
+        .unwrap();
+        for playouts in [1, 2_000] {
+            assert_ne!(choose("best", &pos, playouts), Peg(3));
+        }
     }
 }

@@ -2,7 +2,7 @@
 
 use rand::Rng;
 
-use super::lines::CELL_LINES;
+use super::lines::completes_line as wins_through;
 use crate::search::{Game, Outcome, Seat};
 
 /// A peg (column) index 0..16: x = peg % 4, y = peg / 4.
@@ -43,21 +43,6 @@ impl Default for Board {
 #[inline]
 fn below<R: Rng + ?Sized>(rng: &mut R, n: u32) -> u32 {
     ((rng.next_u32() as u64 * n as u64) >> 32) as u32
-}
-
-/// Whether the stones `own` complete a line through `cell`: seven
-/// comparisons, no branches (unused slots hold a mask that never matches).
-#[inline]
-fn wins_through(own: u64, cell: u32) -> bool {
-    let m = &CELL_LINES[cell as usize].masks;
-    ((own & m[0] == m[0]) as u8
-        | (own & m[1] == m[1]) as u8
-        | (own & m[2] == m[2]) as u8
-        | (own & m[3] == m[3]) as u8
-        | (own & m[4] == m[4]) as u8
-        | (own & m[5] == m[5]) as u8
-        | (own & m[6] == m[6]) as u8)
-        != 0
 }
 
 impl Board {

@@ -93,6 +93,74 @@ const fn build_cell_lines() -> [CellLines; 64] {
 /// For each cell, the winning lines through it.
 pub static CELL_LINES: [CellLines; 64] = build_cell_lines();
 
+const fn build_line_cells() -> [[u8; 4]; 76] {
+    let mut out = [[0u8; 4]; 76];
+    let mut l = 0;
+    while l < 76 {
+        let mut k = 0;
+        let mut cell = 0;
+        while cell < 64 {
+            if LINES[l] & (1u64 << cell) != 0 {
+                out[l][k] = cell as u8;
+                k += 1;
+            }
+            cell += 1;
+        }
+        l += 1;
+    }
+    out
+}
+
+/// The four cells of each line, by line index.
+pub static LINE_CELLS: [[u8; 4]; 76] = build_line_cells();
+
+/// Indices (into [`LINES`]) of the lines through each cell.
+pub struct CellLineIds {
+    pub ids: [u8; 7],
+    pub len: u8,
+}
+
+const fn build_cell_line_ids() -> [CellLineIds; 64] {
+    let mut out = [const {
+        CellLineIds {
+            ids: [0; 7],
+            len: 0,
+        }
+    }; 64];
+    let mut cell = 0;
+    while cell < 64 {
+        let mut l = 0;
+        while l < 76 {
+            if LINES[l] & (1u64 << cell) != 0 {
+                let k = out[cell].len as usize;
+                out[cell].ids[k] = l as u8;
+                out[cell].len += 1;
+            }
+            l += 1;
+        }
+        cell += 1;
+    }
+    out
+}
+
+/// For each cell, the indices of the lines through it.
+pub static CELL_LINE_IDS: [CellLineIds; 64] = build_cell_line_ids();
+
+/// Whether the stones `own` complete a line through `cell`: seven
+/// comparisons, no branches (unused slots hold a mask that never matches).
+#[inline]
+pub fn completes_line(own: u64, cell: u32) -> bool {
+    let m = &CELL_LINES[cell as usize].masks;
+    ((own & m[0] == m[0]) as u8
+        | (own & m[1] == m[1]) as u8
+        | (own & m[2] == m[2]) as u8
+        | (own & m[3] == m[3]) as u8
+        | (own & m[4] == m[4]) as u8
+        | (own & m[5] == m[5]) as u8
+        | (own & m[6] == m[6]) as u8)
+        != 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

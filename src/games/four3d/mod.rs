@@ -4,11 +4,16 @@
 //! - [`reference`]: a deliberately simple array version that checks them.
 //! - [`wire`]: the JSON shape of states and moves on the match server.
 //! - [`agents`]: the registry of Score Four agents by name.
+//! - [`importance`], [`tactics`], [`policies`]: what the search core needs
+//!   of Score Four for `uct-es` and `best`.
 
 pub mod agents;
 pub mod bitboard;
+pub mod importance;
 pub mod lines;
+pub mod policies;
 pub mod reference;
+pub mod tactics;
 pub mod wire;
 
 pub use bitboard::{Board, Peg};
