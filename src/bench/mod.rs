@@ -15,7 +15,12 @@ use crate::games::four3d::Board;
 use crate::search::{Game, Outcome};
 
 /// The benchmarks [`run`] knows.
-pub const NAMES: &[&str] = &["four3d-playouts", "four3d-uct", "four3d-es-playouts"];
+pub const NAMES: &[&str] = &[
+    "four3d-playouts",
+    "four3d-uct",
+    "four3d-es-playouts",
+    "golad-step",
+];
 
 /// How long to measure.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -66,6 +71,7 @@ pub fn run(name: &str, opts: &BenchOptions) -> Result<BenchReport, String> {
         "four3d-playouts" => Ok(four3d_playouts(opts)),
         "four3d-uct" => Ok(four3d_uct(opts)),
         "four3d-es-playouts" => Ok(four3d_es_playouts(opts)),
+        "golad-step" => Ok(golad_step(opts)),
         other => Err(format!(
             "unknown bench '{other}' (known: {})",
             NAMES.join(", ")
@@ -247,7 +253,8 @@ fn four3d_es_playouts(opts: &BenchOptions) -> BenchReport {
     for _ in 0..opts.samples {
         fast.push(rate(dur, 64, || {
             let mut b = black_box(Board::new());
-            fold(&mut check, policy.playout(&mut b, &mut rng));
+            let _ = policy.playout(&mut b, &mut rng);
+            fold(&mut check, b.outcome().unwrap_or(Outcome::Draw));
         }));
         reference.push(rate(dur, 16, || {
             let mut b = black_box(Board::new());
@@ -264,6 +271,62 @@ fn four3d_es_playouts(opts: &BenchOptions) -> BenchReport {
         "uct-es playouts (importance move with p = 1/2) from the empty board on one thread: \
          incremental importance map vs importance computed from its definition at every ply"
             .into(),
+    )
+}
+
+/// GOLAD Life generations per second on one thread: the bitboard
+/// `Field::step` against the array `RefField::step`, cycling over 64 fixed
+/// random fields (densities 5% to 60%, colours mixed), samples interleaved.
+fn golad_step(opts: &BenchOptions) -> BenchReport {
+    use crate::games::golad::moves::{Cell, CELLS};
+    use crate::games::golad::reference::RefField;
+    use crate::games::golad::Field;
+    use rand::Rng;
+    const N: usize = 64;
+    let dur = Duration::from_secs_f64(opts.seconds);
+    let mut rng = SmallRng::seed_from_u64(0x601A_D5E7);
+    let fields: Vec<Field> = (0..N)
+        .map(|i| {
+            let density = 5 + (i * 55) / (N - 1);
+            let mut f = Field::empty();
+            for c in 0..CELLS {
+                if rng.gen_range(0..100) < density {
+                    f.set(Cell::from_index(c), Some(rng.gen_range(0..2)));
+                }
+            }
+            f
+        })
+        .collect();
+    let refs: Vec<RefField> = fields.iter().map(RefField::from_field).collect();
+    let mut check = 0u32;
+    let (mut fast, mut reference) = (Vec::new(), Vec::new());
+    for _ in 0..opts.samples {
+        let mut k = 0usize;
+        fast.push(rate(dur, 4096, || {
+            let next = black_box(&fields[k % N]).step();
+            check = check.wrapping_add(black_box(next).rows(0)[7]);
+            k += 1;
+        }));
+        let mut k = 0usize;
+        reference.push(rate(dur, 64, || {
+            let next = black_box(&refs[k % N]).step();
+            check = check.wrapping_add(black_box(next).cells[7][9].unwrap_or(2) as u32);
+            k += 1;
+        }));
+    }
+    black_box(check);
+    report(
+        "golad-step",
+        fast,
+        reference,
+        opts,
+        "generations/s",
+        format!(
+            "GOLAD Life generations on one thread: bitboard Field::step ([u32; 16] rows per player, \
+             bit-sliced adders) vs array RefField::step (8 neighbour reads per cell), cycling over \
+             {N} fixed random fields, {} interleaved samples of {} s each, medians",
+            opts.samples, opts.seconds
+        ),
     )
 }
 

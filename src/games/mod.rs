@@ -3,6 +3,7 @@
 //! runner need of a game; [`GameKind`] names the games on the command line.
 
 pub mod four3d;
+pub mod golad;
 
 use std::fmt;
 use std::str::FromStr;
@@ -67,19 +68,57 @@ impl PlayableGame for four3d::Board {
     }
 }
 
+impl PlayableGame for golad::GolState {
+    const ID: &'static str = "golad";
+    fn agent_names() -> &'static [&'static str] {
+        golad::agents::NAMES
+    }
+    fn start(seed: u64) -> Self {
+        golad::GolState::start(seed, golad::rules::DEFAULT_MAX_ROUNDS)
+    }
+    fn state_to_json(&self) -> Value {
+        self.to_json()
+    }
+    fn state_from_json(v: &Value) -> Result<Self, String> {
+        golad::GolState::from_json(v)
+    }
+    /// The bot's reply line, e.g. `"kill 3,4"`.
+    fn move_to_json(mv: golad::Move) -> Value {
+        Value::String(mv.to_string())
+    }
+    fn move_from_json(v: &Value) -> Result<golad::Move, String> {
+        let s = v
+            .as_str()
+            .ok_or_else(|| format!("move: expected a string like \"kill 3,4\", got {v}"))?;
+        golad::Move::parse_reply(s).map_err(|e| format!("move: {e}"))
+    }
+    fn render(&self) -> String {
+        golad::GolState::render(self)
+    }
+    fn build_agent(
+        name: &str,
+        params: &AgentParams,
+        seed: u64,
+    ) -> Result<Box<dyn Agent<Self>>, String> {
+        golad::agents::build(name, params, seed)
+    }
+}
+
 /// The games, by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum GameKind {
     Four3d,
+    Golad,
 }
 
 impl GameKind {
-    pub const ALL: &'static [GameKind] = &[GameKind::Four3d];
+    pub const ALL: &'static [GameKind] = &[GameKind::Four3d, GameKind::Golad];
 
     pub fn id(self) -> &'static str {
         match self {
             GameKind::Four3d => four3d::Board::ID,
+            GameKind::Golad => golad::GolState::ID,
         }
     }
 
@@ -87,6 +126,7 @@ impl GameKind {
     pub fn visit<V: GameVisitor>(self, v: V) -> V::Output {
         match self {
             GameKind::Four3d => v.visit::<four3d::Board>(),
+            GameKind::Golad => v.visit::<golad::GolState>(),
         }
     }
 }

@@ -8,11 +8,37 @@
 use std::sync::atomic::AtomicBool;
 
 use rand::rngs::SmallRng;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 
 use super::agent::{Agent, Decision};
 use super::deadline::{Budget, Limits};
 use super::game::{Game, Outcome, Seat};
+
+/// What a playout found: the end of the game, or, for a playout cut short,
+/// how good the position it stopped in is for seat 0 (in 0..=1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PlayoutResult {
+    End(Outcome),
+    Value(f64),
+}
+
+impl PlayoutResult {
+    /// Reward in 0..=1 for `seat` (`draw` for a drawn end).
+    #[inline]
+    pub fn reward_for(self, seat: Seat, draw: f64) -> f64 {
+        match self {
+            PlayoutResult::End(o) => o.reward_for(seat, draw),
+            PlayoutResult::Value(v) if seat == 0 => v,
+            PlayoutResult::Value(v) => 1.0 - v,
+        }
+    }
+}
+
+impl From<Outcome> for PlayoutResult {
+    fn from(o: Outcome) -> Self {
+        PlayoutResult::End(o)
+    }
+}
 
 /// What a game adds to the search.
 pub trait Policy<G: Game>: Send {
@@ -21,9 +47,9 @@ pub trait Policy<G: Game>: Send {
     fn children(&mut self, pos: &G) -> Vec<G::Move> {
         pos.legal_moves()
     }
-    /// Plays `pos` (not finished) to the end.
-    fn playout(&mut self, pos: &mut G, rng: &mut SmallRng) -> Outcome {
-        pos.random_playout(rng)
+    /// Plays `pos` (not finished) to the end, or evaluates where it stops.
+    fn playout(&mut self, pos: &mut G, rng: &mut SmallRng) -> PlayoutResult {
+        pos.random_playout(rng).into()
     }
 }
 
@@ -44,6 +70,19 @@ pub struct UctConfig {
     pub draw_reward: f64,
     /// How the move is chosen once the search ends.
     pub choice: FinalChoice,
+    /// The value a child is selected by.
+    pub selection: Selection,
+}
+
+/// The value maximised when a child is selected (`n` = parent visits,
+/// `m` = child visits, `w/m` = child mean reward, `c` = exploration).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Selection {
+    /// UCB1: `w/m + c sqrt(ln n / m)`, unvisited children first.
+    Ucb1,
+    /// The GOLAD seed's randomised value:
+    /// `w/m + c sqrt(ln(n + e) / (m + e)) + r e` with `r` uniform in [0, 1).
+    Randomized { epsilon: f64 },
 }
 
 /// How the root move is chosen after the search.
@@ -63,6 +102,7 @@ impl UctConfig {
             expand_threshold: 50,
             draw_reward: 0.0,
             choice: FinalChoice::Visits,
+            selection: Selection::Ucb1,
         }
     }
     /// The seed's UCB1 Monte Carlo: the root's moves as a bandit.
@@ -158,25 +198,42 @@ impl<G: Game, P: Policy<G>> Uct<G, P> {
         n.n_children = count;
     }
 
-    /// The child of `i` with the best UCB value (unvisited children first,
-    /// in order).
-    fn select_child(&self, i: usize) -> usize {
+    /// The child of `i` with the best selection value (with UCB1, unvisited
+    /// children first, in order).
+    fn select_child(&mut self, i: usize) -> usize {
         let n = &self.tree[i];
         let (first, count) = (n.first_child as usize, n.n_children as usize);
-        let log_n = (n.visits.max(1) as f64).ln();
         let c = self.config.exploration;
         let mut best = first;
         let mut best_v = f64::NEG_INFINITY;
-        for k in first..first + count {
-            let ch = &self.tree[k];
-            if ch.visits == 0 {
-                return k;
+        match self.config.selection {
+            Selection::Ucb1 => {
+                let log_n = (n.visits.max(1) as f64).ln();
+                for k in first..first + count {
+                    let ch = &self.tree[k];
+                    if ch.visits == 0 {
+                        return k;
+                    }
+                    let m = ch.visits as f64;
+                    let v = ch.reward / m + c * (log_n / m).sqrt();
+                    if v > best_v {
+                        best_v = v;
+                        best = k;
+                    }
+                }
             }
-            let m = ch.visits as f64;
-            let v = ch.reward / m + c * (log_n / m).sqrt();
-            if v > best_v {
-                best_v = v;
-                best = k;
+            Selection::Randomized { epsilon: e } => {
+                let log_n = (n.visits as f64 + e).ln();
+                for k in first..first + count {
+                    let ch = &self.tree[k];
+                    let m = ch.visits as f64;
+                    let mean = if ch.visits == 0 { 0.0 } else { ch.reward / m };
+                    let v = mean + c * (log_n / (m + e)).sqrt() + self.rng.gen::<f64>() * e;
+                    if v > best_v {
+                        best_v = v;
+                        best = k;
+                    }
+                }
             }
         }
         best
@@ -188,9 +245,9 @@ impl<G: Game, P: Policy<G>> Uct<G, P> {
         path.clear();
         path.push(0);
         let mut i = 0;
-        let outcome = loop {
+        let result = loop {
             if let Some(o) = pos.outcome() {
-                break o;
+                break PlayoutResult::End(o);
             }
             if !self.tree[i].is_expanded() {
                 if i == 0 || self.tree[i].visits >= self.config.expand_threshold {
@@ -207,7 +264,7 @@ impl<G: Game, P: Policy<G>> Uct<G, P> {
         for &k in path.iter() {
             let n = &mut self.tree[k];
             n.visits += 1;
-            n.reward += outcome.reward_for(n.mover, draw);
+            n.reward += result.reward_for(n.mover, draw);
         }
     }
 
@@ -391,6 +448,51 @@ mod tests {
         assert_eq!(u.best_root_child().unwrap().mv, Some(Peg(0)));
         u.config.choice = FinalChoice::Mean;
         assert_eq!(u.best_root_child().unwrap().mv, Some(Peg(1)));
+    }
+
+    #[test]
+    fn the_randomized_value_is_finite_for_unvisited_children_and_noisy() {
+        let mut cfg = UctConfig::seed_uct();
+        cfg.selection = Selection::Randomized { epsilon: 1.0 };
+        let mut u: Uct<Board, RandomPolicy> = Uct::new("t", cfg, RandomPolicy, 1);
+        u.tree = vec![
+            Node {
+                mv: None,
+                mover: 1,
+                visits: 10,
+                reward: 0.0,
+                first_child: 1,
+                n_children: 2,
+            },
+            Node {
+                mv: Some(Peg(0)),
+                mover: 0,
+                visits: 9,
+                reward: 9.0,
+                first_child: NONE,
+                n_children: 0,
+            },
+            Node {
+                mv: Some(Peg(1)),
+                mover: 0,
+                visits: 1,
+                reward: 0.0,
+                first_child: NONE,
+                n_children: 0,
+            },
+        ];
+        // Peg 0: 1 + sqrt2 sqrt(ln 11 / 10) = 1.69 + r; peg 1: 0 + sqrt2 sqrt(ln 11 / 2) = 2.19 + r.
+        // With r uniform in [0, 1) each wins sometimes.
+        let picks: Vec<usize> = (0..400).map(|_| u.select_child(0)).collect();
+        let ones = picks.iter().filter(|&&k| k == 1).count();
+        assert!(ones > 20 && ones < 380, "{ones} of 400");
+    }
+
+    #[test]
+    fn share_values_back_up_from_each_movers_side() {
+        assert_eq!(PlayoutResult::Value(0.75).reward_for(0, 0.5), 0.75);
+        assert_eq!(PlayoutResult::Value(0.75).reward_for(1, 0.5), 0.25);
+        assert_eq!(PlayoutResult::End(Outcome::Draw).reward_for(1, 0.5), 0.5);
     }
 
     #[test]

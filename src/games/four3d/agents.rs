@@ -11,7 +11,7 @@
 
 use crate::games::{check_params, param_f64, param_u64, AgentParams};
 use crate::search::bandit::PrimitiveMc;
-use crate::search::mcts::{FinalChoice, RandomPolicy, Uct, UctConfig};
+use crate::search::mcts::{FinalChoice, RandomPolicy, Selection, Uct, UctConfig};
 use crate::search::{Agent, RandomAgent};
 
 use super::policies::{ImportancePlayout, TacticalPolicy};
@@ -27,6 +27,7 @@ pub fn best_config() -> UctConfig {
         expand_threshold: 4,
         draw_reward: 0.5,
         choice: FinalChoice::Visits,
+        selection: Selection::Ucb1,
     }
 }
 

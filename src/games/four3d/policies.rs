@@ -7,7 +7,7 @@ use rand::RngCore;
 use super::bitboard::{Board, Peg};
 use super::importance::ImportanceMap;
 use super::tactics::{candidate_cells, pegs_of, random_peg_of};
-use crate::search::mcts::Policy;
+use crate::search::mcts::{PlayoutResult, Policy};
 use crate::search::{Game, Outcome};
 
 /// The seed's improved playout: at every ply, with probability
@@ -28,13 +28,13 @@ impl Default for ImportancePlayout {
 }
 
 impl Policy<Board> for ImportancePlayout {
-    fn playout(&mut self, pos: &mut Board, rng: &mut SmallRng) -> Outcome {
+    fn playout(&mut self, pos: &mut Board, rng: &mut SmallRng) -> PlayoutResult {
         let mut map = ImportanceMap::new(pos);
         // P(importance move) as a threshold on a 32-bit random number.
         let threshold = (self.importance_prob * 4_294_967_296.0) as u64;
         loop {
             if let Some(o) = pos.outcome() {
-                return o;
+                return o.into();
             }
             let cell = if (rng.next_u32() as u64) < threshold {
                 map.best_drop(pos, rng).expect("a live game has a drop")
@@ -80,10 +80,10 @@ impl Policy<Board> for TacticalPolicy {
     fn children(&mut self, pos: &Board) -> Vec<super::Peg> {
         pegs_of(candidate_cells(pos))
     }
-    fn playout(&mut self, pos: &mut Board, rng: &mut SmallRng) -> Outcome {
+    fn playout(&mut self, pos: &mut Board, rng: &mut SmallRng) -> PlayoutResult {
         loop {
             if let Some(o) = pos.outcome() {
-                return o;
+                return o.into();
             }
             let peg = random_peg_of(candidate_cells(pos), rng);
             pos.play(peg);

@@ -1,0 +1,194 @@
+//! GOLAD agents by name.
+//!
+//! | name | what it is |
+//! |---|---|
+//! | `random` | kill, birth or pass at random, with random legal cells (never enumerates the births) |
+//! | `pass` | always passes |
+//! | `ai1` | the seed's simple MCTS on the plain array board, 100 playouts |
+//! | `ai2` | the same on the bitboard, 100 playouts |
+//! | `ai3` | the seed's improved MCTS (4 greedy children, pass-only playouts, randomised selection), 50 playouts |
+//!
+//! The seed agents take `playouts` (their seed value by default; 0 = no
+//! playout cap, so only the time budget counts) and `exploration`.
+
+use std::sync::atomic::AtomicBool;
+
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+
+use super::moves::Move;
+use super::reference::{RefField, RefGame};
+use super::rules::GolState;
+use super::seed_agents::{improved_config, simple_config, ImprovedPolicy, SimplePolicy};
+use crate::games::{check_params, param_f64, param_u64, AgentParams};
+use crate::search::mcts::Uct;
+use crate::search::{Agent, Decision, Limits};
+
+/// The agent names [`build`] accepts.
+pub const NAMES: &[&str] = &["random", "pass", "ai1", "ai2", "ai3"];
+
+/// A seed agent: the caller's limits, with the agent's own playout cap.
+struct Capped<A> {
+    inner: A,
+    cap: Option<u64>,
+}
+
+impl<A: Agent<GolState>> Agent<GolState> for Capped<A> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+    fn new_game(&mut self) {
+        self.inner.new_game()
+    }
+    fn select(&mut self, pos: &GolState, limits: &Limits, stop: &AtomicBool) -> Decision<Move> {
+        let mut l = *limits;
+        if let Some(cap) = self.cap {
+            l.playouts = Some(l.playouts.map_or(cap, |p| p.min(cap)));
+        }
+        self.inner.select(pos, &l, stop)
+    }
+}
+
+/// Runs an agent written for the array board ([`RefGame`]) on [`GolState`].
+struct OnArrayBoard<A> {
+    inner: A,
+}
+
+impl<A: Agent<RefGame>> Agent<GolState> for OnArrayBoard<A> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+    fn select(&mut self, pos: &GolState, limits: &Limits, stop: &AtomicBool) -> Decision<Move> {
+        let mut g = RefGame::new(RefField::from_field(&pos.field), pos.max_rounds);
+        g.moves = 2 * (pos.round.max(1) - 1) + pos.to_move as u32;
+        self.inner.select(&g, limits, stop)
+    }
+}
+
+fn seed_agent(
+    name: &str,
+    params: &AgentParams,
+    seed: u64,
+) -> Result<Box<dyn Agent<GolState>>, String> {
+    check_params(name, params, &["playouts", "exploration"])?;
+    let default_cap = if name == "ai3" { 50 } else { 100 };
+    let cap = match param_u64(params, "playouts", 0..=100_000_000)? {
+        Some(0) => None,
+        Some(n) => Some(n),
+        None => Some(default_cap),
+    };
+    let mut cfg = if name == "ai3" {
+        improved_config()
+    } else {
+        simple_config()
+    };
+    if let Some(c) = param_f64(params, "exploration", 0.0..=100.0)? {
+        cfg.exploration = c;
+    }
+    Ok(match name {
+        "ai1" => Box::new(Capped {
+            inner: OnArrayBoard {
+                inner: Uct::new(name, cfg, SimplePolicy::new(seed), seed),
+            },
+            cap,
+        }),
+        "ai2" => Box::new(Capped {
+            inner: Uct::new(name, cfg, SimplePolicy::new(seed), seed),
+            cap,
+        }),
+        _ => Box::new(Capped {
+            inner: Uct::new(name, cfg, ImprovedPolicy::default(), seed),
+            cap,
+        }),
+    })
+}
+
+/// Random moves as [`GolState::random_move`] draws them.
+pub struct RandomGolad {
+    rng: SmallRng,
+}
+
+impl RandomGolad {
+    pub fn new(seed: u64) -> Self {
+        RandomGolad {
+            rng: SmallRng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Agent<GolState> for RandomGolad {
+    fn name(&self) -> &str {
+        "random"
+    }
+    fn select(&mut self, pos: &GolState, _limits: &Limits, _stop: &AtomicBool) -> Decision<Move> {
+        Decision {
+            mv: pos.random_move(&mut self.rng),
+            playouts: 0,
+            value: None,
+        }
+    }
+}
+
+/// Always passes.
+pub struct PassAgent;
+
+impl Agent<GolState> for PassAgent {
+    fn name(&self) -> &str {
+        "pass"
+    }
+    fn select(&mut self, _pos: &GolState, _limits: &Limits, _stop: &AtomicBool) -> Decision<Move> {
+        Decision {
+            mv: Move::Pass,
+            playouts: 0,
+            value: None,
+        }
+    }
+}
+
+/// Builds a named agent; `params` are its options from the profile.
+pub fn build(
+    name: &str,
+    params: &AgentParams,
+    seed: u64,
+) -> Result<Box<dyn Agent<GolState>>, String> {
+    match name {
+        "random" => {
+            check_params(name, params, &[])?;
+            Ok(Box::new(RandomGolad::new(seed)))
+        }
+        "pass" => {
+            check_params(name, params, &[])?;
+            Ok(Box::new(PassAgent))
+        }
+        "ai1" | "ai2" | "ai3" => seed_agent(name, params, seed),
+        other => Err(format!(
+            "unknown golad agent '{other}' (known: {})",
+            NAMES.join(", ")
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_builds_and_plays_legal_moves() {
+        let stop = AtomicBool::new(false);
+        let limits = Limits::playouts(1);
+        for name in NAMES {
+            let mut a = build(name, &AgentParams::new(), 1).unwrap();
+            assert_eq!(a.name(), *name);
+            let mut s = GolState::start(4, 100);
+            while s.outcome().is_none() {
+                let d = a.select(&s, &limits, &stop);
+                assert!(s.is_legal(&d.mv), "{name}: {:?}", d.mv);
+                s.apply(d.mv);
+            }
+        }
+        assert!(build("nope", &AgentParams::new(), 1).is_err());
+        let mut p = AgentParams::new();
+        p.insert("x".into(), 1.into());
+        assert!(build("random", &p, 1).is_err());
+    }
+}

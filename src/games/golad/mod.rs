@@ -1,0 +1,22 @@
+//! GOLAD, the Game of Life and Death (Riddles.io): an 18 x 16 Life field
+//! where each move (kill a cell, or give birth to one by sacrificing two of
+//! your own, or pass) is followed by one generation. Rules as the real
+//! engine implements them: `shared/spec/golad.md`.
+//!
+//! - [`moves`]: cells, moves and how the protocol writes them.
+//! - [`field`]: the bitboard field and its fast Life generation.
+//! - [`reference`]: a deliberately simple array version that checks it.
+//! - [`rules`]: [`GolState`], turns, rounds, legality and the end of the game.
+//! - [`agents`]: the registry of GOLAD agents by name.
+//! - [`seed_agents`]: the seed's AI1-AI3 on the one UCT core.
+
+pub mod agents;
+pub mod field;
+pub mod moves;
+pub mod reference;
+pub mod rules;
+pub mod seed_agents;
+
+pub use field::Field;
+pub use moves::{Cell, Move};
+pub use rules::GolState;
