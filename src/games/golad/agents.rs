@@ -7,6 +7,7 @@
 //! | `ai1` | the seed's simple MCTS on the plain array board, 100 playouts |
 //! | `ai2` | the same on the bitboard, 100 playouts |
 //! | `ai3` | the seed's improved MCTS (4 greedy children, pass-only playouts, randomised selection), 50 playouts |
+//! | `best` | ladderbot's: AI3's children from the cells that matter plus a second kill, UCB1, the whole time budget |
 //!
 //! The seed agents take `playouts` (their seed value by default; 0 = no
 //! playout cap, so only the time budget counts) and `exploration`.
@@ -25,7 +26,7 @@ use crate::search::mcts::Uct;
 use crate::search::{Agent, Decision, Limits};
 
 /// The agent names [`build`] accepts.
-pub const NAMES: &[&str] = &["random", "pass", "ai1", "ai2", "ai3"];
+pub const NAMES: &[&str] = &["random", "pass", "ai1", "ai2", "ai3", "best"];
 
 /// A seed agent: the caller's limits, with the agent's own playout cap.
 struct Capped<A> {
@@ -161,6 +162,22 @@ pub fn build(
             Ok(Box::new(PassAgent))
         }
         "ai1" | "ai2" | "ai3" => seed_agent(name, params, seed),
+        "best" => {
+            check_params(name, params, &["exploration", "threshold"])?;
+            let mut cfg = super::best::best_config();
+            if let Some(c) = param_f64(params, "exploration", 0.0..=100.0)? {
+                cfg.exploration = c;
+            }
+            if let Some(t) = param_u64(params, "threshold", 1..=1_000_000)? {
+                cfg.expand_threshold = t as u32;
+            }
+            Ok(Box::new(Uct::new(
+                name,
+                cfg,
+                super::best::BestPolicy::default(),
+                seed,
+            )))
+        }
         other => Err(format!(
             "unknown golad agent '{other}' (known: {})",
             NAMES.join(", ")

@@ -9,8 +9,10 @@
 //! - [`rules`]: [`GolState`], turns, rounds, legality and the end of the game.
 //! - [`agents`]: the registry of GOLAD agents by name.
 //! - [`seed_agents`]: the seed's AI1-AI3 on the one UCT core.
+//! - [`best`]: ladderbot's own agent.
 
 pub mod agents;
+pub mod best;
 pub mod field;
 pub mod moves;
 pub mod reference;

@@ -314,6 +314,49 @@ impl<G: LifePosition> Policy<G> for SimplePolicy {
     }
 }
 
+/// A birth move built greedily in the order `parts` from the given
+/// candidates: each step fixes the cell (birth: a `dead` cell; sacrifice: an
+/// `own` cell not yet chosen) whose choice, with the cells already fixed,
+/// gives the best share after 3 generations of passes.
+pub fn greedy_birth_from<B: LifeBoard>(
+    b: &B,
+    me: Seat,
+    parts: [Part; 3],
+    dead: &[Cell],
+    own: &[Cell],
+) -> Option<Move> {
+    if dead.is_empty() || own.len() < 2 {
+        return None;
+    }
+    let mut fixed = *b;
+    let (mut at, mut sacs) = (None, Vec::with_capacity(2));
+    for part in parts {
+        let (candidates, value) = match part {
+            Part::Birth => (dead, Some(me)),
+            Part::Sacrifice => (own, None),
+        };
+        let mut best: Option<(f64, Cell)> = None;
+        for &c in candidates.iter().filter(|c| !sacs.contains(*c)) {
+            let mut f = fixed;
+            f.set(c, value);
+            let v = share(&steps(&f, 3), me);
+            if best.is_none_or(|(bv, _)| v > bv) {
+                best = Some((v, c));
+            }
+        }
+        let (_, c) = best?;
+        fixed.set(c, value);
+        match part {
+            Part::Birth => at = Some(c),
+            Part::Sacrifice => sacs.push(c),
+        }
+    }
+    Some(Move::Birth {
+        at: at?,
+        sacrifice: [sacs[0], sacs[1]],
+    })
+}
+
 /// AI3's policy.
 pub struct ImprovedPolicy {
     pub playout_turns: u32,
@@ -327,7 +370,7 @@ impl Default for ImprovedPolicy {
 
 /// Which part of a birth move is chosen at each of the three steps.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Part {
+pub enum Part {
     Birth,
     Sacrifice,
 }
@@ -338,42 +381,12 @@ impl ImprovedPolicy {
     /// whose choice, with the cells already fixed, gives the best share after
     /// 3 generations of passes.
     fn greedy_birth<B: LifeBoard>(b: &B, me: Seat, parts: [Part; 3]) -> Option<Move> {
-        let (dead, own) = (b.cells(None), b.cells(Some(me)));
-        if dead.is_empty() || own.len() < 2 {
-            return None;
-        }
-        let mut fixed = *b;
-        let (mut at, mut sacs) = (None, Vec::with_capacity(2));
-        for part in parts {
-            let (candidates, value) = match part {
-                Part::Birth => (&dead, Some(me)),
-                Part::Sacrifice => (&own, None),
-            };
-            let mut best: Option<(f64, Cell)> = None;
-            for &c in candidates.iter().filter(|c| !sacs.contains(*c)) {
-                let mut f = fixed;
-                f.set(c, value);
-                let v = share(&steps(&f, 3), me);
-                if best.is_none_or(|(bv, _)| v > bv) {
-                    best = Some((v, c));
-                }
-            }
-            let (_, c) = best?;
-            fixed.set(c, value);
-            match part {
-                Part::Birth => at = Some(c),
-                Part::Sacrifice => sacs.push(c),
-            }
-        }
-        Some(Move::Birth {
-            at: at?,
-            sacrifice: [sacs[0], sacs[1]],
-        })
+        greedy_birth_from(b, me, parts, &b.cells(None), &b.cells(Some(me)))
     }
 
     /// The living cell (either colour) whose death gives the best share
     /// after 4 generations of passes.
-    fn best_kill<B: LifeBoard>(b: &B, me: Seat) -> Option<Move> {
+    pub fn best_kill<B: LifeBoard>(b: &B, me: Seat) -> Option<Move> {
         let mut living = b.cells(Some(me));
         living.extend(b.cells(Some(1 - me)));
         let mut best: Option<(f64, Cell)> = None;
