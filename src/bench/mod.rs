@@ -20,6 +20,7 @@ pub const NAMES: &[&str] = &[
     "four3d-uct",
     "four3d-es-playouts",
     "golad-step",
+    "golad-ai2",
 ];
 
 /// How long to measure.
@@ -72,6 +73,7 @@ pub fn run(name: &str, opts: &BenchOptions) -> Result<BenchReport, String> {
         "four3d-uct" => Ok(four3d_uct(opts)),
         "four3d-es-playouts" => Ok(four3d_es_playouts(opts)),
         "golad-step" => Ok(golad_step(opts)),
+        "golad-ai2" => Ok(golad_ai2(opts)),
         other => Err(format!(
             "unknown bench '{other}' (known: {})",
             NAMES.join(", ")
@@ -326,6 +328,61 @@ fn golad_step(opts: &BenchOptions) -> BenchReport {
              bit-sliced adders) vs array RefField::step (8 neighbour reads per cell), cycling over \
              {N} fixed random fields, {} interleaved samples of {} s each, medians",
             opts.samples, opts.seconds
+        ),
+    )
+}
+
+/// The seed's "time for 10 moves": `ai2` (bitboard) against `ai1` (the
+/// same search on the array board), both at their seed budget of 100
+/// playouts, over the first 10 positions of a fixed game; `per_s` and
+/// `reference_per_s` are moves per second.
+fn golad_ai2(opts: &BenchOptions) -> BenchReport {
+    use crate::games::golad::GolState;
+    use crate::games::{AgentParams, PlayableGame};
+    use crate::search::Limits;
+    use std::sync::atomic::AtomicBool;
+    let dur = Duration::from_secs_f64(opts.seconds);
+    let mut positions = Vec::new();
+    let mut g = GolState::start(7, 100);
+    let mut rng = SmallRng::seed_from_u64(7);
+    while positions.len() < 10 && g.outcome().is_none() {
+        positions.push(g);
+        let mv = g.random_move(&mut rng);
+        g.apply(mv);
+    }
+    let stop = AtomicBool::new(false);
+    let limits = Limits::default();
+    let moves_per_s = |name: &str| {
+        let mut agent =
+            GolState::build_agent(name, &AgentParams::new(), 3).expect("a built-in agent");
+        let mut k = 0;
+        rate(dur, 1, || {
+            black_box(
+                agent
+                    .select(black_box(&positions[k % positions.len()]), &limits, &stop)
+                    .mv,
+            );
+            k += 1;
+        })
+    };
+    let (mut ai2, mut ai1) = (Vec::new(), Vec::new());
+    for _ in 0..opts.samples {
+        ai2.push(moves_per_s("ai2"));
+        ai1.push(moves_per_s("ai1"));
+    }
+    let (t2, t1) = (10.0 / median(ai2.clone()), 10.0 / median(ai1.clone()));
+    report(
+        "golad-ai2",
+        ai2,
+        ai1,
+        opts,
+        "moves/s",
+        format!(
+            "GOLAD seed agents at 100 playouts per move over {} positions of a fixed game, one thread: \
+             ai2 (bitboard) vs ai1 (array board); 10 moves take {:.0} ms (ai2) vs {:.0} ms (ai1)",
+            positions.len(),
+            t2 * 1000.0,
+            t1 * 1000.0
         ),
     )
 }

@@ -1,4 +1,4 @@
-//! The command line: `play`, `serve`, `match`, `bench`, `agents`.
+//! The command line: `play`, `serve`, `match`, `bench`, `referee`, `agents`.
 //!
 //! Each command loads the settings (defaults < profile < `LADDERBOT_*`
 //! environment < flags), starts logging on stderr, and runs. Exit codes:
@@ -7,6 +7,7 @@
 mod bench_cmd;
 mod match_cmd;
 mod play;
+mod referee;
 mod serve;
 
 use std::process::ExitCode;
@@ -51,6 +52,8 @@ pub enum Command {
     Match(match_cmd::MatchArgs),
     /// Measure speed: one benchmark, reported as a median and a ratio to a reference.
     Bench(bench_cmd::BenchArgs),
+    /// Run two bot programs against each other over the Riddles.io GOLAD protocol.
+    Referee(referee::RefereeArgs),
     /// List the games and their agents.
     Agents,
 }
@@ -115,6 +118,10 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Bench(args) => {
             start_logging(&cli.log_format, &settings)?;
             bench_cmd::run(args)
+        }
+        Command::Referee(args) => {
+            start_logging(&cli.log_format, &settings)?;
+            referee::run(args)
         }
         Command::Agents => {
             for kind in GameKind::ALL {

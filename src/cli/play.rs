@@ -45,6 +45,9 @@ pub struct PlayArgs {
     /// Records file of the in-process server (default: none).
     #[arg(long)]
     pub records: Option<String>,
+    /// Play one game as a Riddles.io bot on stdin/stdout (golad only); logs go to stderr.
+    #[arg(long)]
+    pub stdio: bool,
 }
 
 impl PlayArgs {
@@ -87,17 +90,57 @@ impl PlayArgs {
         if self.seed.is_some() {
             s.search.seed = self.seed;
         }
+        if self.stdio {
+            if s.game != Some(GameKind::Golad) {
+                return Err(CliError::Usage("play: --stdio is only for golad".into()));
+            }
+            // The built-in default agents may not be GOLAD agents (the house
+            // agent is not used here, but is checked).
+            let names = crate::games::golad::agents::NAMES;
+            if self.agent.is_none() && !names.contains(&s.agent.as_str()) {
+                s.agent = crate::stdio::default_agent().to_string();
+            }
+            if !names.contains(&s.server.house_agent.as_str()) {
+                s.server.house_agent = crate::stdio::default_agent().to_string();
+            }
+        }
         Ok(())
     }
 }
 
 pub fn run(args: PlayArgs, settings: Settings) -> Result<(), CliError> {
+    if args.stdio {
+        return run_stdio(settings);
+    }
     let game = settings.game.expect("checked in apply");
     let rt = super::runtime()?;
     rt.block_on(game.visit(PlayVisitor {
         settings,
         records: args.records,
     }))
+}
+
+/// `play golad --stdio`: one game against the Riddles.io engine on
+/// stdin/stdout; exit 0 at the end of stdin.
+fn run_stdio(settings: Settings) -> Result<(), CliError> {
+    let cfg = crate::stdio::StdioConfig {
+        agent: settings.agent.clone(),
+        params: settings.agent_params.clone(),
+        playouts: settings.search.playouts,
+        time_ms: settings.search.time_ms,
+        margin_ms: settings.search.margin_ms,
+        seed: settings.search.seed.unwrap_or_else(super::clock_seed),
+        max_answer_ms: crate::stdio::MAX_ANSWER_MS,
+    };
+    let rt = super::runtime()?;
+    let result = rt.block_on(async {
+        let lines = crate::stdio::stdin_lines();
+        let mut out = std::io::stdout();
+        crate::stdio::run_bot(&cfg, lines, &mut out).await
+    });
+    // A stdin read may still block if we stop early: do not wait for it.
+    rt.shutdown_timeout(Duration::from_millis(100));
+    result.map(|_| ()).map_err(CliError::Runtime)
 }
 
 struct PlayVisitor {

@@ -1,0 +1,242 @@
+//! One bot process as the referee sees it: its stdin (async, bounded by
+//! time), its stdout read line by line on a task that stamps each line with
+//! the instant it was read, and its end (close stdin, wait a grace period,
+//! kill). A bot that crashes, stops reading, floods its stdout or never
+//! answers costs the referee at most its time bank.
+//!
+//! Pipes are made async with `tokio::net::unix::pipe`, so this is Unix only.
+
+use std::io;
+use std::os::fd::OwnedFd;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use tokio::io::AsyncWriteExt;
+use tokio::net::unix::pipe;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+use crate::stdio::lines;
+
+/// Lines the bot may write ahead unasked before further ones are dropped.
+const QUEUE: usize = 256;
+
+/// What came of one request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// The first line the bot wrote after the request, and how long it took
+    /// from writing the request to reading that line.
+    Line { text: String, elapsed: Duration },
+    /// Nothing within the time bank: the bot has been killed.
+    Timeout,
+    /// The bot is gone (it exited or closed its pipes, or was killed before).
+    Gone,
+}
+
+/// A running bot.
+pub struct BotProcess {
+    label: String,
+    child: Option<Child>,
+    stdin: Option<pipe::Sender>,
+    lines: mpsc::Receiver<(String, Instant)>,
+    reader: JoinHandle<()>,
+    gone: bool,
+}
+
+impl BotProcess {
+    /// Starts `argv` with piped stdin/stdout; its stderr goes to `stderr`.
+    /// Must run inside a tokio runtime.
+    pub fn spawn(label: &str, argv: &[String], stderr: Stdio) -> io::Result<BotProcess> {
+        let (program, args) = argv
+            .split_first()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty bot command"))?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            .spawn()?;
+        let pipes = (|| {
+            let stdin = child
+                .stdin
+                .take()
+                .ok_or_else(|| io::Error::other("no stdin pipe"))?;
+            let stdout = child
+                .stdout
+                .take()
+                .ok_or_else(|| io::Error::other("no stdout pipe"))?;
+            Ok::<_, io::Error>((
+                pipe::Sender::from_owned_fd(OwnedFd::from(stdin))?,
+                pipe::Receiver::from_owned_fd(OwnedFd::from(stdout))?,
+            ))
+        })();
+        let (stdin, stdout) = match pipes {
+            Ok(p) => p,
+            Err(e) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(e);
+            }
+        };
+        let (tx, rx) = mpsc::channel(QUEUE);
+        let who = label.to_string();
+        let reader = tokio::spawn(async move {
+            let mut r = tokio::io::BufReader::new(stdout);
+            let mut dropped = 0u64;
+            loop {
+                match lines::read_line_async(&mut r, lines::MAX_LINE).await {
+                    Ok(Some(line)) => match tx.try_send((line, Instant::now())) {
+                        Ok(()) => {}
+                        Err(mpsc::error::TrySendError::Full(_)) => {
+                            dropped += 1;
+                            if dropped == 1 {
+                                tracing::warn!(bot = %who, "bot floods its stdout; dropping lines");
+                            }
+                        }
+                        Err(mpsc::error::TrySendError::Closed(_)) => break,
+                    },
+                    Ok(None) => break,
+                    Err(e) => {
+                        tracing::debug!(bot = %who, error = %e, "cannot read the bot's stdout");
+                        break;
+                    }
+                }
+            }
+        });
+        tracing::debug!(bot = label, pid = child.id(), command = ?argv, "bot started");
+        Ok(BotProcess {
+            label: label.to_string(),
+            child: Some(child),
+            stdin: Some(stdin),
+            lines: rx,
+            reader,
+            gone: false,
+        })
+    }
+
+    /// Whether the bot is out of the game (exited, killed or unreachable).
+    pub fn is_gone(&self) -> bool {
+        self.gone
+    }
+
+    /// Writes `text` within `limit`. On failure the bot is out of the game
+    /// (killed if it was too slow); returns whether it worked.
+    pub async fn send(&mut self, text: &str, limit: Duration) -> bool {
+        let Some(stdin) = self.stdin.as_mut() else {
+            self.gone = true;
+            return false;
+        };
+        match tokio::time::timeout(limit, stdin.write_all(text.as_bytes())).await {
+            Ok(Ok(())) => true,
+            Ok(Err(e)) => {
+                tracing::warn!(bot = %self.label, error = %e, "cannot write to the bot; it is out of the game");
+                self.stdin = None;
+                self.gone = true;
+                false
+            }
+            Err(_) => {
+                tracing::warn!(bot = %self.label, "the bot does not read its input; killing it");
+                self.kill().await;
+                false
+            }
+        }
+    }
+
+    /// Sends a request (`text` ends with `action move`) and waits up to
+    /// `bank` for the first line written after it. Lines the bot wrote
+    /// before the request are discarded. On a timeout the bot is killed.
+    pub async fn ask(&mut self, text: &str, bank: Duration) -> Answer {
+        if self.gone {
+            return Answer::Gone;
+        }
+        while let Ok((line, _)) = self.lines.try_recv() {
+            tracing::debug!(bot = %self.label, line = %short(&line), "ignoring a line written unasked");
+        }
+        let start = Instant::now();
+        if !self.send(text, bank).await {
+            return if self.gone && start.elapsed() >= bank {
+                Answer::Timeout
+            } else {
+                Answer::Gone
+            };
+        }
+        let sent = Instant::now();
+        match tokio::time::timeout_at((sent + bank).into(), self.lines.recv()).await {
+            Ok(Some((text, at))) => Answer::Line {
+                text,
+                elapsed: at.saturating_duration_since(sent),
+            },
+            Ok(None) => {
+                tracing::warn!(bot = %self.label, "the bot closed its output; it is out of the game");
+                self.gone = true;
+                self.stdin = None;
+                Answer::Gone
+            }
+            Err(_) => {
+                tracing::warn!(bot = %self.label, bank_ms = bank.as_millis() as u64, "no answer within the time bank; killing the bot");
+                self.kill().await;
+                Answer::Timeout
+            }
+        }
+    }
+
+    /// Kills the bot now and marks it out of the game.
+    pub async fn kill(&mut self) {
+        self.gone = true;
+        self.stdin = None;
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            reap(&self.label, &mut child, Duration::from_secs(1)).await;
+        }
+        self.reader.abort();
+    }
+
+    /// Ends the bot: closes its stdin, waits up to `grace` for it to exit,
+    /// then kills it.
+    pub async fn shutdown(mut self, grace: Duration) {
+        self.stdin = None;
+        if let Some(mut child) = self.child.take() {
+            if !reap(&self.label, &mut child, grace).await {
+                tracing::debug!(bot = %self.label, "the bot did not exit at the end of its input; killing it");
+                let _ = child.kill();
+                reap(&self.label, &mut child, Duration::from_secs(1)).await;
+            }
+        }
+        self.reader.abort();
+    }
+}
+
+/// Waits up to `limit` for `child` to exit, without blocking the runtime.
+async fn reap(label: &str, child: &mut Child, limit: Duration) -> bool {
+    let until = Instant::now() + limit;
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => {
+                tracing::debug!(bot = label, %status, "bot exited");
+                return true;
+            }
+            Ok(None) if Instant::now() < until => {
+                tokio::time::sleep(Duration::from_millis(5)).await
+            }
+            Ok(None) => return false,
+            Err(e) => {
+                tracing::debug!(bot = label, error = %e, "cannot wait for the bot");
+                return false;
+            }
+        }
+    }
+}
+
+fn short(line: &str) -> String {
+    line.chars().take(80).collect()
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.try_wait();
+        }
+        self.reader.abort();
+    }
+}

@@ -1,0 +1,312 @@
+//! Bot mode on stdin/stdout for the Riddles.io GOLAD engine
+//! (`ladderbot play golad --stdio`).
+//!
+//! A blocking tokio task reads stdin line by line and stamps each line with
+//! the instant it was read. The bot folds the lines into a
+//! [`BotView`](crate::protocol::riddles::BotView); on `action move` it
+//! rebuilds the [`GolState`], runs the agent on a [`SearchThread`] under
+//! [`Limits::under_clock`] with allowance = min([`MAX_ANSWER_MS`], time
+//! bank) less the margin, and writes exactly one line to stdout, flushed.
+//! stdout carries nothing else; logs go to stderr.
+//!
+//! Nothing stops the bot but the end of stdin: a malformed or unknown line
+//! is logged and skipped, and every `action move` gets an answer (`pass`
+//! when the position is unknown, the search fails or overruns, or the
+//! agent's move is illegal).
+
+pub mod lines;
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc;
+
+use crate::games::golad::{self, Field, GolState, Move};
+use crate::games::AgentParams;
+use crate::protocol::riddles::{self, BotView, MoveRequest};
+use crate::runtime::SearchThread;
+use crate::search::Limits;
+
+/// Project rule: every answer within this many milliseconds of reading
+/// `action move`, whatever the time bank says.
+pub const MAX_ANSWER_MS: u64 = 100;
+
+/// The agent used when none is named: the first of these that exists, else
+/// the first GOLAD agent.
+pub fn default_agent() -> &'static str {
+    const PREFERRED: &[&str] = &["ai3", "ai2", "ai1", "random"];
+    let names = golad::agents::NAMES;
+    PREFERRED
+        .iter()
+        .copied()
+        .find(|p| names.contains(p))
+        .or_else(|| names.first().copied())
+        .unwrap_or("random")
+}
+
+/// How the bot plays.
+#[derive(Clone, Debug)]
+pub struct StdioConfig {
+    /// Agent name (see `golad::agents::NAMES`).
+    pub agent: String,
+    pub params: AgentParams,
+    /// The bot's own budget per move (the clock still caps it).
+    pub playouts: Option<u64>,
+    pub time_ms: Option<u64>,
+    /// Kept for I/O: the search stops this long before the allowance ends.
+    pub margin_ms: u64,
+    pub seed: u64,
+    /// The longest an answer may take (normally [`MAX_ANSWER_MS`]).
+    pub max_answer_ms: u64,
+}
+
+/// What happened while the bot ran.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StdioSummary {
+    /// `action move` lines answered.
+    pub answered: u32,
+    /// Answers that are `pass` because no search result could be used.
+    pub forced_passes: u32,
+    /// Lines logged and skipped.
+    pub skipped_lines: u32,
+}
+
+/// Lines with the instant each was read; closed at the end of input.
+pub type Lines = mpsc::UnboundedReceiver<(String, Instant)>;
+
+/// Reads stdin on a blocking tokio task. The channel closes at the end of
+/// input (or on a read error, which is logged). Must run inside a runtime.
+pub fn stdin_lines() -> Lines {
+    let (tx, rx) = mpsc::unbounded_channel();
+    tokio::task::spawn_blocking(move || {
+        let stdin = std::io::stdin();
+        let mut input = stdin.lock();
+        loop {
+            match lines::read_line_blocking(&mut input, lines::MAX_LINE) {
+                Ok(Some(line)) => {
+                    if tx.send((line, Instant::now())).is_err() {
+                        break;
+                    }
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot read stdin; stopping");
+                    break;
+                }
+            }
+        }
+    });
+    rx
+}
+
+/// Plays on `input` until it ends, writing one line to `out` per
+/// `action move`. Errors only if the agent cannot be built or `out` fails.
+pub async fn run_bot(
+    cfg: &StdioConfig,
+    mut input: Lines,
+    out: &mut (dyn Write + Send),
+) -> Result<StdioSummary, String> {
+    let agent = golad::agents::build(&cfg.agent, &cfg.params, cfg.seed)?;
+    let search = SearchThread::<GolState>::spawn(agent);
+    tracing::info!(agent = %cfg.agent, playouts = ?cfg.playouts, time_ms = ?cfg.time_ms,
+        margin_ms = cfg.margin_ms, "golad bot on stdin/stdout");
+    let mut view = BotView::new();
+    let mut summary = StdioSummary::default();
+    while let Some((line, at)) = input.recv().await {
+        let request = match riddles::parse_line(&line) {
+            Ok(ev) => match view.apply(ev) {
+                Some(r) => r,
+                None => continue,
+            },
+            Err(e) if riddles::is_move_request(&line) => {
+                Err(format!("unreadable move request ({e})"))
+            }
+            Err(e) => {
+                summary.skipped_lines += 1;
+                tracing::warn!(error = %e, "skipping a line");
+                continue;
+            }
+        };
+        let (mv, forced) = match request {
+            Ok(req) => answer(cfg, &search, &req, at).await,
+            Err(why) => {
+                tracing::warn!(%why, "answering pass");
+                (Move::Pass, true)
+            }
+        };
+        let written = writeln!(out, "{mv}").and_then(|_| out.flush());
+        if let Err(e) = written {
+            return Err(format!("cannot write the answer to stdout: {e}"));
+        }
+        summary.answered += 1;
+        summary.forced_passes += u32::from(forced);
+        tracing::debug!(answer = %mv, elapsed_ms = at.elapsed().as_secs_f64() * 1e3, "written");
+    }
+    tracing::info!(
+        answered = summary.answered,
+        forced_passes = summary.forced_passes,
+        skipped_lines = summary.skipped_lines,
+        "end of input"
+    );
+    Ok(summary)
+}
+
+/// The move for `req`, and whether it is a forced pass.
+async fn answer(
+    cfg: &StdioConfig,
+    search: &SearchThread<GolState>,
+    req: &MoveRequest,
+    at: Instant,
+) -> (Move, bool) {
+    let field = match Field::from_riddles(&req.field) {
+        Ok(f) => f,
+        Err(e) => {
+            tracing::warn!(error = %e, "bad field; answering pass");
+            return (Move::Pass, true);
+        }
+    };
+    let counts = [field.count(0), field.count(1)];
+    for (seat, told) in req.living_cells.iter().enumerate() {
+        if let Some(n) = *told {
+            if n != counts[seat] {
+                tracing::warn!(
+                    seat,
+                    told = n,
+                    field = counts[seat],
+                    "living_cells disagrees with the field"
+                );
+            }
+        }
+    }
+    let state = GolState::from_protocol(field, req.round, req.me, req.max_rounds);
+    let allowance = Duration::from_millis(cfg.max_answer_ms.min(req.time_bank_ms));
+    let margin = Duration::from_millis(cfg.margin_ms);
+    let limits = Limits::under_clock(cfg.playouts, cfg.time_ms, at, allowance, margin);
+    tracing::info!(round = req.round, me = req.me, cells0 = counts[0], cells1 = counts[1],
+        living0 = ?req.living_cells[0], living1 = ?req.living_cells[1],
+        opponent = %req.opponent_move.map_or("null".to_string(), |m| m.to_engine_string()),
+        bank_ms = req.time_bank_ms, "move request");
+    if state.outcome().is_some() {
+        tracing::warn!("the game is already over on this field; answering pass");
+        return (Move::Pass, true);
+    }
+    // The search stops at its deadline; if it overruns anyway, give up a
+    // little later (half the margin) and pass.
+    let give_up = at + allowance.saturating_sub(margin / 2);
+    let handle = search.submit(state, limits);
+    match tokio::time::timeout_at(give_up.into(), handle).await {
+        Ok(Ok(d)) if state.is_legal(&d.mv) => {
+            tracing::info!(answer = %d.mv, playouts = d.playouts, value = ?d.value,
+                search_ms = at.elapsed().as_secs_f64() * 1e3, "answer");
+            (d.mv, false)
+        }
+        Ok(Ok(d)) => {
+            tracing::error!(agent = %cfg.agent, answer = %d.mv, "the agent chose an illegal move; answering pass");
+            (Move::Pass, true)
+        }
+        Ok(Err(e)) => {
+            tracing::error!(error = %e, "the search failed; answering pass");
+            (Move::Pass, true)
+        }
+        Err(_) => {
+            search.cancel();
+            tracing::warn!(
+                allowance_ms = allowance.as_millis() as u64,
+                "the search overran; answering pass"
+            );
+            (Move::Pass, true)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::riddles::{settings_events, turn_events, MatchSettings};
+
+    fn cfg(agent: &str) -> StdioConfig {
+        StdioConfig {
+            agent: agent.into(),
+            params: AgentParams::new(),
+            playouts: None,
+            time_ms: None,
+            margin_ms: 20,
+            seed: 1,
+            max_answer_ms: MAX_ANSWER_MS,
+        }
+    }
+
+    async fn play(cfg: &StdioConfig, lines: &[String]) -> (StdioSummary, Vec<String>) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        for l in lines {
+            tx.send((l.clone(), Instant::now())).unwrap();
+        }
+        drop(tx);
+        let mut out = Vec::new();
+        let s = run_bot(cfg, rx, &mut out).await.unwrap();
+        let text = String::from_utf8(out).unwrap();
+        (s, text.lines().map(str::to_string).collect())
+    }
+
+    fn game_lines(seat: usize) -> (GolState, Vec<String>) {
+        let st = GolState::start(7, 100);
+        let mut lines: Vec<String> = settings_events(seat, &MatchSettings::default())
+            .iter()
+            .map(|e| e.to_string())
+            .collect();
+        let mut s = st;
+        if seat == 1 {
+            s.apply(Move::Pass);
+        }
+        let living = [s.field.count(0), s.field.count(1)];
+        let prev = (seat == 1).then_some(Move::Pass);
+        lines.extend(
+            turn_events(seat, s.round, &s.field.to_riddles(), living, prev, 10_000)
+                .iter()
+                .map(|e| e.to_string()),
+        );
+        (s, lines)
+    }
+
+    #[tokio::test]
+    async fn answers_every_request_with_one_legal_line() {
+        for seat in 0..2 {
+            let (state, lines) = game_lines(seat);
+            let (s, out) = play(&cfg("random"), &lines).await;
+            assert_eq!(out.len(), 1);
+            let mv = Move::parse_reply(&out[0]).unwrap();
+            assert!(state.is_legal(&mv), "{mv}");
+            assert_eq!(
+                s,
+                StdioSummary {
+                    answered: 1,
+                    forced_passes: 0,
+                    skipped_lines: 0
+                }
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn garbage_is_skipped_and_requests_without_a_position_get_pass() {
+        let (_, mut lines) = game_lines(0);
+        lines.insert(3, "hello".into());
+        lines.insert(9, "update game field 2,2".into());
+        lines.insert(0, "action move 100".into());
+        lines.push("action move soon".into());
+        let (s, out) = play(&cfg("random"), &lines).await;
+        assert_eq!(out.len(), 3);
+        assert_eq!(out[0], "pass");
+        assert_eq!(out[2], "pass");
+        assert!(Move::parse_reply(&out[1]).is_ok());
+        assert_eq!(s.skipped_lines, 2);
+        assert_eq!(s.forced_passes, 2);
+    }
+
+    #[tokio::test]
+    async fn an_unknown_agent_is_an_error() {
+        let (_tx, rx) = mpsc::unbounded_channel();
+        let mut out = Vec::new();
+        assert!(run_bot(&cfg("nope"), rx, &mut out).await.is_err());
+    }
+}
