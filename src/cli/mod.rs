@@ -38,8 +38,11 @@ pub struct Cli {
     /// Log format on stderr (default: the profile's log.format, else human).
     #[arg(long, global = true, value_enum)]
     pub log_format: Option<LogFormat>,
+    /// Without a command, `play` runs with the profile from --profile or
+    /// LADDERBOT_PROFILE, else `ladderbot.toml` beside the binary, else
+    /// `./ladderbot.toml` (how a ladder starts an uploaded bot).
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -95,12 +98,22 @@ pub fn main_exit() -> ExitCode {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<(), CliError> {
-    let profile = match &cli.profile {
-        Some(p) => Some(config::resolve_profile(p).map_err(|e| CliError::Usage(e.0))?),
-        None => None,
+    let profile = match (&cli.profile, &cli.command) {
+        (Some(p), _) => Some(config::resolve_profile(p).map_err(|e| CliError::Usage(e.0))?),
+        (None, Some(_)) => None,
+        (None, None) => Some(upload_profile().ok_or_else(|| {
+            CliError::Usage(
+                "no command and no profile: give a command (see --help), set LADDERBOT_PROFILE, \
+                 or put a ladderbot.toml beside the binary"
+                    .into(),
+            )
+        })?),
     };
+    let command = cli
+        .command
+        .unwrap_or_else(|| Command::Play(play::PlayArgs::none()));
     let mut settings = config::load(profile.as_deref(), None).map_err(|e| CliError::Usage(e.0))?;
-    match cli.command {
+    match command {
         Command::Play(args) => {
             args.apply(&mut settings)?;
             start_logging(&cli.log_format, &settings)?;
@@ -125,11 +138,24 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Agents => {
             for kind in GameKind::ALL {
-                println!("{kind}: {}", kind.visit(AgentNames).join(", "));
+                let (names, default) = kind.visit(AgentNames);
+                println!("{kind}: {} (default: {default})", names.join(", "));
             }
             Ok(())
         }
     }
+}
+
+/// The profile an uploaded bot runs when started with no arguments:
+/// `ladderbot.toml` beside the executable, else in the working directory.
+fn upload_profile() -> Option<std::path::PathBuf> {
+    let beside = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(|d| d.join("ladderbot.toml")));
+    beside
+        .into_iter()
+        .chain(std::iter::once(std::path::PathBuf::from("ladderbot.toml")))
+        .find(|p| p.is_file())
 }
 
 fn start_logging(flag: &Option<LogFormat>, settings: &Settings) -> Result<(), CliError> {
@@ -140,9 +166,11 @@ fn start_logging(flag: &Option<LogFormat>, settings: &Settings) -> Result<(), Cl
 
 struct AgentNames;
 impl crate::games::GameVisitor for AgentNames {
-    type Output = &'static [&'static str];
+    type Output = (&'static [&'static str], String);
     fn visit<G: crate::games::PlayableGame>(self) -> Self::Output {
-        G::agent_names()
+        let default = G::build_agent(config::DEFAULT_AGENT, &Default::default(), 0)
+            .map_or_else(|e| e, |a| a.name().to_string());
+        (G::agent_names(), default)
     }
 }
 

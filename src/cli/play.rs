@@ -91,25 +91,39 @@ impl PlayArgs {
             s.search.seed = self.seed;
         }
         if self.stdio {
-            if s.game != Some(GameKind::Golad) {
-                return Err(CliError::Usage("play: --stdio is only for golad".into()));
-            }
-            // The built-in default agents may not be GOLAD agents (the house
-            // agent is not used here, but is checked).
-            let names = crate::games::golad::agents::NAMES;
-            if self.agent.is_none() && !names.contains(&s.agent.as_str()) {
-                s.agent = crate::stdio::default_agent().to_string();
-            }
-            if !names.contains(&s.server.house_agent.as_str()) {
-                s.server.house_agent = crate::stdio::default_agent().to_string();
-            }
+            s.client.stdio = true;
+        }
+        if s.client.stdio && s.game != Some(GameKind::Golad) {
+            return Err(CliError::Usage(
+                "play: stdio mode (--stdio, client.stdio) is only for golad".into(),
+            ));
         }
         Ok(())
     }
 }
 
+impl PlayArgs {
+    /// No flags at all: everything comes from the profile and environment.
+    pub fn none() -> Self {
+        PlayArgs {
+            game: None,
+            server: None,
+            agent: None,
+            params: Vec::new(),
+            playouts: None,
+            time_ms: None,
+            games: None,
+            name: None,
+            opponent: None,
+            seed: None,
+            records: None,
+            stdio: false,
+        }
+    }
+}
+
 pub fn run(args: PlayArgs, settings: Settings) -> Result<(), CliError> {
-    if args.stdio {
+    if settings.client.stdio {
         return run_stdio(settings);
     }
     let game = settings.game.expect("checked in apply");
@@ -207,7 +221,14 @@ async fn play_game<G: PlayableGame>(
             let handle = tokio::spawn(server.run(async move {
                 let _ = stop_rx.await;
             }));
-            println!("{} ({}) vs house bot ({}) on {url}", settings.name, settings.agent, server_settings.house_agent);
+            // Show the agents' real names (`default` stands for the game's own).
+            let shown = |name: &str| G::build_agent(name, &Default::default(), 0).map_or(name.to_string(), |a| a.name().to_string());
+            println!(
+                "{} ({}) vs house bot ({}) on {url}",
+                settings.name,
+                shown(&settings.agent),
+                shown(&server_settings.house_agent)
+            );
             let cfg = client_config(&settings, url, Opponent::House);
             let summary = client::run_client::<G>(cfg, print_game).await;
             let _ = stop_tx.send(());

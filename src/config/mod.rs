@@ -17,6 +17,10 @@ use crate::games::{AgentParams, GameKind};
 
 /// Prefix of every environment variable ladderbot reads as a setting.
 pub const ENV_PREFIX: &str = "LADDERBOT";
+/// The agent name that means "the game's default agent" (four3d: `pmc`,
+/// golad: `best`); every game's registry accepts it.
+pub const DEFAULT_AGENT: &str = "default";
+
 /// Separator between nested keys in environment variable names.
 pub const ENV_SEPARATOR: &str = "__";
 
@@ -31,7 +35,7 @@ pub struct Settings {
     /// Game to play; the command line may give it instead.
     #[serde(deserialize_with = "game_from_string")]
     pub game: Option<GameKind>,
-    /// Agent name (see `ladderbot agents`).
+    /// Agent name (see `ladderbot agents`); `default`: the game's default.
     pub agent: String,
     /// Agent options, e.g. `draw_reward` for `pmc`.
     pub agent_params: AgentParams,
@@ -70,6 +74,9 @@ pub struct ClientSettings {
     pub backoff_max_ms: u64,
     /// Consecutive failed connection attempts before giving up.
     pub max_reconnects: u32,
+    /// Speak the game's engine protocol on stdin/stdout instead (GOLAD:
+    /// Riddles.io), as a ladder runs an uploaded bot.
+    pub stdio: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -148,7 +155,7 @@ impl Default for Settings {
             profile: None,
             name: "ladderbot".into(),
             game: None,
-            agent: "pmc".into(),
+            agent: DEFAULT_AGENT.into(),
             agent_params: AgentParams::new(),
             search: SearchSettings::default(),
             client: ClientSettings::default(),
@@ -179,6 +186,7 @@ impl Default for ClientSettings {
             backoff_initial_ms: 250,
             backoff_max_ms: 10_000,
             max_reconnects: 10,
+            stdio: false,
         }
     }
 }
@@ -193,7 +201,7 @@ impl Default for ServerSettings {
             records: "records.jsonl".into(),
             heartbeat_interval_ms: 5_000,
             heartbeat_timeout_ms: 20_000,
-            house_agent: "pmc".into(),
+            house_agent: DEFAULT_AGENT.into(),
             house_playouts: 1_000,
             house_time_ms: 0,
             seed: 0,

@@ -31,19 +31,6 @@ use crate::search::Limits;
 /// `action move`, whatever the time bank says.
 pub const MAX_ANSWER_MS: u64 = 100;
 
-/// The agent used when none is named: the first of these that exists, else
-/// the first GOLAD agent.
-pub fn default_agent() -> &'static str {
-    const PREFERRED: &[&str] = &["ai3", "ai2", "ai1", "random"];
-    let names = golad::agents::NAMES;
-    PREFERRED
-        .iter()
-        .copied()
-        .find(|p| names.contains(p))
-        .or_else(|| names.first().copied())
-        .unwrap_or("random")
-}
-
 /// How the bot plays.
 #[derive(Clone, Debug)]
 pub struct StdioConfig {

@@ -17,7 +17,10 @@ use crate::search::{Agent, RandomAgent};
 use super::policies::{ImportancePlayout, TacticalPolicy};
 use super::Board;
 
-/// The agent names `build` accepts.
+/// The agent `default` stands for.
+pub const DEFAULT: &str = "pmc";
+
+/// The agent names `build` accepts (and `default`).
 pub const NAMES: &[&str] = &["random", "pmc", "ucb1", "uct", "uct-es", "best"];
 
 /// `best`'s tree settings (chosen by matches, see docs/four3d-results.md).
@@ -55,6 +58,11 @@ fn uct_config(params: &AgentParams, mut base: UctConfig, tree: bool) -> Result<U
 
 /// Builds a named agent; `params` are its options from the profile.
 pub fn build(name: &str, params: &AgentParams, seed: u64) -> Result<Box<dyn Agent<Board>>, String> {
+    let name = if name == crate::config::DEFAULT_AGENT {
+        DEFAULT
+    } else {
+        name
+    };
     const TREE: &[&str] = &["threshold", "exploration", "draw_reward", "choice"];
     match name {
         "random" => {

@@ -25,7 +25,10 @@ use crate::games::{check_params, param_f64, param_u64, AgentParams};
 use crate::search::mcts::Uct;
 use crate::search::{Agent, Decision, Limits};
 
-/// The agent names [`build`] accepts.
+/// The agent `default` stands for.
+pub const DEFAULT: &str = "best";
+
+/// The agent names [`build`] accepts (and `default`).
 pub const NAMES: &[&str] = &["random", "pass", "ai1", "ai2", "ai3", "best"];
 
 /// A seed agent: the caller's limits, with the agent's own playout cap.
@@ -152,6 +155,11 @@ pub fn build(
     params: &AgentParams,
     seed: u64,
 ) -> Result<Box<dyn Agent<GolState>>, String> {
+    let name = if name == crate::config::DEFAULT_AGENT {
+        DEFAULT
+    } else {
+        name
+    };
     match name {
         "random" => {
             check_params(name, params, &[])?;
