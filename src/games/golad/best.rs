@@ -14,7 +14,7 @@ use rand::rngs::SmallRng;
 
 use super::field::{Field, ROW_MASK};
 use super::moves::{Cell, Move, HEIGHT};
-use super::seed_agents::{greedy_birth_from, LifePosition, Part};
+use super::seed_agents::{greedy_birth_from, pass_playout, share, steps, LifePosition, Part};
 use crate::search::mcts::{FinalChoice, PlayoutResult, Policy, Selection, UctConfig};
 use crate::search::Seat;
 
@@ -54,17 +54,6 @@ pub fn frontier(f: &Field) -> Vec<Cell> {
     out
 }
 
-/// Share of living cells for `me` after `n` pass generations.
-fn share_after(f: &Field, me: Seat, n: usize) -> f64 {
-    let g = f.steps(n);
-    let (o, t) = (g.count(me) as f64, g.count(1 - me) as f64);
-    if o + t == 0.0 {
-        0.5
-    } else {
-        o / (o + t)
-    }
-}
-
 /// `best`'s children and playouts.
 #[derive(Clone, Copy, Debug)]
 pub struct BestPolicy {
@@ -100,7 +89,7 @@ impl BestPolicy {
             .map(|c| {
                 let mut g = *f;
                 g.set(c, None);
-                (share_after(&g, me, 4), c)
+                (share(&steps(&g, 4), me), c)
             })
             .collect();
         kills.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -117,24 +106,7 @@ impl<G: LifePosition<Board = Field>> Policy<G> for BestPolicy {
         self.children_of(pos.board(), pos.to_move())
     }
     fn playout(&mut self, pos: &mut G, _rng: &mut SmallRng) -> PlayoutResult {
-        let left = pos.moves_left();
-        let turns = self.playout_turns.min(left);
-        let mut f = *pos.board();
-        for _ in 0..turns {
-            f = f.step();
-            if f.count(0) == 0 || f.count(1) == 0 {
-                break;
-            }
-        }
-        match (f.count(0) > 0, f.count(1) > 0) {
-            (true, true) if turns == left => PlayoutResult::End(crate::search::Outcome::Draw),
-            (true, true) => {
-                PlayoutResult::Value(f.count(0) as f64 / (f.count(0) + f.count(1)) as f64)
-            }
-            (true, false) => PlayoutResult::End(crate::search::Outcome::Win(0)),
-            (false, true) => PlayoutResult::End(crate::search::Outcome::Win(1)),
-            (false, false) => PlayoutResult::End(crate::search::Outcome::Draw),
-        }
+        pass_playout(pos, self.playout_turns)
     }
 }
 

@@ -1,7 +1,7 @@
 //! GOLAD, the Game of Life and Death (Riddles.io): an 18 x 16 Life field
 //! where each move (kill a cell, or give birth to one by sacrificing two of
 //! your own, or pass) is followed by one generation. Rules as the real
-//! engine implements them: `shared/spec/golad.md`.
+//! engine 1.1.1 implements them (see `protocol/riddles-golad/`).
 //!
 //! - [`moves`]: cells, moves and how the protocol writes them.
 //! - [`field`]: the bitboard field and its fast Life generation.

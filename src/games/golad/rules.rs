@@ -1,6 +1,6 @@
 //! The GOLAD game: whose turn, which round, legality, and the end of the
-//! game, exactly as the Riddles.io engine plays it (see
-//! `shared/spec/golad.md`):
+//! game, exactly as the Riddles.io engine 1.1.1 plays it (checked against
+//! the recorded games in `protocol/riddles-golad/transcripts/`):
 //!
 //! - every move (kill, birth or pass; an illegal move acts as a pass) is
 //!   followed by one Life generation;

@@ -133,7 +133,7 @@ fn diff<B: LifeBoard>(b: &B, me: Seat) -> i64 {
 }
 
 /// `own / (own + opp)`, 1/2 when both are empty.
-fn share<B: LifeBoard>(b: &B, me: Seat) -> f64 {
+pub fn share<B: LifeBoard>(b: &B, me: Seat) -> f64 {
     let (o, t) = (b.count(me) as f64, b.count(1 - me) as f64);
     if o + t == 0.0 {
         0.5
@@ -159,7 +159,7 @@ fn apply_move<B: LifeBoard>(b: &mut B, me: Seat, mv: &Move) {
 }
 
 /// `n` generations of passes.
-fn steps<B: LifeBoard>(b: &B, n: usize) -> B {
+pub fn steps<B: LifeBoard>(b: &B, n: usize) -> B {
     let mut f = *b;
     for _ in 0..n {
         f = f.step();
@@ -425,17 +425,23 @@ impl<G: LifePosition> Policy<G> for ImprovedPolicy {
         Self::children_of(pos.board(), pos.to_move())
     }
     fn playout(&mut self, pos: &mut G, _rng: &mut SmallRng) -> PlayoutResult {
-        let mut f = *pos.board();
-        let left = pos.moves_left();
-        let turns = self.playout_turns.min(left);
-        for _ in 0..turns {
-            f = f.step();
-            if f.count(0) == 0 || f.count(1) == 0 {
-                break;
-            }
-        }
-        result_of(&f, turns == left)
+        pass_playout(pos, self.playout_turns)
     }
+}
+
+/// AI3's playout: at most `turns` generations of passes (fewer if the game
+/// ends first), then the outcome or seat 0's share of cells.
+pub fn pass_playout<G: LifePosition>(pos: &G, turns: u32) -> PlayoutResult {
+    let mut f = *pos.board();
+    let left = pos.moves_left();
+    let turns = turns.min(left);
+    for _ in 0..turns {
+        f = f.step();
+        if f.count(0) == 0 || f.count(1) == 0 {
+            break;
+        }
+    }
+    result_of(&f, turns == left)
 }
 
 /// The seed's MCTS settings: UCB1 `X + C sqrt(2 ln N / N_j)` with C = 1,

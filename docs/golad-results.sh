@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Reproduces docs/golad-results.md. Prints one JSON line per measurement.
+# Usage: bash docs/golad-results.sh > golad-results.jsonl    (about 20 minutes on 2 cores)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+B=target/release/ladderbot
+
+# The seed's time comparison: the same 10 moves, ai1 (array board) vs ai2 (bitboard).
+"$B" bench golad-ai2 --json 2>/dev/null | tail -n 1
+# One Life generation, bitboard vs array.
+"$B" bench golad-step --json 2>/dev/null | tail -n 1
+# The seed's strength comparison, in-process: ai3 vs ai2 (their seed budgets: 50 and 100 playouts).
+"$B" match golad --a ai3 --b ai2 --games 200 --jobs 2 --seed 1 --json 2>/dev/null | tail -n 1
+# best through the Riddles.io protocol, as on the ladder: the local engine runs both bots as processes.
+"$B" referee golad --bot "$B play golad --stdio --agent best" --bot "$B play golad --stdio --agent ai3" \
+  --games 100 --seed 11 --json 2>/dev/null | tail -n 1
+# ... and against ai3 given the same 100 ms as a time budget instead of 50 playouts.
+"$B" referee golad --bot "$B play golad --stdio --agent best" \
+  --bot "$B play golad --stdio --agent ai3 --param playouts=0 --time-ms 100" \
+  --games 100 --seed 12 --json 2>/dev/null | tail -n 1
