@@ -3,6 +3,7 @@
 //! runner need of a game; [`GameKind`] names the games on the command line.
 
 pub mod four3d;
+pub mod geister;
 pub mod golad;
 
 use std::fmt;

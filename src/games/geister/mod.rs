@@ -1,0 +1,14 @@
+//! Geister (GAT Geister AI tournament): 6x6, eight pieces a side, four red
+//! and four blue, colours hidden from the opponent. Rules and board string as
+//! in `spec/geister.md`.
+//!
+//! - [`rules`]: the true game ([`Geister`]) with both sides' colours, for
+//!   servers, referees and determinized search.
+//! - [`view`]: one player's [`View`] (hidden opponent colours, own frame),
+//!   the GAT 48-character board and determinization.
+
+pub mod rules;
+pub mod view;
+
+pub use rules::{Colour, Dir, Geister, Move, MoveReport, Place, Setup, Square, MAX_PLIES, PIECES};
+pub use view::View;
