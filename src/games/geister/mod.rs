@@ -1,12 +1,14 @@
 //! Geister (GAT Geister AI tournament): 6x6, eight pieces a side, four red
 //! and four blue, colours hidden from the opponent. Rules and board string as
-//! in `spec/geister.md`.
+//! as the GAT server implements them (see `protocol/gat-geister/`).
 //!
 //! - [`rules`]: the true game ([`Geister`]) with both sides' colours, for
 //!   servers, referees and determinized search.
 //! - [`view`]: one player's [`View`] (hidden opponent colours, own frame),
 //!   the GAT 48-character board and determinization.
+//! - [`agents`]: the [`agents::GeisterAgent`] interface and the agents by name.
 
+pub mod agents;
 pub mod rules;
 pub mod view;
 

@@ -1,0 +1,76 @@
+//! Geister agents by name. An agent sees only its own [`View`] (hidden
+//! opponent colours, its own frame) and keeps whatever history it needs
+//! between calls; `new_game` starts a fresh game.
+
+use std::sync::atomic::AtomicBool;
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use super::rules::{Move, Setup};
+use super::view::View;
+use crate::games::{check_params, AgentParams};
+use crate::search::Limits;
+
+/// A Geister player.
+pub trait GeisterAgent: Send {
+    fn name(&self) -> &str;
+    /// Forget the previous game.
+    fn new_game(&mut self) {}
+    /// Which four pieces are red in the game about to start.
+    fn setup(&mut self) -> Setup;
+    /// A legal move for `view` (our turn, game not over), within `limits`.
+    fn choose(&mut self, view: &View, limits: &Limits, stop: &AtomicBool) -> Move;
+}
+
+/// Random setup, uniformly random legal moves.
+pub struct RandomGeister {
+    rng: SmallRng,
+}
+
+impl RandomGeister {
+    pub fn new(seed: u64) -> Self {
+        RandomGeister {
+            rng: SmallRng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl GeisterAgent for RandomGeister {
+    fn name(&self) -> &str {
+        "random"
+    }
+    fn setup(&mut self) -> Setup {
+        Setup::random(&mut self.rng)
+    }
+    fn choose(&mut self, view: &View, _limits: &Limits, _stop: &AtomicBool) -> Move {
+        let moves = view.legal_moves();
+        assert!(!moves.is_empty(), "choose called with no legal move");
+        moves[self.rng.gen_range(0..moves.len())]
+    }
+}
+
+/// The agent names [`build`] accepts (and `default`).
+pub const NAMES: &[&str] = &["random"];
+
+/// The agent `default` stands for.
+pub const DEFAULT: &str = "random";
+
+/// Builds a named agent; `params` are its options from the profile.
+pub fn build(name: &str, params: &AgentParams, seed: u64) -> Result<Box<dyn GeisterAgent>, String> {
+    let name = if name == crate::config::DEFAULT_AGENT {
+        DEFAULT
+    } else {
+        name
+    };
+    match name {
+        "random" => {
+            check_params(name, params, &[])?;
+            Ok(Box::new(RandomGeister::new(seed)))
+        }
+        other => Err(format!(
+            "unknown geister agent '{other}' (known: {})",
+            NAMES.join(", ")
+        )),
+    }
+}
