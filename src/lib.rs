@@ -15,6 +15,7 @@ pub mod cli;
 pub mod client;
 pub mod config;
 pub mod games;
+pub mod gat;
 pub mod logging;
 pub mod protocol;
 pub mod records;

@@ -9,6 +9,7 @@ mod match_cmd;
 mod play;
 mod referee;
 mod serve;
+mod serve_gat;
 
 use std::process::ExitCode;
 
@@ -51,6 +52,10 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Run the WebSocket match server.
     Serve(serve::ServeArgs),
+    /// Run a GAT-compatible Geister server on two TCP ports.
+    ServeGat(serve_gat::ServeGatArgs),
+    /// Play Geister as a client of a GAT server (TCP).
+    GatPlay(play::GatPlayArgs),
     /// Play a match between two agents in-process and report the score with Elo and LOS.
     Match(match_cmd::MatchArgs),
     /// Measure speed: one benchmark, reported as a median and a ratio to a reference.
@@ -123,6 +128,14 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             args.apply(&mut settings)?;
             start_logging(&cli.log_format, &settings)?;
             serve::run(settings)
+        }
+        Command::ServeGat(args) => {
+            start_logging(&cli.log_format, &settings)?;
+            serve_gat::run(args)
+        }
+        Command::GatPlay(args) => {
+            start_logging(&cli.log_format, &settings)?;
+            play::run_gat(args)
         }
         Command::Match(args) => {
             start_logging(&cli.log_format, &settings)?;

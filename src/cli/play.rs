@@ -247,3 +247,58 @@ async fn play_game<G: PlayableGame>(
     );
     Ok(())
 }
+
+/// `ladderbot gat-play`: Geister as a client of a GAT server over TCP.
+#[derive(Debug, Args)]
+pub struct GatPlayArgs {
+    /// GAT server HOST:PORT (the first seat's port is 10000, the second's 10001).
+    #[arg(long, default_value = "127.0.0.1:10000")]
+    pub server: String,
+    /// Geister agent that chooses our moves (see `ladderbot agents`).
+    #[arg(long, default_value = crate::games::geister::agents::DEFAULT)]
+    pub agent: String,
+    /// Agent option KEY=VALUE (repeatable).
+    #[arg(long = "param", value_parser = parse_param, value_name = "KEY=VALUE")]
+    pub params: Vec<(String, serde_json::Value)>,
+    /// Milliseconds per move (at most 9000, below the server's 10 s timeout).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=9000))]
+    pub time_ms: u64,
+    /// Games to play, reconnecting for each.
+    #[arg(long, default_value_t = 1)]
+    pub games: u32,
+    /// Seed of our agent's random numbers (default: from the clock).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Seconds to keep retrying to connect (the server reopens its ports
+    /// only after the previous game's clients closed).
+    #[arg(long, default_value_t = 30)]
+    pub reconnect_s: u64,
+}
+
+pub fn run_gat(args: GatPlayArgs) -> Result<(), CliError> {
+    use crate::gat::client::{run_client, GatClientConfig};
+    let cfg = GatClientConfig {
+        addr: args.server,
+        agent: args.agent,
+        params: params_from(&args.params),
+        time_ms: args.time_ms,
+        games: args.games,
+        seed: args.seed.unwrap_or_else(super::clock_seed),
+        connect_timeout: Duration::from_secs(5),
+        reconnect_window: Duration::from_secs(args.reconnect_s),
+    };
+    crate::games::geister::agents::build(&cfg.agent, &cfg.params, 0).map_err(CliError::Usage)?;
+    let rt = super::runtime()?;
+    let summary = rt
+        .block_on(run_client(cfg, |g| println!("{}", g.describe())))
+        .map_err(CliError::Runtime)?;
+    println!(
+        "summary: games {}, wins {}, draws {}, losses {}, score {:.3}",
+        summary.games,
+        summary.wins,
+        summary.draws,
+        summary.losses,
+        summary.score()
+    );
+    Ok(())
+}

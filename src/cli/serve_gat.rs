@@ -1,0 +1,99 @@
+//! `ladderbot serve-gat`: a GAT-compatible Geister server on two TCP ports.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::CliError;
+use crate::gat::server::{describe_record, GatServer, GatServerConfig};
+use crate::protocol::gat::{DEFAULT_BUDGET_S, DEFAULT_TIMEOUT_S, PORTS};
+
+#[derive(Debug, Args)]
+pub struct ServeGatArgs {
+    /// First seat's port, second seat's port (0,0 picks free ports; the chosen
+    /// ones are printed as `listening on PORT0,PORT1`).
+    #[arg(long, value_parser = parse_ports, default_value = "10000,10001")]
+    pub ports: [u16; 2],
+    /// Address to bind.
+    #[arg(long, default_value = "0.0.0.0")]
+    pub host: String,
+    /// Time budget per player and game, in seconds.
+    #[arg(long, default_value_t = DEFAULT_BUDGET_S)]
+    pub budget: u64,
+    /// Per-move timeout once the budget is spent, in seconds (at least 1).
+    #[arg(long, default_value_t = DEFAULT_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout: u64,
+    /// Games to serve (0 = forever).
+    #[arg(long, default_value_t = 0)]
+    pub games: u32,
+    /// Records file: one JSON line per finished game.
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub out: Option<PathBuf>,
+}
+
+/// Parses `P0,P1`.
+pub fn parse_ports(s: &str) -> Result<[u16; 2], String> {
+    let (a, b) = s
+        .split_once(',')
+        .ok_or_else(|| format!("'{s}': expected two ports, e.g. {},{}", PORTS[0], PORTS[1]))?;
+    let p = |x: &str| {
+        x.trim()
+            .parse::<u16>()
+            .map_err(|e| format!("'{x}' is not a port: {e}"))
+    };
+    let ports = [p(a)?, p(b)?];
+    if ports[0] != 0 && ports[0] == ports[1] {
+        return Err(format!("'{s}': the two ports must differ"));
+    }
+    Ok(ports)
+}
+
+pub fn run(args: ServeGatArgs) -> Result<(), CliError> {
+    let cfg = GatServerConfig {
+        host: args.host,
+        ports: args.ports,
+        budget: Duration::from_secs(args.budget),
+        timeout: Duration::from_secs(args.timeout),
+        games: args.games,
+        out: args.out,
+    };
+    let rt = super::runtime()?;
+    rt.block_on(async move {
+        let server = GatServer::bind(cfg.clone()).await.map_err(|e| {
+            CliError::Runtime(format!(
+                "cannot listen on {} ports {},{}: {e}",
+                cfg.host, cfg.ports[0], cfg.ports[1]
+            ))
+        })?;
+        let ports = server
+            .local_ports()
+            .map_err(|e| CliError::Runtime(e.to_string()))?;
+        println!("listening on {},{}", ports[0], ports[1]);
+        let _ = std::io::stdout().flush();
+        let played = server
+            .run(|r| {
+                println!("{}", describe_record(r));
+                let _ = std::io::stdout().flush();
+            })
+            .await
+            .map_err(|e| CliError::Runtime(e.to_string()))?;
+        println!("served {played} games");
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ports_parse() {
+        assert_eq!(parse_ports("10000,10001").unwrap(), [10000, 10001]);
+        assert_eq!(parse_ports("0,0").unwrap(), [0, 0]);
+        assert!(parse_ports("10000").is_err());
+        assert!(parse_ports("5,5").is_err());
+        assert!(parse_ports("a,1").is_err());
+    }
+}

@@ -1,0 +1,354 @@
+//! A GAT Geister client: connects to a GAT server, plays one game per
+//! connection, and reconnects for the next game. The agent runs on its own OS
+//! thread, so no search ever blocks a tokio worker.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+use tokio::sync::oneshot;
+
+use super::{gat_dir, read_line, show_line};
+use crate::games::geister::agents::{self, GeisterAgent};
+use crate::games::geister::{Move, Setup, View, PIECES};
+use crate::games::AgentParams;
+use crate::protocol::gat::{
+    format_client, parse_server_line, ClientMsg, GatBoard, Outcome, Phase, Reds, ServerMsg,
+};
+use crate::search::{Deadline, Limits};
+
+/// How many times a refused SET is answered with a new random setup.
+pub const MAX_SET_RETRIES: u32 = 3;
+
+/// The longest we wait for a server line (the opponent may think for up to
+/// its whole budget plus one timeout).
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(15 * 60);
+
+/// The most time per move we ever ask for: below the server's 10 s timeout.
+pub const MAX_TIME_MS: u64 = 9_000;
+
+/// What a client run needs.
+#[derive(Clone, Debug)]
+pub struct GatClientConfig {
+    /// `HOST:PORT` of the server (first seat 10000, second 10001).
+    pub addr: String,
+    pub agent: String,
+    pub params: AgentParams,
+    /// Milliseconds per move (capped at [`MAX_TIME_MS`]).
+    pub time_ms: u64,
+    /// Games to play, one connection each.
+    pub games: u32,
+    pub seed: u64,
+    /// Timeout of one connection attempt.
+    pub connect_timeout: Duration,
+    /// How long to keep retrying to connect before giving up.
+    pub reconnect_window: Duration,
+}
+
+/// How one game ended for us.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GatGame {
+    /// 1-based.
+    pub number: u32,
+    /// Our seat (0 = moved first), once known from the first board.
+    pub seat: Option<usize>,
+    /// The server's verdict; `None` if the game broke off (see `error`).
+    pub outcome: Option<Outcome>,
+    /// Moves we sent.
+    pub our_moves: u32,
+    /// The server refused one of our moves with `NG `.
+    pub refused: bool,
+    /// Why the game broke off without a verdict.
+    pub error: Option<String>,
+}
+
+impl GatGame {
+    /// One line for the console, starting `game `.
+    pub fn describe(&self) -> String {
+        let seat = self.seat.map_or("?".to_string(), |s| s.to_string());
+        let result = match (self.outcome, &self.error) {
+            (Some(Outcome::Won), _) => "win".to_string(),
+            (Some(Outcome::Lost), _) => "loss".to_string(),
+            (Some(Outcome::Draw), _) => "draw".to_string(),
+            (None, Some(e)) => format!("loss (error: {e})"),
+            (None, None) => "loss (no result)".to_string(),
+        };
+        let mut s = format!(
+            "game {}: seat {seat}: {result} after {} of our moves",
+            self.number, self.our_moves
+        );
+        if self.refused {
+            s.push_str(" (our move was refused)");
+        }
+        s
+    }
+}
+
+/// Totals of a client run. A game without a verdict counts as a loss.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GatSummary {
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl GatSummary {
+    fn add(&mut self, g: &GatGame) {
+        self.games += 1;
+        match g.outcome {
+            Some(Outcome::Won) => self.wins += 1,
+            Some(Outcome::Draw) => self.draws += 1,
+            _ => self.losses += 1,
+        }
+    }
+    /// Wins plus half the draws, per game.
+    pub fn score(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            (self.wins as f64 + 0.5 * self.draws as f64) / self.games as f64
+        }
+    }
+}
+
+enum Request {
+    NewGame,
+    Setup(oneshot::Sender<Setup>),
+    Choose(Box<View>, Limits, oneshot::Sender<Move>),
+}
+
+/// One OS thread owning the agent.
+struct AgentThread {
+    tx: Option<mpsc::Sender<Request>>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl AgentThread {
+    fn spawn(mut agent: Box<dyn GeisterAgent>) -> std::io::Result<Self> {
+        let (tx, rx) = mpsc::channel::<Request>();
+        let stop = Arc::new(AtomicBool::new(false));
+        let stop2 = stop.clone();
+        let thread = std::thread::Builder::new()
+            .name(format!("gat-{}", agent.name()))
+            .spawn(move || {
+                while let Ok(req) = rx.recv() {
+                    match req {
+                        Request::NewGame => agent.new_game(),
+                        Request::Setup(reply) => {
+                            let _ = reply.send(agent.setup());
+                        }
+                        Request::Choose(view, limits, reply) => {
+                            stop2.store(false, Ordering::SeqCst);
+                            let _ = reply.send(agent.choose(&view, &limits, &stop2));
+                        }
+                    }
+                }
+            })?;
+        Ok(AgentThread {
+            tx: Some(tx),
+            stop,
+            thread: Some(thread),
+        })
+    }
+
+    fn send(&self, req: Request) {
+        if let Some(tx) = &self.tx {
+            let _ = tx.send(req);
+        }
+    }
+
+    async fn setup(&self) -> Result<Setup, String> {
+        let (reply, rx) = oneshot::channel();
+        self.send(Request::Setup(reply));
+        rx.await.map_err(|_| "the agent thread failed".to_string())
+    }
+
+    /// The agent's move, or `None` if it failed or overran `limit`.
+    async fn choose(&self, view: View, limits: Limits, limit: Duration) -> Option<Move> {
+        let (reply, rx) = oneshot::channel();
+        self.send(Request::Choose(Box::new(view), limits, reply));
+        match tokio::time::timeout(limit, rx).await {
+            Ok(Ok(m)) => Some(m),
+            Ok(Err(_)) => None,
+            Err(_) => {
+                self.stop.store(true, Ordering::SeqCst);
+                None
+            }
+        }
+    }
+}
+
+impl Drop for AgentThread {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        self.tx = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Connects, retrying with a short backoff for up to `window`.
+pub async fn connect_retrying(
+    addr: &str,
+    attempt_timeout: Duration,
+    window: Duration,
+) -> Result<TcpStream, String> {
+    let start = Instant::now();
+    let mut backoff = Duration::from_millis(50);
+    loop {
+        let last = match tokio::time::timeout(attempt_timeout, TcpStream::connect(addr)).await {
+            Ok(Ok(s)) => return Ok(s),
+            Ok(Err(e)) => e.to_string(),
+            Err(_) => "connection attempt timed out".to_string(),
+        };
+        if start.elapsed() >= window {
+            return Err(format!(
+                "cannot connect to {addr}: {last} (retried for {:.1} s)",
+                start.elapsed().as_secs_f64()
+            ));
+        }
+        tracing::debug!(%addr, error = %last, "connect failed; retrying");
+        tokio::time::sleep(backoff).await;
+        backoff = (backoff * 2).min(Duration::from_secs(1));
+    }
+}
+
+/// Plays `cfg.games` games, one connection each, calling `on_game` after
+/// each. Fails only when the agent cannot be built or the server cannot be
+/// reached; a game that breaks off is reported (as a loss) and play goes on.
+pub async fn run_client(
+    cfg: GatClientConfig,
+    mut on_game: impl FnMut(&GatGame),
+) -> Result<GatSummary, String> {
+    let agent = agents::build(&cfg.agent, &cfg.params, cfg.seed)?;
+    let agent =
+        AgentThread::spawn(agent).map_err(|e| format!("cannot start the agent thread: {e}"))?;
+    let time = Duration::from_millis(cfg.time_ms.clamp(1, MAX_TIME_MS));
+    let mut summary = GatSummary::default();
+    for number in 1..=cfg.games {
+        let stream = connect_retrying(&cfg.addr, cfg.connect_timeout, cfg.reconnect_window).await?;
+        let _ = stream.set_nodelay(true);
+        agent.send(Request::NewGame);
+        let mut game = GatGame {
+            number,
+            seat: None,
+            outcome: None,
+            our_moves: 0,
+            refused: false,
+            error: None,
+        };
+        if let Err(e) = play_game(stream, &agent, time, &mut game).await {
+            tracing::error!(game = number, error = %e, "game broke off");
+            eprintln!("game {number}: error: {e}");
+            game.error = Some(e);
+        }
+        summary.add(&game);
+        on_game(&game);
+    }
+    Ok(summary)
+}
+
+/// Which of a setup's pieces are red, for `SET:`.
+fn reds_of(setup: Setup) -> Result<Reds, String> {
+    let mut reds = [false; PIECES];
+    for (i, r) in reds.iter_mut().enumerate() {
+        *r = setup.is_red(i as u8);
+    }
+    Reds::new(reds).map_err(|e| format!("the agent's setup is invalid: {}", e.0))
+}
+
+/// Whether the opponent's pieces all stand on their start squares.
+fn opponent_unmoved(board: &GatBoard) -> bool {
+    let start = GatBoard::initial(Reds::from_letters("ABCD").expect("four letters"));
+    (0..PIECES).all(|i| board.opponent(i).place == start.opponent(i).place)
+}
+
+/// One game on one connection; fills `game` as it goes.
+async fn play_game(
+    stream: TcpStream,
+    agent: &AgentThread,
+    time: Duration,
+    game: &mut GatGame,
+) -> Result<(), String> {
+    let (rd, mut wr) = stream.into_split();
+    let mut rd = BufReader::new(rd);
+    let mut phase = Phase::Connected;
+    let mut set_retries = 0;
+    loop {
+        let line = match tokio::time::timeout(IDLE_TIMEOUT, read_line(&mut rd)).await {
+            Err(_) => return Err("the server sent nothing for too long".into()),
+            Ok(Err(e)) => return Err(format!("reading from the server: {e}")),
+            Ok(Ok(None)) => return Err(format!("the server closed the connection ({phase:?})")),
+            Ok(Ok(Some(l))) => l,
+        };
+        let msg = parse_server_line(&line)
+            .map_err(|e| format!("bad line from the server '{}': {}", show_line(&line), e.0))?;
+        phase = phase.on_server(&msg).map_err(|e| e.0)?;
+        let reply = match msg {
+            ServerMsg::SetQuestion => Some(ClientMsg::Set(reds_of(agent.setup().await?)?)),
+            ServerMsg::Ng if phase == Phase::MustSet => {
+                set_retries += 1;
+                if set_retries > MAX_SET_RETRIES {
+                    return Err("the server refused every SET".into());
+                }
+                tracing::warn!("the server refused our SET; trying another setup");
+                Some(ClientMsg::Set(reds_of(agent.setup().await?)?))
+            }
+            ServerMsg::Ng => {
+                tracing::warn!("the server refused our move");
+                game.refused = true;
+                None
+            }
+            ServerMsg::Ok | ServerMsg::OkCaptured(_) => None,
+            ServerMsg::MoveQuestion(board) => {
+                let start = Instant::now();
+                let seat = *game
+                    .seat
+                    .get_or_insert(if opponent_unmoved(&board) { 0 } else { 1 });
+                let mut view = View::from_gat(&board.to_string())
+                    .map_err(|e| format!("inconsistent board from the server: {e}"))?;
+                view.set_context(seat, 2 * game.our_moves + seat as u32, true);
+                let legal = view.legal_moves();
+                let Some(&fallback) = legal.first() else {
+                    return Err("no legal move on the server's board".into());
+                };
+                let limits =
+                    Limits::deadline(Deadline::per_move(start, time, Duration::from_millis(20)));
+                let mv = match agent
+                    .choose(view, limits, time + Duration::from_millis(500))
+                    .await
+                {
+                    Some(m) if view.is_legal(m) => m,
+                    other => {
+                        tracing::warn!(
+                            ?other,
+                            "the agent gave no legal move in time; playing a fallback"
+                        );
+                        fallback
+                    }
+                };
+                game.our_moves += 1;
+                Some(ClientMsg::Move {
+                    piece: mv.piece,
+                    dir: gat_dir(mv.dir),
+                })
+            }
+            ServerMsg::End(o, _) => {
+                game.outcome = Some(o);
+                return Ok(());
+            }
+        };
+        if let Some(m) = reply {
+            phase = phase.on_client(&m).map_err(|e| e.0)?;
+            wr.write_all(format_client(&m).as_bytes())
+                .await
+                .map_err(|e| format!("writing to the server: {e}"))?;
+        }
+    }
+}

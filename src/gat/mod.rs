@@ -1,0 +1,92 @@
+//! The GAT Geister TCP transport: a client that plays games against a GAT
+//! server ([`client`]) and a GAT-compatible server ([`server`]). The wire
+//! format itself is the pure codec [`crate::protocol::gat`]; this module only
+//! adds sockets, timing and the agent thread.
+
+pub mod client;
+pub mod server;
+
+use std::io;
+
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt};
+
+use crate::games::geister::Dir as RulesDir;
+use crate::protocol::gat::Dir as GatDir;
+
+/// The longest line either side accepts (a board line is 52 bytes).
+pub const MAX_LINE: u64 = 512;
+
+/// Reads one line (with its end of line), at most [`MAX_LINE`] bytes.
+/// `Ok(None)` at the end of the stream; a longer line is an `InvalidData`
+/// error. Bytes that are not UTF-8 are replaced, so the codec refuses them.
+pub async fn read_line<R: AsyncBufRead + Unpin>(r: &mut R) -> io::Result<Option<String>> {
+    let mut buf = Vec::new();
+    let n = (&mut *r).take(MAX_LINE).read_until(b'\n', &mut buf).await?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if !buf.ends_with(b"\n") && n as u64 >= MAX_LINE {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("line longer than {MAX_LINE} bytes"),
+        ));
+    }
+    Ok(Some(String::from_utf8_lossy(&buf).into_owned()))
+}
+
+/// A codec direction as a rules direction (both in the mover's frame).
+pub fn rules_dir(d: GatDir) -> RulesDir {
+    match d {
+        GatDir::N => RulesDir::N,
+        GatDir::E => RulesDir::E,
+        GatDir::S => RulesDir::S,
+        GatDir::W => RulesDir::W,
+    }
+}
+
+/// A rules direction as a codec direction.
+pub fn gat_dir(d: RulesDir) -> GatDir {
+    match d {
+        RulesDir::N => GatDir::N,
+        RulesDir::E => GatDir::E,
+        RulesDir::S => GatDir::S,
+        RulesDir::W => GatDir::W,
+    }
+}
+
+/// A line for logs: without its end of line, shortened, escaped.
+pub fn show_line(line: &str) -> String {
+    let t = line.trim_end_matches(['\r', '\n']);
+    let mut s: String = t.chars().take(60).collect();
+    if t.chars().count() > 60 {
+        s.push_str("...");
+    }
+    s.escape_debug().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn read_line_limits_length_and_reports_eof() {
+        let data = b"SET?\r\nMOV?x\n".to_vec();
+        let mut r = tokio::io::BufReader::new(&data[..]);
+        assert_eq!(
+            read_line(&mut r).await.unwrap().as_deref(),
+            Some("SET?\r\n")
+        );
+        assert_eq!(read_line(&mut r).await.unwrap().as_deref(), Some("MOV?x\n"));
+        assert_eq!(read_line(&mut r).await.unwrap(), None);
+        let long = vec![b'a'; 2000];
+        let mut r = tokio::io::BufReader::new(&long[..]);
+        assert!(read_line(&mut r).await.is_err());
+    }
+
+    #[test]
+    fn directions_round_trip() {
+        for d in GatDir::ALL {
+            assert_eq!(gat_dir(rules_dir(d)), d);
+        }
+    }
+}
