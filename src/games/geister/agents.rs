@@ -51,7 +51,7 @@ impl GeisterAgent for RandomGeister {
 }
 
 /// The agent names [`build`] accepts (and `default`).
-pub const NAMES: &[&str] = &["random"];
+pub const NAMES: &[&str] = &["random", "charge", "rule"];
 
 /// The agent `default` stands for.
 pub const DEFAULT: &str = "random";
@@ -67,6 +67,14 @@ pub fn build(name: &str, params: &AgentParams, seed: u64) -> Result<Box<dyn Geis
         "random" => {
             check_params(name, params, &[])?;
             Ok(Box::new(RandomGeister::new(seed)))
+        }
+        "charge" => {
+            check_params(name, params, &[])?;
+            Ok(Box::new(super::charge::Charge::new(seed)))
+        }
+        "rule" => {
+            check_params(name, params, &[])?;
+            Ok(Box::new(super::rule_agent::RuleAgent::new(seed)))
         }
         other => Err(format!(
             "unknown geister agent '{other}' (known: {})",

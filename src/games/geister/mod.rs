@@ -9,6 +9,8 @@
 //! - [`agents`]: the [`agents::GeisterAgent`] interface and the agents by name.
 
 pub mod agents;
+pub mod charge;
+pub mod rule_agent;
 pub mod rules;
 pub mod view;
 
