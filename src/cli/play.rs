@@ -237,15 +237,21 @@ async fn play_game<G: PlayableGame>(
         }
     }
     .map_err(|e| CliError::Runtime(e.to_string()))?;
-    println!(
-        "summary: games {}, wins {}, draws {}, losses {}, score {:.3}",
+    print_summary(
         summary.games,
         summary.wins,
         summary.draws,
         summary.losses,
-        summary.score()
+        summary.score(),
     );
     Ok(())
+}
+
+/// The closing line of every client command.
+fn print_summary(games: u32, wins: u32, draws: u32, losses: u32, score: f64) {
+    println!(
+        "summary: games {games}, wins {wins}, draws {draws}, losses {losses}, score {score:.3}"
+    );
 }
 
 /// `ladderbot gat-play`: Geister as a client of a GAT server over TCP.
@@ -292,13 +298,12 @@ pub fn run_gat(args: GatPlayArgs) -> Result<(), CliError> {
     let summary = rt
         .block_on(run_client(cfg, |g| println!("{}", g.describe())))
         .map_err(CliError::Runtime)?;
-    println!(
-        "summary: games {}, wins {}, draws {}, losses {}, score {:.3}",
+    print_summary(
         summary.games,
         summary.wins,
         summary.draws,
         summary.losses,
-        summary.score()
+        summary.score(),
     );
     Ok(())
 }

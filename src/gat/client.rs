@@ -11,7 +11,7 @@ use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 use tokio::sync::oneshot;
 
-use super::{gat_dir, read_line, show_line};
+use super::{read_line, show_line};
 use crate::games::geister::agents::{self, GeisterAgent};
 use crate::games::geister::{Move, Setup, View, PIECES};
 use crate::games::AgentParams;
@@ -336,7 +336,7 @@ async fn play_game(
                 game.our_moves += 1;
                 Some(ClientMsg::Move {
                     piece: mv.piece,
-                    dir: gat_dir(mv.dir),
+                    dir: mv.dir,
                 })
             }
             ServerMsg::End(o, _) => {

@@ -10,9 +10,6 @@ use std::io;
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt};
 
-use crate::games::geister::Dir as RulesDir;
-use crate::protocol::gat::Dir as GatDir;
-
 /// The longest line either side accepts (a board line is 52 bytes).
 pub const MAX_LINE: u64 = 512;
 
@@ -32,26 +29,6 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(r: &mut R) -> io::Result<Option<
         ));
     }
     Ok(Some(String::from_utf8_lossy(&buf).into_owned()))
-}
-
-/// A codec direction as a rules direction (both in the mover's frame).
-pub fn rules_dir(d: GatDir) -> RulesDir {
-    match d {
-        GatDir::N => RulesDir::N,
-        GatDir::E => RulesDir::E,
-        GatDir::S => RulesDir::S,
-        GatDir::W => RulesDir::W,
-    }
-}
-
-/// A rules direction as a codec direction.
-pub fn gat_dir(d: RulesDir) -> GatDir {
-    match d {
-        RulesDir::N => GatDir::N,
-        RulesDir::E => GatDir::E,
-        RulesDir::S => GatDir::S,
-        RulesDir::W => GatDir::W,
-    }
 }
 
 /// A line for logs: without its end of line, shortened, escaped.
@@ -81,12 +58,5 @@ mod tests {
         let long = vec![b'a'; 2000];
         let mut r = tokio::io::BufReader::new(&long[..]);
         assert!(read_line(&mut r).await.is_err());
-    }
-
-    #[test]
-    fn directions_round_trip() {
-        for d in GatDir::ALL {
-            assert_eq!(gat_dir(rules_dir(d)), d);
-        }
     }
 }

@@ -16,7 +16,7 @@ use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpListener, TcpStream};
 
-use super::{read_line, rules_dir, show_line};
+use super::{read_line, show_line};
 use crate::games::geister::{Colour, Geister, Move, Setup};
 use crate::protocol::gat::{parse_client_line, ClientMsg, Outcome, EOL};
 use crate::records::{now_ms, EndReason, GameRecord, RecordWriter};
@@ -267,7 +267,7 @@ async fn play_game(
             let elapsed = t0.elapsed();
             let played = match parse_client_line(&line) {
                 Ok(ClientMsg::Move { piece, dir }) => {
-                    let mv = Move::new(piece, rules_dir(dir));
+                    let mv = Move::new(piece, dir);
                     g.try_play(mv).map(|r| (mv, r))
                 }
                 Ok(ClientMsg::Set(_)) => Err("a SET during the game".to_string()),

@@ -423,50 +423,9 @@ fn piece_index(c: char) -> Option<usize> {
     ('A'..='H').contains(&c).then(|| c as usize - 'A' as usize)
 }
 
-/// A move direction in the receiving client's frame: N is y - 1, toward the
-/// opponent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Dir {
-    N,
-    E,
-    S,
-    W,
-}
-
-impl Dir {
-    pub const ALL: [Dir; 4] = [Dir::N, Dir::E, Dir::S, Dir::W];
-
-    /// The single letter used when formatting.
-    pub fn letter(self) -> char {
-        match self {
-            Dir::N => 'N',
-            Dir::E => 'E',
-            Dir::S => 'S',
-            Dir::W => 'W',
-        }
-    }
-
-    /// (dx, dy) of one step.
-    pub fn delta(self) -> (i8, i8) {
-        match self {
-            Dir::N => (0, -1),
-            Dir::E => (1, 0),
-            Dir::S => (0, 1),
-            Dir::W => (-1, 0),
-        }
-    }
-
-    /// `N`/`NORTH`, `E`/`EAST`, `S`/`SOUTH`, `W`/`WEST`, any case.
-    pub fn parse(s: &str) -> Option<Dir> {
-        match s.to_ascii_uppercase().as_str() {
-            "N" | "NORTH" => Some(Dir::N),
-            "E" | "EAST" => Some(Dir::E),
-            "S" | "SOUTH" => Some(Dir::S),
-            "W" | "WEST" => Some(Dir::W),
-            _ => None,
-        }
-    }
-}
+/// A move direction in the mover's own frame (N is y - 1, toward the
+/// opponent): the rules' type, so codec and game share one.
+pub use crate::games::geister::Dir;
 
 /// One line from a client to the server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
