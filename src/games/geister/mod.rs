@@ -9,6 +9,7 @@
 //! - [`agents`]: the [`agents::GeisterAgent`] interface and the agents by name.
 
 pub mod agents;
+pub mod arena;
 pub mod charge;
 pub mod rule_agent;
 pub mod rules;
