@@ -11,8 +11,13 @@
 pub mod agents;
 pub mod arena;
 pub mod charge;
+pub mod geometry;
+pub mod likelihood;
+pub mod patterns;
 pub mod rule_agent;
 pub mod rules;
+#[cfg(test)]
+mod testing;
 pub mod view;
 
 pub use rules::{Colour, Dir, Geister, Move, MoveReport, Place, Setup, Square, MAX_PLIES, PIECES};

@@ -9,7 +9,10 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use super::agents::GeisterAgent;
-use super::rules::{step, Colour, Dir, Move, Place, Setup, Square, PIECES, SIZE};
+use super::geometry::{contacts, dist, neighbours};
+use super::likelihood::BlueLikelihood;
+use super::patterns::forced_win;
+use super::rules::{step, Colour, Dir, Move, Setup, PIECES};
 use super::view::View;
 use crate::search::Limits;
 
@@ -51,251 +54,6 @@ pub fn random_placement<R: Rng + ?Sized>(rng: &mut R) -> Setup {
         }
     }
     unreachable!("weights cover the range")
-}
-
-fn dist(a: Square, b: Square) -> u8 {
-    a.x().abs_diff(b.x()) + a.y().abs_diff(b.y())
-}
-
-fn neighbours(sq: Square) -> impl Iterator<Item = Square> {
-    Dir::ALL.into_iter().filter_map(move |d| step(sq, d, 0))
-}
-
-fn occupied(places: &[Place; PIECES], sq: Square) -> bool {
-    places.contains(&Place::At(sq))
-}
-
-/// How many of the four sides of `sq` touch one of `pieces`.
-pub fn contacts(sq: Square, pieces: &[Place; PIECES]) -> u32 {
-    neighbours(sq).filter(|&n| occupied(pieces, n)).count() as u32
-}
-
-/// Our exits (the opponent's back corners) and the opponent's (ours).
-const OUR_EXITS: [Square; 2] = [Square(0), Square(5)];
-const THEIR_EXITS: [Square; 2] = [Square(30), Square(35)];
-
-/// Position bonus of an opponent piece on `sq` (our frame: y = 0 is the
-/// opponent's back row, y = 4..5 our home rows).
-pub fn position_bonus(sq: Square) -> f64 {
-    const COL: [f64; 6] = [0.4, 0.1, 0.0, 0.0, 0.1, 0.4];
-    let row = match sq.y() {
-        4 => 1.0,
-        5 => 5.0,
-        _ => 0.0,
-    };
-    row + COL[sq.x() as usize]
-}
-
-/// The change the seed's table gives an opponent piece that moved from
-/// `from` to `to`: contacts are counted against our pieces before
-/// (`own_before`) and after (`own_after`, a piece it captured removed).
-pub fn move_delta(
-    from: Square,
-    to: Square,
-    own_before: &[Place; PIECES],
-    own_after: &[Place; PIECES],
-) -> f64 {
-    let before = contacts(from, own_before);
-    let after = contacts(to, own_after);
-    // The opponent moves toward us = +y in our frame.
-    let forward = to.y() > from.y();
-    let sideways = to.y() == from.y();
-    let home = to.y() >= 4;
-    if forward && after > before && home {
-        2.5
-    } else if forward && after > before {
-        -1.5
-    } else if sideways && after > before {
-        -1.0
-    } else if forward && after == 0 && before > 0 {
-        4.0
-    } else if after == 0 && before > 0 {
-        1.5
-    } else if before == 0 && after == 0 && home {
-        10.0
-    } else {
-        0.0
-    }
-}
-
-/// A path of single steps from `from` to `goal`, each getting closer, over
-/// squares free of `blockers`; the first step's direction (None if equal).
-fn monotone_first_step(from: Square, goal: Square, blockers: &[Place; PIECES]) -> Option<Dir> {
-    // Reachable set by DP from goal outward within the bounding box.
-    let (x0, x1) = (from.x().min(goal.x()), from.x().max(goal.x()));
-    let (y0, y1) = (from.y().min(goal.y()), from.y().max(goal.y()));
-    let mut ok = [false; 36];
-    let mut order: Vec<Square> = Vec::new();
-    for y in y0..=y1 {
-        for x in x0..=x1 {
-            order.push(Square::new(x, y));
-        }
-    }
-    order.sort_by_key(|&s| dist(s, goal));
-    for s in order {
-        if s == goal {
-            ok[s.0 as usize] = !occupied(blockers, s);
-            continue;
-        }
-        if occupied(blockers, s) && s != from {
-            continue;
-        }
-        ok[s.0 as usize] = neighbours(s).any(|n| dist(n, goal) < dist(s, goal) && ok[n.0 as usize]);
-    }
-    if from == goal || !ok[from.0 as usize] {
-        return None;
-    }
-    Dir::ALL.into_iter().find(|&d| {
-        step(from, d, 0).is_some_and(|n| dist(n, goal) < dist(from, goal) && ok[n.0 as usize])
-    })
-}
-
-/// Forced-win pattern 1 for a piece on `sq` toward `exit`: no `enemy`
-/// within the piece's distance of the exit and a free shortest path past
-/// `friends`. Returns the moves it needs (distance + 1).
-fn pattern1(
-    sq: Square,
-    exit: Square,
-    friends: &[Place; PIECES],
-    enemies: &[Place; PIECES],
-) -> Option<u8> {
-    let k = dist(sq, exit);
-    let blocked = enemies
-        .iter()
-        .filter_map(|p| p.square())
-        .any(|e| dist(e, exit) <= k);
-    if blocked {
-        return None;
-    }
-    if k > 0 && monotone_first_step(sq, exit, friends).is_none() {
-        return None;
-    }
-    Some(k + 1)
-}
-
-/// Fewest moves any of `pieces` would need to escape through `exits`.
-fn fewest_escape_moves(pieces: &[Place; PIECES], exits: [Square; 2]) -> u8 {
-    pieces
-        .iter()
-        .filter_map(|p| p.square())
-        .map(|s| {
-            exits
-                .iter()
-                .map(|&e| dist(s, e) + 1)
-                .min()
-                .unwrap_or(u8::MAX)
-        })
-        .min()
-        .unwrap_or(u8::MAX)
-}
-
-/// Opponent pieces that, had they been blue, could have won by pattern 1
-/// in the position `own`/`opp` (their turn) and did not: the opponent
-/// moved `moved` from `from` to `to`.
-pub fn missed_forced_wins(
-    own: &[Place; PIECES],
-    opp: &[Place; PIECES],
-    moved: u8,
-    from: Square,
-    to: Square,
-) -> Vec<u8> {
-    let ours = fewest_escape_moves(own, OUR_EXITS);
-    let mut able = Vec::new();
-    let mut progressed = false;
-    for p in 0..PIECES as u8 {
-        let Some(sq) = opp[p as usize].square() else {
-            continue;
-        };
-        for exit in THEIR_EXITS {
-            if pattern1(sq, exit, opp, own).is_some_and(|n| n < ours) {
-                if p == moved && dist(to, exit) < dist(from, exit) {
-                    progressed = true;
-                }
-                able.push(p);
-                break;
-            }
-        }
-    }
-    if progressed {
-        Vec::new()
-    } else {
-        able
-    }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Cell {
-    Empty,
-    Opp,
-    Red,
-    Blue,
-}
-
-/// A forced win for us, if one fits and wins the race: its move.
-pub fn forced_win(view: &View) -> Option<Move> {
-    let own = view.own_places();
-    let opp = view.opp_places();
-    let theirs = fewest_escape_moves(opp, THEIR_EXITS);
-    let opp_reds = view.opp_remaining(Colour::Red);
-    let our_reds = 4 - view.own_captured(Colour::Red);
-    let mut best: Option<(u8, Move)> = None;
-    let mut offer = |n: u8, mv: Move| {
-        if n < theirs && best.is_none_or(|(b, _)| n < b) {
-            best = Some((n, mv));
-        }
-    };
-    for mirrored in [false, true] {
-        let at = |x: u8, y: u8| -> Cell {
-            let x = if mirrored { SIZE - 1 - x } else { x };
-            let sq = Square::new(x, y);
-            match view.own_at(sq) {
-                Some(p) if view.own_colour(p) == Colour::Red => Cell::Red,
-                Some(_) => Cell::Blue,
-                None if view.opp_at(sq).is_some() => Cell::Opp,
-                None => Cell::Empty,
-            }
-        };
-        let exit = OUR_EXITS[mirrored as usize];
-        // Pattern 1, for every blue.
-        for p in 0..PIECES as u8 {
-            let Some(sq) = view.own(p).square() else {
-                continue;
-            };
-            if view.own_colour(p) != Colour::Blue {
-                continue;
-            }
-            if sq == exit {
-                return Some(Move::new(p, Dir::N));
-            }
-            if let Some(n) = pattern1(sq, exit, own, opp) {
-                let d = monotone_first_step(sq, exit, own).expect("pattern 1 has a path");
-                offer(n, Move::new(p, d));
-            }
-        }
-        // Patterns 2..4: the blue on (0,2) of the pattern advances.
-        let e = |x, y| at(x, y) == Cell::Empty;
-        let own_any = |x, y| matches!(at(x, y), Cell::Red | Cell::Blue);
-        let corridor = e(0, 0) && e(0, 1) && e(1, 1) && at(0, 2) == Cell::Blue;
-        if !corridor || opp_reds < 2 {
-            continue;
-        }
-        let blue_sq = Square::new(if mirrored { SIZE - 1 } else { 0 }, 2);
-        let Some(blue) = view.own_at(blue_sq) else {
-            continue;
-        };
-        let advance = Move::new(blue, Dir::N);
-        let block3 = at(1, 0) == Cell::Opp && e(2, 1) && e(1, 2) && e(0, 3);
-        if block3 && own_any(2, 0) && e(3, 0) {
-            offer(4, advance);
-        }
-        if block3 && at(2, 0) == Cell::Red && our_reds == 1 {
-            offer(4, advance);
-        }
-        if at(1, 0) == Cell::Red && our_reds == 1 {
-            offer(3, advance);
-        }
-    }
-    best.map(|b| b.1)
 }
 
 /// Our only blue, touching an opponent piece, steps to an empty square no
@@ -450,90 +208,18 @@ pub fn advance<R: Rng + ?Sized>(view: &View, rng: &mut R) -> Move {
     pool[rng.gen_range(0..pool.len())]
 }
 
-/// Our places and the opponent's after we play `mv` in `view`.
-fn after_move(view: &View, mv: Move) -> ([Place; PIECES], [Place; PIECES]) {
-    let mut own = *view.own_places();
-    let mut opp = *view.opp_places();
-    if let Some(from) = own[mv.piece as usize].square() {
-        match step(from, mv.dir, 0) {
-            None => own[mv.piece as usize] = Place::Escaped,
-            Some(to) => {
-                if let Some(q) = view.opp_at(to) {
-                    opp[q as usize] = Place::Captured;
-                }
-                own[mv.piece as usize] = Place::At(to);
-            }
-        }
-    }
-    (own, opp)
-}
-
 /// The seed's rule-based agent.
 pub struct RuleAgent {
     rng: SmallRng,
-    /// Blue-likelihood accumulated from the opponent's moves.
-    score: [f64; PIECES],
-    /// Pieces that skipped a forced win (treated as red).
-    red: [bool; PIECES],
-    /// Our places and the opponent's right after our last move.
-    last: Option<([Place; PIECES], [Place; PIECES])>,
+    /// What the opponent's moves say about its colours.
+    pub likelihood: BlueLikelihood,
 }
 
 impl RuleAgent {
     pub fn new(seed: u64) -> Self {
         RuleAgent {
             rng: SmallRng::seed_from_u64(seed),
-            score: [0.0; PIECES],
-            red: [false; PIECES],
-            last: None,
-        }
-    }
-
-    /// Blue-likelihood of every opponent piece in `view` (score plus the
-    /// position bonus; -1000 for pieces that skipped a forced win).
-    pub fn likelihoods(&self, view: &View) -> [f64; PIECES] {
-        let mut out = [f64::NEG_INFINITY; PIECES];
-        for (p, o) in out.iter_mut().enumerate() {
-            if let Some(sq) = view.opp(p as u8).square() {
-                *o = if self.red[p] {
-                    -1000.0
-                } else {
-                    self.score[p] + position_bonus(sq)
-                };
-            }
-        }
-        out
-    }
-
-    /// Updates the likelihoods from the opponent's move between the
-    /// position after our last move and `view`.
-    pub fn observe(&mut self, view: &View) {
-        let Some((own_before, opp_before)) = self.last.take() else {
-            return;
-        };
-        let mut moved = None;
-        for (p, before) in opp_before.iter().enumerate() {
-            if let (Some(a), Some(b)) = (before.square(), view.opp(p as u8).square()) {
-                if a != b {
-                    moved = Some((p as u8, a, b));
-                }
-            }
-        }
-        let Some((m, from, to)) = moved else { return };
-        let own_now = view.own_places();
-        self.score[m as usize] += move_delta(from, to, &own_before, own_now);
-        for (p, before) in opp_before.iter().enumerate() {
-            if p as u8 == m {
-                continue;
-            }
-            if let Some(sq) = before.square() {
-                if contacts(sq, &own_before) >= 1 {
-                    self.score[p] -= 1.2;
-                }
-            }
-        }
-        for p in missed_forced_wins(&own_before, &opp_before, m, from, to) {
-            self.red[p as usize] = true;
+            likelihood: BlueLikelihood::new(),
         }
     }
 
@@ -544,7 +230,7 @@ impl RuleAgent {
         if let Some(mv) = protect_last_blue(view, &mut self.rng) {
             return mv;
         }
-        let blue = self.likelihoods(view);
+        let blue = self.likelihood.likelihoods(view);
         if let Some(mv) = capture(view, &blue, keepers_active(view), &mut self.rng) {
             return mv;
         }
@@ -560,9 +246,7 @@ impl GeisterAgent for RuleAgent {
         "rule"
     }
     fn new_game(&mut self) {
-        self.score = [0.0; PIECES];
-        self.red = [false; PIECES];
-        self.last = None;
+        self.likelihood.reset();
     }
     fn setup(&mut self) -> Setup {
         self.new_game();
@@ -572,10 +256,10 @@ impl GeisterAgent for RuleAgent {
         if view.ply() <= 1 {
             self.new_game();
         }
-        self.observe(view);
+        self.likelihood.observe(view);
         let mv = self.decide(view);
         debug_assert!(view.is_legal(mv), "rule agent chose illegal {mv}");
-        self.last = Some(after_move(view, mv));
+        self.likelihood.our_move(view, mv);
         mv
     }
 }
@@ -588,21 +272,7 @@ mod tests {
     use crate::games::geister::Geister;
     use crate::search::Outcome;
 
-    fn view(own: &str, opp: &str) -> View {
-        View::from_gat(&format!("{own}{opp}")).unwrap()
-    }
-
-    fn places(sqs: &[(u8, u8)]) -> [Place; PIECES] {
-        let mut out = [Place::Captured; PIECES];
-        for (i, &(x, y)) in sqs.iter().enumerate() {
-            out[i] = Place::At(Square::new(x, y));
-        }
-        out
-    }
-
-    fn sq(x: u8, y: u8) -> Square {
-        Square::new(x, y)
-    }
+    use crate::games::geister::testing::view;
 
     #[test]
     fn placement_distribution_and_keepers() {
@@ -627,124 +297,6 @@ mod tests {
         }
         assert!((counts["BCDE"] as f64 / n as f64 - 0.25).abs() < 0.01);
         assert!((counts["ABCH"] as f64 / n as f64 - 0.25).abs() < 0.01);
-    }
-
-    #[test]
-    fn position_bonus_table() {
-        assert_eq!(position_bonus(sq(0, 0)), 0.4);
-        assert_eq!(position_bonus(sq(1, 3)), 0.1);
-        assert_eq!(position_bonus(sq(2, 4)), 1.0);
-        assert_eq!(position_bonus(sq(4, 4)), 1.1);
-        assert_eq!(position_bonus(sq(5, 5)), 5.4);
-        assert_eq!(position_bonus(sq(3, 5)), 5.0);
-    }
-
-    #[test]
-    fn likelihood_table_lines() {
-        let d = |from, to, own: &[(u8, u8)]| move_delta(from, to, &places(own), &places(own));
-        // Forward, more contacts, arriving on our home rows.
-        assert_eq!(d(sq(2, 3), sq(2, 4), &[(3, 4)]), 2.5);
-        // Forward, more contacts.
-        assert_eq!(d(sq(2, 1), sq(2, 2), &[(3, 2)]), -1.5);
-        // Sideways, more contacts.
-        assert_eq!(d(sq(2, 2), sq(3, 2), &[(4, 2)]), -1.0);
-        // Forward, contacts became 0.
-        assert_eq!(d(sq(2, 2), sq(2, 3), &[(1, 2)]), 4.0);
-        // Other moves, contacts became 0.
-        assert_eq!(d(sq(2, 2), sq(3, 2), &[(1, 2)]), 1.5);
-        assert_eq!(d(sq(2, 2), sq(2, 1), &[(2, 3)]), 1.5);
-        // No contacts before or after, arriving on our home rows.
-        assert_eq!(d(sq(0, 3), sq(0, 4), &[(3, 4)]), 10.0);
-        // Nothing special.
-        assert_eq!(d(sq(0, 1), sq(0, 2), &[(3, 4)]), 0.0);
-    }
-
-    #[test]
-    fn observe_standing_still_in_contact_and_position_bonus() {
-        // a on (1,3) touches our A and stays; b went (3,1) -> (3,2).
-        let v = view("14R24R34R44R15B25B35B45B", "13u32u21u11u40u30u20u10u");
-        let mut opp_before = *v.opp_places();
-        opp_before[1] = Place::At(sq(3, 1));
-        let mut a = RuleAgent::new(1);
-        a.last = Some((*v.own_places(), opp_before));
-        a.observe(&v);
-        assert!((a.score[0] + 1.2).abs() < 1e-9);
-        assert_eq!(a.score[1], 0.0);
-        let l = a.likelihoods(&v);
-        assert!((l[0] - (-1.2 + 0.1)).abs() < 1e-9);
-        assert_eq!(l[1], 0.0);
-    }
-
-    #[test]
-    fn skipped_forced_win_marks_red() {
-        // a on (0,4) could reach its exit (0,5) in 2 moves; nothing of
-        // ours is within distance 1 of it and our fastest escape needs 3+.
-        let own = "14R24R34R44R23B25B35B45B";
-        let v = view(own, "04u32u21u11u40u30u20u10u");
-        let mut opp_before = *v.opp_places();
-        opp_before[1] = Place::At(sq(3, 1));
-        let mut a = RuleAgent::new(1);
-        a.last = Some((*v.own_places(), opp_before));
-        a.observe(&v);
-        assert_eq!(a.likelihoods(&v)[0], -1000.0);
-        // If it steps onto the exit instead, it is not marked.
-        let v = view(own, "05u31u21u11u40u30u20u10u");
-        let mut opp_before = *v.opp_places();
-        opp_before[0] = Place::At(sq(0, 4));
-        let mut a = RuleAgent::new(1);
-        a.last = Some((*v.own_places(), opp_before));
-        a.observe(&v);
-        assert!(a.likelihoods(&v)[0] > 0.0);
-    }
-
-    #[test]
-    fn forced_win_pattern1_and_race() {
-        let v = view("14R24R34R44R02B25B35B45B", "41u31u21u32u40u30u52u42u");
-        assert_eq!(forced_win(&v), Some(Move::new(4, Dir::N)));
-        // An opponent piece one step from its exit wins the race.
-        let v = view("14R24R34R44R02B25B35B45B", "41u31u21u32u40u30u52u04u");
-        assert_eq!(forced_win(&v), None);
-        // A blue on an exit always escapes.
-        let v = view("14R24R34R44R00B25B35B45B", "41u31u21u32u40u30u52u04u");
-        assert_eq!(forced_win(&v), Some(Move::new(4, Dir::N)));
-        // Mirror image: H on (5,2) toward (5,0).
-        let v = view("14R24R34R44R15B25B35B52B", "21u11u01u22u20u10u00u02u");
-        assert_eq!(forced_win(&v), Some(Move::new(7, Dir::N)));
-    }
-
-    #[test]
-    fn forced_win_pattern2() {
-        let v = view("20R24R34R44R02B25B35B45B", "10u41u31u50u40u51u99r99r");
-        assert_eq!(forced_win(&v), Some(Move::new(4, Dir::N)));
-        // (3,0) occupied: no pattern.
-        let v = view("20R24R34R44R02B25B35B45B", "10u41u31u50u30u51u99r99r");
-        assert_eq!(forced_win(&v), None);
-        // Opponent with one red left: no pattern.
-        let v = view("20R24R34R44R02B25B35B45B", "10u41u31u50u40u99r99r99r");
-        assert_eq!(forced_win(&v), None);
-        // An opponent piece 3 steps from its exit: 4 moves is not shorter.
-        let v = view("20R24R34R44R02B25B35B45B", "10u41u31u50u40u43u99r99r");
-        assert_eq!(forced_win(&v), None);
-    }
-
-    #[test]
-    fn forced_win_pattern3() {
-        // (3,0) occupied (pattern 2 fails); our red on (2,0) is our last.
-        let v = view("20R99r99r99r02B25B35B45B", "10u41u31u50u30u51u99r99r");
-        assert_eq!(forced_win(&v), Some(Move::new(4, Dir::N)));
-        // Two reds of ours left: no pattern.
-        let v = view("20R99r99r44R02B25B35B45B", "10u41u31u50u30u51u99r99r");
-        assert_eq!(forced_win(&v), None);
-    }
-
-    #[test]
-    fn forced_win_pattern4_mirrored() {
-        // Right side: our last red on (4,0), blue H on (5,2).
-        let v = view("40R99r99r99r15B25B35B52B", "30u21u11u01u20u10u99r99r");
-        assert_eq!(forced_win(&v), Some(Move::new(7, Dir::N)));
-        // Opponent with a single red left: no pattern.
-        let v = view("40R99r99r99r15B25B35B52B", "30u21u11u01u20u99r99r99r");
-        assert_eq!(forced_win(&v), None);
     }
 
     #[test]
