@@ -190,16 +190,22 @@ pub fn advance<R: Rng + ?Sized>(view: &View, rng: &mut R) -> Move {
     } else {
         (Dir::W, Dir::E)
     };
-    let order = if sideways {
-        [e, w, Dir::N, Dir::S]
+    // The rearmost piece that can make the chosen step makes it; only when
+    // none can does any piece step another way (the seed does not say what a
+    // blocked rearmost piece does: stepping it sideways instead can shuffle
+    // it back and forth for the rest of the game).
+    let (first, then): (&[Dir], &[Dir]) = if sideways {
+        (&[e, w], &[Dir::N, Dir::S])
     } else {
-        [Dir::N, e, w, Dir::S]
+        (&[Dir::N], &[e, w, Dir::S])
     };
-    for &(_, _, p) in &pieces {
-        for d in order {
-            let mv = Move::new(p, d);
-            if view.is_legal(mv) && quiet(&mv) {
-                return mv;
+    for dirs in [first, then] {
+        for &(_, _, p) in &pieces {
+            for &d in dirs {
+                let mv = Move::new(p, d);
+                if view.is_legal(mv) && quiet(&mv) {
+                    return mv;
+                }
             }
         }
     }
@@ -376,6 +382,25 @@ mod tests {
         assert!((40..=160).contains(&east), "east {east}");
     }
 
+    #[test]
+    fn a_blocked_rearmost_piece_lets_the_next_one_advance() {
+        // F (2,5) is the rearmost non-keeper but B (2,4) blocks its step
+        // forward; A, B and D (row 4) can step forward. F steps sideways
+        // only on the 1-in-6 sideways draw.
+        let v = view("14R24R33R44R15B25B22B45B", "41u31u21u11u40u30u20u10u");
+        let mut rng = SmallRng::seed_from_u64(5);
+        let (mut forward, mut sideways) = (0, 0);
+        for _ in 0..600 {
+            match advance(&v, &mut rng) {
+                m if m == Move::new(5, Dir::E) => sideways += 1,
+                m if [0, 1, 3].contains(&m.piece) && m.dir == Dir::N => forward += 1,
+                m => panic!("unexpected {m}"),
+            }
+        }
+        assert!((40..=160).contains(&sideways), "sideways {sideways}");
+        assert_eq!(forward + sideways, 600);
+    }
+
     /// Score of agent `a` against `b` over `games` games, seats and the
     /// first move alternated, with the endings of A's wins and losses.
     fn match_score(
@@ -442,6 +467,8 @@ mod tests {
         eprintln!("rule vs random: {s:.3} {}", summary(&e));
         let (s, e) = match_score(&mut RuleAgent::new(13), &mut Charge::new(14), 1000);
         eprintln!("rule vs charge: {s:.3} {}", summary(&e));
+        let (s, e) = match_score(&mut RuleAgent::new(17), &mut RuleAgent::new(18), 1000);
+        eprintln!("rule vs rule: {s:.3} {}", summary(&e));
         // Steps 3-7 with perfect reads (told the opponent's colours): how
         // much of the gap is the blue-likelihood's.
         for opp in ["random", "charge"] {
@@ -481,7 +508,7 @@ mod tests {
 
     // The seed's agent against the baselines, 400 games each (seats and the
     // first move alternated). Over 1000 games (`rule_strength`) it scores
-    // about 0.79 and 0.60: the targets (0.95, 0.80) are out of its
+    // about 0.84 and 0.62: the targets (0.95, 0.80) are out of its
     // reach because neither baseline's moves depend on its colours, so the
     // blue-likelihood cannot tell them apart (told the true colours, the same
     // steps score 0.99). These bounds hold the measured level with margin.
@@ -489,13 +516,13 @@ mod tests {
     fn rule_beats_random() {
         let (score, e) = match_score(&mut RuleAgent::new(1), &mut RandomGeister::new(2), 400);
         eprintln!("rule vs random: {score} {}", summary(&e));
-        assert!(score >= 0.72, "rule vs random scored {score}");
+        assert!(score >= 0.76, "rule vs random scored {score}");
     }
 
     #[test]
     fn rule_beats_charge() {
         let (score, e) = match_score(&mut RuleAgent::new(4), &mut Charge::new(5), 400);
         eprintln!("rule vs charge: {score} {}", summary(&e));
-        assert!(score >= 0.54, "rule vs charge scored {score}");
+        assert!(score >= 0.56, "rule vs charge scored {score}");
     }
 }
