@@ -48,9 +48,30 @@ pub struct GameRecord {
     pub moves: Vec<Value>,
     /// Milliseconds each move took, as measured by whoever ran the game.
     pub move_ms: Vec<u64>,
+    /// How the game ended, for games that say (Geister: `escape`,
+    /// `blues_captured`, `reds_captured`, `draw`, or on a forfeit the reason:
+    /// `illegal_move`, `timeout`, `disconnect`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ending: Option<String>,
+    /// The players' hidden setups, seat 0 then seat 1, for games that have
+    /// them (Geister: the red pieces, e.g. `ABCD`; `""` if never chosen).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setups: Option<[String; 2]>,
     /// Unix time in milliseconds.
     pub started_ms: u64,
     pub finished_ms: u64,
+}
+
+impl EndReason {
+    /// The reason as a key for JSON, as it is serialized (`illegal_move`...).
+    pub fn key(self) -> &'static str {
+        match self {
+            EndReason::Rules => "rules",
+            EndReason::IllegalMove => "illegal_move",
+            EndReason::Timeout => "timeout",
+            EndReason::Disconnect => "disconnect",
+        }
+    }
 }
 
 impl GameRecord {
@@ -139,6 +160,8 @@ mod tests {
             detail: None,
             moves: vec![serde_json::json!(3)],
             move_ms: vec![12],
+            ending: None,
+            setups: None,
             started_ms: 1,
             finished_ms: 2,
         }
@@ -161,5 +184,31 @@ mod tests {
         );
         assert_eq!(back[0], record("g1"));
         assert_eq!(back[0].outcome(), Outcome::Win(1));
+    }
+
+    #[test]
+    fn ending_and_setups_are_written_only_when_known() {
+        let plain = serde_json::to_value(record("g")).unwrap();
+        assert!(plain.get("ending").is_none() && plain.get("setups").is_none());
+        let mut r = record("g");
+        r.ending = Some("escape".into());
+        r.setups = Some(["ABCD".into(), "EFGH".into()]);
+        let v = serde_json::to_value(&r).unwrap();
+        assert_eq!(v["ending"], "escape");
+        assert_eq!(v["setups"], serde_json::json!(["ABCD", "EFGH"]));
+        let back: GameRecord = serde_json::from_value(v).unwrap();
+        assert_eq!(back, r);
+        // Older lines without the keys still read.
+        let back: GameRecord = serde_json::from_value(plain).unwrap();
+        assert_eq!(back, record("g"));
+        for (reason, key) in [
+            (EndReason::Rules, "rules"),
+            (EndReason::IllegalMove, "illegal_move"),
+            (EndReason::Timeout, "timeout"),
+            (EndReason::Disconnect, "disconnect"),
+        ] {
+            assert_eq!(reason.key(), key);
+            assert_eq!(serde_json::to_value(reason).unwrap(), key);
+        }
     }
 }

@@ -1,5 +1,5 @@
 //! The GAT Geister transport over real loopback TCP: `serve-gat` with
-//! `gat-play` clients and raw hand-written clients.
+//! `play geister` clients and raw hand-written clients.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
@@ -88,13 +88,13 @@ fn server_timed(
 
 fn client(port: u16, games: u32, seed: u64) -> Guard {
     let child = Command::new(BIN)
-        .args(["gat-play", "--server", &format!("127.0.0.1:{port}")])
+        .args(["play", "geister", "--server", &format!("127.0.0.1:{port}")])
         .args(["--agent", "random", "--time-ms", "50"])
         .args(["--games", &games.to_string(), "--seed", &seed.to_string()])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("start gat-play");
+        .expect("start play geister");
     Guard(Some(child))
 }
 
@@ -180,6 +180,14 @@ fn three_games_in_a_row_with_reconnection() {
         assert_eq!(r.players, [ports[0].to_string(), ports[1].to_string()]);
         assert_eq!(r.reason, EndReason::Rules, "{r:?}");
         assert_eq!(r.moves.len(), r.move_ms.len());
+        let ending = r.ending.as_deref().unwrap_or_default();
+        assert!(
+            ["escape", "blues_captured", "reds_captured", "draw"].contains(&ending),
+            "{r:?}"
+        );
+        assert_eq!(ending == "draw", r.winner.is_none(), "{r:?}");
+        let setups = r.setups.as_ref().expect("setups recorded");
+        assert!(setups.iter().all(|s| s.len() == 4), "{setups:?}");
     }
     let seat0_wins = recs.iter().filter(|r| r.winner == Some(0)).count() as u32;
     let draws = recs.iter().filter(|r| r.winner.is_none()).count() as u32;
@@ -218,6 +226,8 @@ fn bad_set_is_refused_then_retried_and_a_disconnect_loses() {
     assert_eq!(recs.len(), 1);
     assert_eq!(recs[0].winner, Some(1));
     assert_eq!(recs[0].reason, EndReason::Disconnect);
+    assert_eq!(recs[0].ending.as_deref(), Some("disconnect"));
+    assert_eq!(recs[0].setups.as_ref().unwrap()[0], "ABCD");
     assert_eq!(recs[0].moves.len(), 2);
 }
 
@@ -245,6 +255,7 @@ fn an_illegal_move_gets_ng_and_loses() {
     assert_eq!(recs.len(), 1);
     assert_eq!(recs[0].winner, Some(1));
     assert_eq!(recs[0].reason, EndReason::IllegalMove);
+    assert_eq!(recs[0].ending.as_deref(), Some("illegal_move"));
     let detail = recs[0].detail.clone().unwrap_or_default();
     assert!(detail.contains("MOV:A,S"), "{detail}");
 }
@@ -292,8 +303,8 @@ fn an_unreachable_server_is_a_clear_error() {
         l.local_addr().unwrap().port()
     };
     let child = Command::new(BIN)
-        .args(["gat-play", "--server", &format!("127.0.0.1:{port}")])
-        .args(["--reconnect-s", "1"])
+        .args(["play", "geister", "--server", &format!("127.0.0.1:{port}")])
+        .env("LADDERBOT_CLIENT__RECONNECT_WINDOW_MS", "1000")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -1,22 +1,15 @@
-//! Every shipped bot profile loads, validates and builds its agent.
+//! Every shipped bot profile loads, validates and builds its agent; the
+//! Geister profiles are GAT clients of 127.0.0.1:10000.
 
 use std::collections::HashMap;
 
 use ladderbot::config;
-use ladderbot::games::{GameVisitor, PlayableGame};
-
-struct Build<'a>(&'a config::Settings);
-impl GameVisitor for Build<'_> {
-    type Output = Result<String, String>;
-    fn visit<G: PlayableGame>(self) -> Self::Output {
-        G::build_agent(&self.0.agent, &self.0.agent_params, 1).map(|a| a.name().to_string())
-    }
-}
+use ladderbot::games::AnyGame;
 
 #[test]
 fn every_profile_in_bots_loads_and_builds_its_agent() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("bots");
-    let mut seen = 0;
+    let mut seen = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().and_then(|e| e.to_str()) != Some("toml") {
@@ -28,10 +21,37 @@ fn every_profile_in_bots_loads_and_builds_its_agent() {
             .game
             .unwrap_or_else(|| panic!("{}: no game", path.display()));
         let name = game
-            .visit(Build(&s))
+            .check_agent(&s.agent, &s.agent_params)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert_eq!(name, s.agent, "{}", path.display());
-        seen += 1;
+        seen.push((path.file_stem().unwrap().to_string_lossy().into_owned(), s));
     }
-    assert!(seen >= 6, "only {seen} profiles found in {}", dir.display());
+    assert!(
+        seen.len() >= 9,
+        "only {} profiles found in {}",
+        seen.len(),
+        dir.display()
+    );
+    // The Geister profiles: one per agent of ours, each a GAT client.
+    let mut geister: Vec<&str> = seen
+        .iter()
+        .filter(|(_, s)| s.game == Some(AnyGame::Geister))
+        .map(|(name, s)| {
+            assert_eq!(name, &format!("geister-{}", s.agent));
+            assert_eq!(
+                s.client.server.as_deref(),
+                Some("127.0.0.1:10000"),
+                "{name}"
+            );
+            assert!(!s.client.stdio, "{name}");
+            s.agent.as_str()
+        })
+        .collect();
+    geister.sort_unstable();
+    for agent in ["charge", "random", "rule"] {
+        assert!(
+            geister.contains(&agent),
+            "no geister-{agent} profile: {geister:?}"
+        );
+    }
 }

@@ -1,19 +1,20 @@
-//! `ladderbot match GAME --a X --b Y`: an in-process match with statistics.
+//! `ladderbot match GAME --a X --b Y`: an in-process match with statistics
+//! (for geister also over real GAT TCP connections, `--over-gat`).
 
 use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{params_from, parse_game, parse_param, CliError};
+use super::{params_from, parse_any_game, parse_param, CliError};
 use crate::config::Settings;
-use crate::games::{GameKind, GameVisitor, PlayableGame};
-use crate::runner::{self, MatchConfig, MatchReport, SideConfig, SprtConfig, Tally};
+use crate::games::{AnyGame, GameVisitor, PlayableGame};
+use crate::runner::{self, Driver, MatchConfig, MatchReport, SideConfig, SprtConfig, Tally};
 
 #[derive(Debug, Args)]
 pub struct MatchArgs {
     /// Game to play.
-    #[arg(value_parser = parse_game)]
-    pub game: GameKind,
+    #[arg(value_parser = parse_any_game)]
+    pub game: AnyGame,
     /// Agent A (results are from A's side).
     #[arg(long)]
     pub a: String,
@@ -58,6 +59,10 @@ pub struct MatchArgs {
     /// Print the report as one JSON object on the last line.
     #[arg(long)]
     pub json: bool,
+    /// Geister only: play every game over real TCP, each agent a GAT client of a
+    /// GAT server started in-process on loopback (one per job).
+    #[arg(long)]
+    pub over_gat: bool,
 }
 
 fn parse_sprt(s: &str) -> Result<(f64, f64), String> {
@@ -124,9 +129,37 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
         }),
         margin_ms: settings.search.margin_ms,
     };
+    if args.over_gat && args.game != AnyGame::Geister {
+        return Err(CliError::Usage(format!(
+            "match: --over-gat is for geister only, not {}",
+            args.game
+        )));
+    }
     // Check both agents before starting any thread, so a typo is a usage error.
-    args.game.visit(CheckSides(&cfg))?;
-    let report = args.game.visit(RunMatch(&cfg)).map_err(CliError::Runtime)?;
+    for (flag, s) in [("--a", &cfg.a), ("--b", &cfg.b)] {
+        args.game
+            .check_agent(&s.agent, &s.params)
+            .map_err(|e| CliError::Usage(format!("match {flag}: {e}")))?;
+    }
+    if args.game == AnyGame::Geister {
+        for (flag, t) in [
+            ("--a-time-ms", cfg.a.time_ms),
+            ("--b-time-ms", cfg.b.time_ms),
+        ] {
+            let max = crate::gat::client::MAX_TIME_MS;
+            if args.over_gat && t.is_some_and(|t| t > max) {
+                return Err(CliError::Usage(format!(
+                    "match: {flag} (or --time-ms) is at most {max} over GAT"
+                )));
+            }
+        }
+    }
+    let report = match args.game {
+        AnyGame::Kind(kind) => kind.visit(RunMatch(&cfg)),
+        AnyGame::Geister if args.over_gat => run_with_bar(&runner::gat::OverGat::default(), &cfg),
+        AnyGame::Geister => run_with_bar(&runner::geister::InProcess::new(), &cfg),
+    }
+    .map_err(CliError::Runtime)?;
     if args.json {
         let line = serde_json::to_string(&report).map_err(|e| CliError::Runtime(e.to_string()))?;
         println!("{line}");
@@ -136,33 +169,26 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
     Ok(())
 }
 
-struct CheckSides<'a>(&'a MatchConfig);
-impl GameVisitor for CheckSides<'_> {
-    type Output = Result<(), CliError>;
-    fn visit<G: PlayableGame>(self) -> Self::Output {
-        for (flag, s) in [("--a", &self.0.a), ("--b", &self.0.b)] {
-            G::build_agent(&s.agent, &s.params, 0)
-                .map_err(|e| CliError::Usage(format!("match {flag}: {e}")))?;
-        }
-        Ok(())
-    }
-}
-
 struct RunMatch<'a>(&'a MatchConfig);
 impl GameVisitor for RunMatch<'_> {
     type Output = Result<MatchReport, String>;
     fn visit<G: PlayableGame>(self) -> Self::Output {
-        let bar = runner::progress_bar(self.0.games as u64);
-        let progress = |t: &Tally| {
-            if let Some(b) = &bar {
-                b.set_position(t.done as u64);
-                b.set_message(format!("+{} ={} -{}", t.wins, t.draws, t.losses));
-            }
-        };
-        let report = runner::run_match::<G>(self.0, &progress);
-        if let Some(b) = bar {
-            b.finish_and_clear();
-        }
-        report
+        run_with_bar(&runner::Playable::<G>::new(), self.0)
     }
+}
+
+/// Runs the match with a progress bar on stderr (when stdout is a terminal).
+fn run_with_bar<D: Driver>(driver: &D, cfg: &MatchConfig) -> Result<MatchReport, String> {
+    let bar = runner::progress_bar(cfg.games as u64);
+    let progress = |t: &Tally| {
+        if let Some(b) = &bar {
+            b.set_position(t.done as u64);
+            b.set_message(format!("+{} ={} -{}", t.wins, t.draws, t.losses));
+        }
+    };
+    let report = runner::run_with(driver, cfg, &progress);
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    report
 }

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::config::{self, LogFormat, Settings};
-use crate::games::{AgentParams, GameKind};
+use crate::games::{AgentParams, AnyGame, GameKind};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -54,8 +54,6 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Run a GAT-compatible Geister server on two TCP ports.
     ServeGat(serve_gat::ServeGatArgs),
-    /// Play Geister as a client of a GAT server (TCP).
-    GatPlay(play::GatPlayArgs),
     /// Play a match between two agents in-process and report the score with Elo and LOS.
     Match(match_cmd::MatchArgs),
     /// Measure speed: one benchmark, reported as a median and a ratio to a reference.
@@ -133,10 +131,6 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             start_logging(&cli.log_format, &settings)?;
             serve_gat::run(args)
         }
-        Command::GatPlay(args) => {
-            start_logging(&cli.log_format, &settings)?;
-            play::run_gat(args)
-        }
         Command::Match(args) => {
             start_logging(&cli.log_format, &settings)?;
             match_cmd::run(args, &settings)
@@ -150,9 +144,14 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             referee::run(args)
         }
         Command::Agents => {
-            for kind in GameKind::ALL {
-                let (names, default) = kind.visit(AgentNames);
-                println!("{kind}: {} (default: {default})", names.join(", "));
+            for game in AnyGame::ALL {
+                let default = game
+                    .check_agent(config::DEFAULT_AGENT, &Default::default())
+                    .unwrap_or_else(|e| e);
+                println!(
+                    "{game}: {} (default: {default})",
+                    game.agent_names().join(", ")
+                );
             }
             Ok(())
         }
@@ -177,18 +176,13 @@ fn start_logging(flag: &Option<LogFormat>, settings: &Settings) -> Result<(), Cl
     Ok(())
 }
 
-struct AgentNames;
-impl crate::games::GameVisitor for AgentNames {
-    type Output = (&'static [&'static str], String);
-    fn visit<G: crate::games::PlayableGame>(self) -> Self::Output {
-        let default = G::build_agent(config::DEFAULT_AGENT, &Default::default(), 0)
-            .map_or_else(|e| e, |a| a.name().to_string());
-        (G::agent_names(), default)
-    }
+/// Parses the name of a full-information game for clap.
+pub fn parse_game(s: &str) -> Result<GameKind, String> {
+    s.parse()
 }
 
-/// Parses a game name for clap.
-pub fn parse_game(s: &str) -> Result<GameKind, String> {
+/// Parses any game's name (including geister) for clap.
+pub fn parse_any_game(s: &str) -> Result<AnyGame, String> {
     s.parse()
 }
 

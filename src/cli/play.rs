@@ -1,21 +1,25 @@
 //! `ladderbot play GAME`: a client of a match server, or of an in-process
-//! server with a house bot when no server is given.
+//! server with a house bot when no server is given. Geister plays the GAT
+//! protocol over TCP (`--server HOST:PORT`).
 
 use std::time::Duration;
 
 use clap::Args;
 
-use super::{params_from, parse_game, parse_param, CliError};
+use super::{params_from, parse_any_game, parse_param, CliError};
 use crate::client::{self, ClientConfig, GameFinished, Opponent};
 use crate::config::{OpponentChoice, Settings};
-use crate::games::{GameKind, GameVisitor, PlayableGame};
+use crate::games::{AnyGame, GameKind, GameVisitor, PlayableGame};
+use crate::gat::client::{run_client, GatClientConfig, GatSummary};
+use crate::gat::server::{GatServer, GatServerConfig};
 
 #[derive(Debug, Args)]
 pub struct PlayArgs {
     /// Game to play (default: the profile's `game`).
-    #[arg(value_parser = parse_game)]
-    pub game: Option<GameKind>,
-    /// Match server URL, e.g. ws://127.0.0.1:8765 (default: an in-process server with a house bot).
+    #[arg(value_parser = parse_any_game)]
+    pub game: Option<AnyGame>,
+    /// Match server: ws://HOST:PORT, or for geister a GAT server HOST:PORT (port 10000
+    /// for the first seat, 10001 for the second). Default: an in-process server with a house bot.
     #[arg(long)]
     pub server: Option<String>,
     /// Agent that chooses our moves (see `ladderbot agents`).
@@ -93,7 +97,7 @@ impl PlayArgs {
         if self.stdio {
             s.client.stdio = true;
         }
-        if s.client.stdio && s.game != Some(GameKind::Golad) {
+        if s.client.stdio && s.game != Some(AnyGame::Kind(GameKind::Golad)) {
             return Err(CliError::Usage(
                 "play: stdio mode (--stdio, client.stdio) is only for golad".into(),
             ));
@@ -126,12 +130,17 @@ pub fn run(args: PlayArgs, settings: Settings) -> Result<(), CliError> {
     if settings.client.stdio {
         return run_stdio(settings);
     }
-    let game = settings.game.expect("checked in apply");
+    let game = settings
+        .game
+        .ok_or_else(|| CliError::Usage("play: no game given".into()))?;
     let rt = super::runtime()?;
-    rt.block_on(game.visit(PlayVisitor {
-        settings,
-        records: args.records,
-    }))
+    match game {
+        AnyGame::Kind(kind) => rt.block_on(kind.visit(PlayVisitor {
+            settings,
+            records: args.records,
+        })),
+        AnyGame::Geister => rt.block_on(play_geister(settings, args.records)),
+    }
 }
 
 /// `play golad --stdio`: one game against the Riddles.io engine on
@@ -254,50 +263,36 @@ fn print_summary(games: u32, wins: u32, draws: u32, losses: u32, score: f64) {
     );
 }
 
-/// `ladderbot gat-play`: Geister as a client of a GAT server over TCP.
-#[derive(Debug, Args)]
-pub struct GatPlayArgs {
-    /// GAT server HOST:PORT (the first seat's port is 10000, the second's 10001).
-    #[arg(long, default_value = "127.0.0.1:10000")]
-    pub server: String,
-    /// Geister agent that chooses our moves (see `ladderbot agents`).
-    #[arg(long, default_value = crate::games::geister::agents::DEFAULT)]
-    pub agent: String,
-    /// Agent option KEY=VALUE (repeatable).
-    #[arg(long = "param", value_parser = parse_param, value_name = "KEY=VALUE")]
-    pub params: Vec<(String, serde_json::Value)>,
-    /// Milliseconds per move (at most 9000, below the server's 10 s timeout).
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=9000))]
-    pub time_ms: u64,
-    /// Games to play, reconnecting for each.
-    #[arg(long, default_value_t = 1)]
-    pub games: u32,
-    /// Seed of our agent's random numbers (default: from the clock).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Seconds to keep retrying to connect (the server reopens its ports
-    /// only after the previous game's clients closed).
-    #[arg(long, default_value_t = 30)]
-    pub reconnect_s: u64,
+/// The GAT client settings for `addr`: one game each `games`, our seed.
+fn gat_client_config(s: &Settings, addr: String, games: u32, seed: u64) -> GatClientConfig {
+    GatClientConfig {
+        addr,
+        agent: s.agent.clone(),
+        params: s.agent_params.clone(),
+        time_ms: s.search.time_ms,
+        playouts: s.search.playouts,
+        margin_ms: s.search.margin_ms,
+        games,
+        seed,
+        connect_timeout: Duration::from_millis(s.client.connect_timeout_ms),
+        reconnect_window: Duration::from_millis(s.client.reconnect_window_ms),
+    }
 }
 
-pub fn run_gat(args: GatPlayArgs) -> Result<(), CliError> {
-    use crate::gat::client::{run_client, GatClientConfig};
-    let cfg = GatClientConfig {
-        addr: args.server,
-        agent: args.agent,
-        params: params_from(&args.params),
-        time_ms: args.time_ms,
-        games: args.games,
-        seed: args.seed.unwrap_or_else(super::clock_seed),
-        connect_timeout: Duration::from_secs(5),
-        reconnect_window: Duration::from_secs(args.reconnect_s),
+/// `play geister`: a GAT client of `client.server` (HOST:PORT), reconnecting
+/// for each game; without a server, an in-process GAT server on loopback
+/// and its house bot, seats alternating (our client moves first in game 1).
+async fn play_geister(settings: Settings, records: Option<String>) -> Result<(), CliError> {
+    let seed = settings.search.seed.unwrap_or_else(super::clock_seed);
+    let summary = match settings.client.server.clone() {
+        Some(addr) => {
+            let cfg = gat_client_config(&settings, addr, settings.client.games, seed);
+            run_client(cfg, |g| println!("{}", g.describe()))
+                .await
+                .map_err(CliError::Runtime)?
+        }
+        None => play_geister_house(&settings, records, seed).await?,
     };
-    crate::games::geister::agents::build(&cfg.agent, &cfg.params, 0).map_err(CliError::Usage)?;
-    let rt = super::runtime()?;
-    let summary = rt
-        .block_on(run_client(cfg, |g| println!("{}", g.describe())))
-        .map_err(CliError::Runtime)?;
     print_summary(
         summary.games,
         summary.wins,
@@ -306,4 +301,78 @@ pub fn run_gat(args: GatPlayArgs) -> Result<(), CliError> {
         summary.score(),
     );
     Ok(())
+}
+
+async fn play_geister_house(
+    settings: &Settings,
+    records: Option<String>,
+    seed: u64,
+) -> Result<GatSummary, CliError> {
+    let house = &settings.server.house_agent;
+    if house.is_empty() {
+        return Err(CliError::Usage(
+            "play: no server given and server.house_agent is empty: nobody to play".into(),
+        ));
+    }
+    let games = settings.client.games;
+    let server = GatServer::bind(GatServerConfig {
+        host: "127.0.0.1".into(),
+        ports: [0, 0],
+        budget: Duration::from_secs(crate::protocol::gat::DEFAULT_BUDGET_S),
+        timeout: Duration::from_secs(crate::protocol::gat::DEFAULT_TIMEOUT_S),
+        games,
+        out: records.filter(|r| !r.is_empty()).map(Into::into),
+    })
+    .await
+    .map_err(|e| CliError::Runtime(format!("cannot start a GAT server on loopback: {e}")))?;
+    let ports = server
+        .local_ports()
+        .map_err(|e| CliError::Runtime(e.to_string()))?;
+    let shown = |name: &str| {
+        AnyGame::Geister
+            .check_agent(name, &Default::default())
+            .unwrap_or_else(|_| name.to_string())
+    };
+    println!(
+        "{} ({}) vs house bot ({}) on GAT 127.0.0.1:{},{}",
+        settings.name,
+        shown(&settings.agent),
+        shown(house),
+        ports[0],
+        ports[1]
+    );
+    let server = tokio::spawn(server.run(|_| {}));
+    let mut house_settings = settings.clone();
+    house_settings.agent = house.clone();
+    house_settings.agent_params = Default::default();
+    house_settings.search.playouts = Some(settings.server.house_playouts).filter(|&n| n > 0);
+    house_settings.search.time_ms = Some(settings.server.house_time_ms).filter(|&t| t > 0);
+    let mut summary = GatSummary::default();
+    for n in 1..=games {
+        // Our client moves first in odd-numbered games.
+        let seat = ((n - 1) % 2) as usize;
+        let game_seed = crate::runner::derive_seed(seed, n as u64, 1);
+        let house_seed = crate::runner::derive_seed(seed, n as u64, 2);
+        let ours = gat_client_config(settings, format!("127.0.0.1:{}", ports[seat]), 1, game_seed);
+        let theirs = gat_client_config(
+            &house_settings,
+            format!("127.0.0.1:{}", ports[1 - seat]),
+            1,
+            house_seed,
+        );
+        let mut finished = None;
+        let (r, h) = tokio::join!(
+            run_client(ours, |g| finished = Some(g.clone())),
+            run_client(theirs, |_| {})
+        );
+        r.map_err(CliError::Runtime)?;
+        h.map_err(|e| CliError::Runtime(format!("house bot: {e}")))?;
+        if let Some(mut g) = finished {
+            g.number = n;
+            println!("{}", g.describe());
+            summary.add(&g);
+        }
+    }
+    let _ = server.await;
+    Ok(summary)
 }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use config::{Config, Environment, File, FileFormat};
 use serde::{Deserialize, Serialize};
 
-use crate::games::{AgentParams, GameKind};
+use crate::games::{AgentParams, AnyGame};
 
 /// Prefix of every environment variable ladderbot reads as a setting.
 pub const ENV_PREFIX: &str = "LADDERBOT";
@@ -34,7 +34,7 @@ pub struct Settings {
     pub name: String,
     /// Game to play; the command line may give it instead.
     #[serde(deserialize_with = "game_from_string")]
-    pub game: Option<GameKind>,
+    pub game: Option<AnyGame>,
     /// Agent name (see `ladderbot agents`); `default`: the game's default.
     pub agent: String,
     /// Agent options, e.g. `draw_reward` for `pmc`.
@@ -63,7 +63,8 @@ pub struct SearchSettings {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ClientSettings {
-    /// `ws://host:port` of a match server; unset: an in-process server with a house bot.
+    /// `ws://host:port` of a match server (Geister: `HOST:PORT` of a GAT
+    /// server); unset: an in-process server with a house bot.
     pub server: Option<String>,
     /// Games to play.
     pub games: u32,
@@ -77,6 +78,9 @@ pub struct ClientSettings {
     /// Speak the game's engine protocol on stdin/stdout instead (GOLAD:
     /// Riddles.io), as a ladder runs an uploaded bot.
     pub stdio: bool,
+    /// Geister (GAT): how long to keep retrying to connect before each game
+    /// (a GAT server reopens its ports only after the previous game).
+    pub reconnect_window_ms: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -187,6 +191,7 @@ impl Default for ClientSettings {
             backoff_max_ms: 10_000,
             max_reconnects: 10,
             stdio: false,
+            reconnect_window_ms: 30_000,
         }
     }
 }
@@ -218,7 +223,7 @@ impl Default for LogSettings {
     }
 }
 
-fn game_from_string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<GameKind>, D::Error> {
+fn game_from_string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<AnyGame>, D::Error> {
     let s = Option::<String>::deserialize(d)?;
     s.map(|s| {
         s.parse()
@@ -310,11 +315,7 @@ impl Settings {
             return Err("name: must not be empty".into());
         }
         if let Some(game) = self.game {
-            game.visit(CheckAgent {
-                agent: &self.agent,
-                params: &self.agent_params,
-                key: "agent",
-            })?;
+            check_agent(game, &self.agent, &self.agent_params, "agent")?;
         }
         if self.search.playouts == Some(0) {
             return Err("search.playouts: must be at least 1".into());
@@ -322,15 +323,41 @@ impl Settings {
         if self.search.time_ms == Some(0) {
             return Err("search.time_ms: must be at least 1".into());
         }
+        if let (Some(AnyGame::Geister), Some(t)) = (self.game, self.search.time_ms) {
+            let max = crate::gat::client::MAX_TIME_MS;
+            if t > max {
+                return Err(format!(
+                    "search.time_ms: {t} is more than {max} (a GAT server's timeout is 10 s)"
+                ));
+            }
+        }
         if self.client.games == 0 {
             return Err("client.games: must be at least 1".into());
         }
         if let Some(url) = &self.client.server {
-            if !(url.starts_with("ws://") || url.starts_with("wss://")) {
-                return Err(format!(
-                    "client.server: '{url}' is not a ws:// or wss:// URL"
-                ));
+            let ws = url.starts_with("ws://") || url.starts_with("wss://");
+            match self.game {
+                Some(AnyGame::Geister) if !is_host_port(url) => {
+                    return Err(format!(
+                        "client.server: '{url}' is not HOST:PORT (a GAT server, e.g. 127.0.0.1:10000)"
+                    ));
+                }
+                Some(AnyGame::Kind(_)) if !ws => {
+                    return Err(format!(
+                        "client.server: '{url}' is not a ws:// or wss:// URL"
+                    ));
+                }
+                // No game yet: either form, checked again once it is known.
+                None if !ws && !is_host_port(url) => {
+                    return Err(format!(
+                        "client.server: '{url}' is neither a ws:// or wss:// URL nor HOST:PORT"
+                    ));
+                }
+                _ => {}
             }
+        }
+        if self.client.reconnect_window_ms == 0 {
+            return Err("client.reconnect_window_ms: must be at least 1".into());
         }
         if self.client.backoff_initial_ms == 0
             || self.client.backoff_max_ms < self.client.backoff_initial_ms
@@ -354,33 +381,35 @@ impl Settings {
         }
         if !self.server.house_agent.is_empty() {
             if let Some(game) = self.game {
-                game.visit(CheckAgent {
-                    agent: &self.server.house_agent,
-                    params: &AgentParams::new(),
-                    key: "server.house_agent",
-                })?;
+                check_agent(
+                    game,
+                    &self.server.house_agent,
+                    &AgentParams::new(),
+                    "server.house_agent",
+                )?;
             }
         }
         Ok(())
     }
 }
 
-/// Builds the agent once to check its name and parameters.
-struct CheckAgent<'a> {
-    agent: &'a str,
-    params: &'a AgentParams,
-    key: &'a str,
+/// `HOST:PORT` with a non-empty host and a port number (no scheme).
+fn is_host_port(s: &str) -> bool {
+    match s.rsplit_once(':') {
+        Some((host, port)) => {
+            !host.is_empty() && !host.contains('/') && port.parse::<u16>().is_ok_and(|p| p > 0)
+        }
+        None => false,
+    }
 }
 
-impl crate::games::GameVisitor for CheckAgent<'_> {
-    type Output = Result<(), String>;
-    fn visit<G: crate::games::PlayableGame>(self) -> Self::Output {
-        match G::build_agent(self.agent, self.params, 0) {
-            Ok(_) => Ok(()),
-            // Parameter errors already name their key.
-            Err(e) if e.starts_with("agent_params.") => Err(e),
-            Err(e) => Err(format!("{}: {e}", self.key)),
-        }
+/// Builds the agent once to check its name and parameters.
+fn check_agent(game: AnyGame, agent: &str, params: &AgentParams, key: &str) -> Result<(), String> {
+    match game.check_agent(agent, params) {
+        Ok(_) => Ok(()),
+        // Parameter errors already name their key.
+        Err(e) if e.starts_with("agent_params.") => Err(e),
+        Err(e) => Err(format!("{key}: {e}")),
     }
 }
 
@@ -471,6 +500,50 @@ mod tests {
         let (_d, p) = profile("game = \"four3d\"\n[agent_params]\ndraw_reward = 3.0\n");
         let err = load(Some(&p), env(&[])).unwrap_err().0;
         assert!(err.contains("agent_params.draw_reward"), "{err}");
+    }
+
+    #[test]
+    fn geister_profiles_take_a_gat_server_and_geister_agents() {
+        let (_d, p) = profile(
+            "game = \"geister\"\nagent = \"rule\"\n[client]\nserver = \"127.0.0.1:10000\"\n",
+        );
+        let s = load(Some(&p), env(&[])).unwrap();
+        assert_eq!(s.game, Some(AnyGame::Geister));
+        assert_eq!(s.client.server.as_deref(), Some("127.0.0.1:10000"));
+        assert_eq!(s.client.reconnect_window_ms, 30_000);
+        // A WebSocket URL is not a GAT server, and the agent must be a Geister one.
+        let err = load(
+            Some(&p),
+            env(&[("LADDERBOT_CLIENT__SERVER", "ws://127.0.0.1:8765")]),
+        )
+        .unwrap_err()
+        .0;
+        assert!(
+            err.contains("client.server") && err.contains("HOST:PORT"),
+            "{err}"
+        );
+        let err = load(Some(&p), env(&[("LADDERBOT_AGENT", "pmc")]))
+            .unwrap_err()
+            .0;
+        assert!(err.contains("agent") && err.contains("pmc"), "{err}");
+        for bad in ["127.0.0.1", ":10000", "host:port", "host:0"] {
+            let err = load(Some(&p), env(&[("LADDERBOT_CLIENT__SERVER", bad)]))
+                .unwrap_err()
+                .0;
+            assert!(err.contains("client.server"), "{bad}: {err}");
+        }
+        // And a Score Four profile still wants a WebSocket URL.
+        let (_d, p) = profile("game = \"four3d\"\n[client]\nserver = \"127.0.0.1:10000\"\n");
+        let err = load(Some(&p), env(&[])).unwrap_err().0;
+        assert!(err.contains("ws://"), "{err}");
+        // Without a game, either form passes.
+        for ok in ["127.0.0.1:10000", "ws://127.0.0.1:8765"] {
+            assert!(load(None, env(&[("LADDERBOT_CLIENT__SERVER", ok)])).is_ok());
+        }
+        let err = load(None, env(&[("LADDERBOT_CLIENT__RECONNECT_WINDOW_MS", "0")]))
+            .unwrap_err()
+            .0;
+        assert!(err.contains("client.reconnect_window_ms"), "{err}");
     }
 
     #[test]

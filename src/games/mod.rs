@@ -132,6 +132,110 @@ impl GameKind {
     }
 }
 
+/// Every game ladderbot plays, by name (profiles, `play`, `match`): the
+/// [`GameKind`]s, whose agents see the whole position, and Geister, whose
+/// agents see only their own view and choose their own setup (played over
+/// GAT TCP and by its own match driver).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AnyGame {
+    Kind(GameKind),
+    Geister,
+}
+
+impl AnyGame {
+    pub const ALL: &'static [AnyGame] = &[
+        AnyGame::Kind(GameKind::Four3d),
+        AnyGame::Kind(GameKind::Golad),
+        AnyGame::Geister,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            AnyGame::Kind(k) => k.id(),
+            AnyGame::Geister => "geister",
+        }
+    }
+
+    /// The full-information game, if it is one.
+    pub fn kind(self) -> Option<GameKind> {
+        match self {
+            AnyGame::Kind(k) => Some(k),
+            AnyGame::Geister => None,
+        }
+    }
+
+    /// The agent names the game's registry accepts.
+    pub fn agent_names(self) -> &'static [&'static str] {
+        struct Names;
+        impl GameVisitor for Names {
+            type Output = &'static [&'static str];
+            fn visit<G: PlayableGame>(self) -> Self::Output {
+                G::agent_names()
+            }
+        }
+        match self {
+            AnyGame::Kind(k) => k.visit(Names),
+            AnyGame::Geister => geister::agents::NAMES,
+        }
+    }
+
+    /// Builds the agent once to check its name and parameters; its real
+    /// name (`default` resolved) on success.
+    pub fn check_agent(self, name: &str, params: &AgentParams) -> Result<String, String> {
+        struct Check<'a>(&'a str, &'a AgentParams);
+        impl GameVisitor for Check<'_> {
+            type Output = Result<String, String>;
+            fn visit<G: PlayableGame>(self) -> Self::Output {
+                G::build_agent(self.0, self.1, 0).map(|a| a.name().to_string())
+            }
+        }
+        match self {
+            AnyGame::Kind(k) => k.visit(Check(name, params)),
+            AnyGame::Geister => {
+                geister::agents::build(name, params, 0).map(|a| a.name().to_string())
+            }
+        }
+    }
+}
+
+impl From<GameKind> for AnyGame {
+    fn from(k: GameKind) -> Self {
+        AnyGame::Kind(k)
+    }
+}
+
+impl fmt::Display for AnyGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+impl FromStr for AnyGame {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        AnyGame::ALL
+            .iter()
+            .copied()
+            .find(|g| g.id() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown game '{s}' (known: {})",
+                    AnyGame::ALL
+                        .iter()
+                        .map(|g| g.id())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })
+    }
+}
+
+impl serde::Serialize for AnyGame {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id())
+    }
+}
+
 /// Code generic over the game, run for a [`GameKind`] chosen at run time.
 pub trait GameVisitor {
     type Output;
@@ -227,4 +331,32 @@ pub fn param_u64(
         ));
     }
     Ok(Some(x))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_parses_by_its_name_and_checks_agents() {
+        for g in AnyGame::ALL {
+            assert_eq!(g.id().parse::<AnyGame>().unwrap(), *g);
+            assert_eq!(g.to_string(), g.id());
+            assert!(!g.agent_names().is_empty());
+            for name in g.agent_names() {
+                assert_eq!(g.check_agent(name, &AgentParams::new()).unwrap(), *name);
+            }
+            assert!(g.check_agent("default", &AgentParams::new()).is_ok());
+            let e = g.check_agent("nobody", &AgentParams::new()).unwrap_err();
+            assert!(e.contains("nobody"), "{e}");
+        }
+        assert_eq!(AnyGame::Geister.kind(), None);
+        assert_eq!(AnyGame::from(GameKind::Golad).kind(), Some(GameKind::Golad));
+        let e = "chess".parse::<AnyGame>().unwrap_err();
+        assert!(e.contains("geister") && e.contains("four3d"), "{e}");
+        assert_eq!(
+            serde_json::to_value(AnyGame::Geister).unwrap(),
+            serde_json::json!("geister")
+        );
+    }
 }

@@ -30,6 +30,9 @@ pub const IDLE_TIMEOUT: Duration = Duration::from_secs(15 * 60);
 /// The most time per move we ever ask for: below the server's 10 s timeout.
 pub const MAX_TIME_MS: u64 = 9_000;
 
+/// Time per move when neither a time nor a playout budget is given.
+pub const DEFAULT_TIME_MS: u64 = 1_000;
+
 /// What a client run needs.
 #[derive(Clone, Debug)]
 pub struct GatClientConfig {
@@ -37,8 +40,14 @@ pub struct GatClientConfig {
     pub addr: String,
     pub agent: String,
     pub params: AgentParams,
-    /// Milliseconds per move (capped at [`MAX_TIME_MS`]).
-    pub time_ms: u64,
+    /// Milliseconds per move (capped at [`MAX_TIME_MS`]); `None`: with a
+    /// playout budget, [`MAX_TIME_MS`] as a safety cap, else
+    /// [`DEFAULT_TIME_MS`].
+    pub time_ms: Option<u64>,
+    /// Playouts per move, for agents that count them.
+    pub playouts: Option<u64>,
+    /// Kept for I/O out of every move's time, in milliseconds.
+    pub margin_ms: u64,
     /// Games to play, one connection each.
     pub games: u32,
     pub seed: u64,
@@ -97,7 +106,8 @@ pub struct GatSummary {
 }
 
 impl GatSummary {
-    fn add(&mut self, g: &GatGame) {
+    /// Counts one more game.
+    pub fn add(&mut self, g: &GatGame) {
         self.games += 1;
         match g.outcome {
             Some(Outcome::Won) => self.wins += 1,
@@ -229,7 +239,7 @@ pub async fn run_client(
     let agent = agents::build(&cfg.agent, &cfg.params, cfg.seed)?;
     let agent =
         AgentThread::spawn(agent).map_err(|e| format!("cannot start the agent thread: {e}"))?;
-    let time = Duration::from_millis(cfg.time_ms.clamp(1, MAX_TIME_MS));
+    let budget = MoveBudget::of(&cfg);
     let mut summary = GatSummary::default();
     for number in 1..=cfg.games {
         let stream = connect_retrying(&cfg.addr, cfg.connect_timeout, cfg.reconnect_window).await?;
@@ -243,7 +253,7 @@ pub async fn run_client(
             refused: false,
             error: None,
         };
-        if let Err(e) = play_game(stream, &agent, time, &mut game).await {
+        if let Err(e) = play_game(stream, &agent, budget, &mut game).await {
             tracing::error!(game = number, error = %e, "game broke off");
             eprintln!("game {number}: error: {e}");
             game.error = Some(e);
@@ -252,6 +262,37 @@ pub async fn run_client(
         on_game(&game);
     }
     Ok(summary)
+}
+
+/// What every move may spend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct MoveBudget {
+    time: Duration,
+    playouts: Option<u64>,
+    margin: Duration,
+}
+
+impl MoveBudget {
+    fn of(cfg: &GatClientConfig) -> Self {
+        let ms = cfg.time_ms.unwrap_or(if cfg.playouts.is_some() {
+            MAX_TIME_MS
+        } else {
+            DEFAULT_TIME_MS
+        });
+        MoveBudget {
+            time: Duration::from_millis(ms.clamp(1, MAX_TIME_MS)),
+            playouts: cfg.playouts,
+            margin: Duration::from_millis(cfg.margin_ms),
+        }
+    }
+
+    /// The limits of a move whose clock started at `start`.
+    fn limits(&self, start: Instant) -> Limits {
+        Limits {
+            playouts: self.playouts,
+            deadline: Some(Deadline::per_move(start, self.time, self.margin)),
+        }
+    }
 }
 
 /// Which of a setup's pieces are red, for `SET:`.
@@ -273,7 +314,7 @@ fn opponent_unmoved(board: &GatBoard) -> bool {
 async fn play_game(
     stream: TcpStream,
     agent: &AgentThread,
-    time: Duration,
+    budget: MoveBudget,
     game: &mut GatGame,
 ) -> Result<(), String> {
     let (rd, mut wr) = stream.into_split();
@@ -318,10 +359,9 @@ async fn play_game(
                 let Some(&fallback) = legal.first() else {
                     return Err("no legal move on the server's board".into());
                 };
-                let limits =
-                    Limits::deadline(Deadline::per_move(start, time, Duration::from_millis(20)));
+                let limits = budget.limits(start);
                 let mv = match agent
-                    .choose(view, limits, time + Duration::from_millis(500))
+                    .choose(view, limits, budget.time + Duration::from_millis(500))
                     .await
                 {
                     Some(m) if view.is_legal(m) => m,
@@ -350,5 +390,40 @@ async fn play_game(
                 .await
                 .map_err(|e| format!("writing to the server: {e}"))?;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(time_ms: Option<u64>, playouts: Option<u64>) -> GatClientConfig {
+        GatClientConfig {
+            addr: "127.0.0.1:10000".into(),
+            agent: "random".into(),
+            params: AgentParams::new(),
+            time_ms,
+            playouts,
+            margin_ms: 20,
+            games: 1,
+            seed: 1,
+            connect_timeout: Duration::from_secs(1),
+            reconnect_window: Duration::from_secs(1),
+        }
+    }
+
+    #[test]
+    fn move_budgets_follow_time_and_playouts_under_the_servers_timeout() {
+        let ms = |b: MoveBudget| b.time.as_millis() as u64;
+        assert_eq!(ms(MoveBudget::of(&cfg(None, None))), DEFAULT_TIME_MS);
+        assert_eq!(ms(MoveBudget::of(&cfg(Some(50), None))), 50);
+        assert_eq!(ms(MoveBudget::of(&cfg(Some(60_000), None))), MAX_TIME_MS);
+        // A playout budget alone keeps the server's timeout as its safety cap.
+        let b = MoveBudget::of(&cfg(None, Some(300)));
+        assert_eq!((ms(b), b.playouts), (MAX_TIME_MS, Some(300)));
+        let start = Instant::now();
+        let l = MoveBudget::of(&cfg(Some(100), Some(5))).limits(start);
+        assert_eq!(l.playouts, Some(5));
+        assert_eq!(l.deadline.unwrap().hard - start, Duration::from_millis(80));
     }
 }

@@ -17,7 +17,7 @@ use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpListener, TcpStream};
 
 use super::{read_line, show_line};
-use crate::games::geister::{Colour, Geister, Move, Setup};
+use crate::games::geister::{arena, Colour, Geister, Move, Setup};
 use crate::protocol::gat::{parse_client_line, ClientMsg, Outcome, EOL};
 use crate::records::{now_ms, EndReason, GameRecord, RecordWriter};
 use crate::search::{Outcome as GameOutcome, Seat};
@@ -86,7 +86,7 @@ impl GatServer {
             );
             played += 1;
             let id = format!("gat-{played}");
-            tracing::info!(%id, "both players connected");
+            tracing::debug!(%id, "both players connected");
             let record = play_game(&self.cfg, id, ports, [a, b]).await;
             if let Some(w) = &self.records {
                 if let Err(e) = w.append(&record) {
@@ -300,6 +300,15 @@ async fn play_game(
     };
 
     let (winner, reason, detail) = ending;
+    // How it ended: the rules' ending, or the forfeit's reason.
+    let ending_key = match (reason, &game) {
+        (EndReason::Rules, Some(g)) => arena::ending(g).map(|e| e.key().to_string()),
+        _ => None,
+    }
+    .unwrap_or_else(|| reason.key().to_string());
+    let setups = game
+        .as_ref()
+        .map(|g| [g.setup(0).to_letters(), g.setup(1).to_letters()]);
     for (seat, c) in conns.iter_mut().enumerate() {
         let o = match winner {
             Some(w) if w == seat => Outcome::Won,
@@ -327,23 +336,25 @@ async fn play_game(
         detail,
         moves,
         move_ms,
+        ending: Some(ending_key),
+        setups,
         started_ms,
         finished_ms: now_ms(),
     };
-    tracing::info!(id = %record.id, result = %record.result, reason = ?record.reason, "game over");
+    tracing::debug!(id = %record.id, result = %record.result, reason = ?record.reason, ending = ?record.ending, "game over");
     record
 }
 
-/// One line for the console, starting `game `.
+/// One line for the console, starting `game `: the result, how the game
+/// ended (the rules' ending, e.g. `escape`, or the forfeit's reason) and the
+/// number of moves.
 pub fn describe_record(r: &GameRecord) -> String {
-    let reason = match r.reason {
-        EndReason::Rules => "rules",
-        EndReason::IllegalMove => "illegal move",
-        EndReason::Timeout => "timeout",
-        EndReason::Disconnect => "disconnect",
+    let how = match (r.reason, &r.ending) {
+        (EndReason::Rules, Some(e)) => e.replace('_', " "),
+        (reason, _) => reason.key().replace('_', " "),
     };
     let mut s = format!(
-        "game {}: {} vs {}: {} by {reason} after {} moves",
+        "game {}: {} vs {}: {} by {how} after {} moves",
         r.id,
         r.players[0],
         r.players[1],
@@ -354,4 +365,44 @@ pub fn describe_record(r: &GameRecord) -> String {
         s.push_str(&format!(" ({d})"));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(reason: EndReason, ending: Option<&str>) -> GameRecord {
+        GameRecord {
+            game: "geister".into(),
+            id: "gat-1".into(),
+            players: ["10000".into(), "10001".into()],
+            winner: Some(0),
+            result: "1-0".into(),
+            reason,
+            detail: None,
+            moves: vec![Value::String("A,N".into())],
+            move_ms: vec![1],
+            ending: ending.map(String::from),
+            setups: None,
+            started_ms: 0,
+            finished_ms: 0,
+        }
+    }
+
+    #[test]
+    fn describe_record_names_how_the_game_ended() {
+        let r = record(EndReason::Rules, Some("blues_captured"));
+        assert_eq!(
+            describe_record(&r),
+            "game gat-1: 10000 vs 10001: 1-0 by blues captured after 1 moves"
+        );
+        let mut r = record(EndReason::Timeout, Some("timeout"));
+        r.detail = Some("seat 1: no move within 10 s".into());
+        assert_eq!(
+            describe_record(&r),
+            "game gat-1: 10000 vs 10001: 1-0 by timeout after 1 moves \
+             (seat 1: no move within 10 s)"
+        );
+        assert!(describe_record(&record(EndReason::Rules, None)).contains("1-0 by rules"));
+    }
 }

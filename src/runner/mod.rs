@@ -7,10 +7,21 @@
 //! games 2k and 2k+1 start from the same position with the seats swapped.
 //! With playout budgets (no clock), the results do not depend on `jobs`.
 //! With SPRT, *which* games are played can depend on the completion order.
+//!
+//! The runner is generic over a [`Driver`], which plays game `i` of a match
+//! and returns its [`Played`] summary and record: [`run_match`] drives any
+//! [`PlayableGame`] (agents see the whole position), [`geister`] drives
+//! Geister in-process (agents see only their own view) and [`gat`] drives
+//! Geister over real GAT TCP connections. Threads, seats, seeds, records,
+//! SPRT, progress and the report are shared.
 
+pub mod gat;
+pub mod geister;
 pub mod stats;
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::marker::PhantomData;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -22,7 +33,7 @@ use serde_json::Value;
 
 use crate::games::{AgentParams, PlayableGame};
 use crate::records::{now_ms, EndReason, GameRecord, RecordWriter};
-use crate::search::{Agent, Deadline, Limits, Outcome, Seat};
+use crate::search::{panic_message, Agent, Deadline, Limits, Outcome, Seat};
 
 /// One side of a match: an agent name, its parameters and its budget.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -219,6 +230,94 @@ pub struct MatchReport {
     pub b_ms_per_move: f64,
     pub seed: u64,
     pub jobs: usize,
+    /// How the games ended, for games whose records say (Geister).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub endings: Option<Endings>,
+    /// How the games were played when not in-process: `gat-tcp`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transport: Option<String>,
+}
+
+/// How the games of a match ended, by the key of each record's `ending`:
+/// A's wins, B's wins and draws. The keys a game always reports are present
+/// even when zero (Geister: `escape`, `blues_captured`, `reds_captured`
+/// for wins, `draw` for draws); forfeits add their reason (`illegal_move`,
+/// `timeout`, `disconnect`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Endings {
+    pub a: BTreeMap<String, u32>,
+    pub b: BTreeMap<String, u32>,
+    pub draws: BTreeMap<String, u32>,
+    /// Win keys in report order (not serialized).
+    #[serde(skip)]
+    order: Vec<String>,
+}
+
+impl Endings {
+    /// Zero counts for the keys every game of this kind reports.
+    pub fn with_keys(win_keys: &[&str], draw_keys: &[&str]) -> Self {
+        let zeros = |keys: &[&str]| -> BTreeMap<String, u32> {
+            keys.iter().map(|k| (k.to_string(), 0)).collect()
+        };
+        Endings {
+            a: zeros(win_keys),
+            b: zeros(win_keys),
+            draws: zeros(draw_keys),
+            order: win_keys.iter().map(|k| k.to_string()).collect(),
+        }
+    }
+
+    /// Counts one game with `result` from A's side.
+    pub fn add(&mut self, result: Outcome, key: &str) {
+        let map = match result {
+            Outcome::Win(0) => &mut self.a,
+            Outcome::Win(_) => &mut self.b,
+            Outcome::Draw => &mut self.draws,
+        };
+        *map.entry(key.to_string()).or_insert(0) += 1;
+    }
+
+    /// Games counted.
+    pub fn total(&self) -> u32 {
+        [&self.a, &self.b, &self.draws]
+            .iter()
+            .flat_map(|m| m.values())
+            .sum()
+    }
+
+    /// One line: `endings (A/B wins): escape 12/3, blues captured 4/0, ...; draws 1`.
+    pub fn render(&self) -> String {
+        let mut keys: Vec<&String> = self.order.iter().collect();
+        for k in self.a.keys().chain(self.b.keys()) {
+            if !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
+        let get = |m: &BTreeMap<String, u32>, k: &str| m.get(k).copied().unwrap_or(0);
+        let wins: Vec<String> = keys
+            .iter()
+            .map(|k| {
+                format!(
+                    "{} {}/{}",
+                    k.replace('_', " "),
+                    get(&self.a, k),
+                    get(&self.b, k)
+                )
+            })
+            .collect();
+        let draws: u32 = self.draws.values().sum();
+        let odd: Vec<String> = self
+            .draws
+            .iter()
+            .filter(|(k, n)| k.as_str() != "draw" && **n > 0)
+            .map(|(k, n)| format!("{} {n}", k.replace('_', " ")))
+            .collect();
+        let mut s = format!("endings (A/B wins): {}; draws {draws}", wins.join(", "));
+        if !odd.is_empty() {
+            let _ = write!(s, " ({})", odd.join(", "));
+        }
+        s
+    }
 }
 
 const SIDE_NAMES: [&str; 2] = ["A", "B"];
@@ -242,22 +341,79 @@ pub fn a_seat(index: u32) -> Seat {
 }
 
 /// What one game produced, by side (0 = A, 1 = B).
-struct Played {
+pub struct Played {
     /// From A's side.
-    result: Outcome,
-    decisions: [u64; 2],
-    playouts: [u64; 2],
-    time: [Duration; 2],
-    record: GameRecord,
+    pub result: Outcome,
+    pub decisions: [u64; 2],
+    pub playouts: [u64; 2],
+    pub time: [Duration; 2],
+    /// The game's record; its `ending`, if any, is counted in the report.
+    pub record: GameRecord,
 }
 
-fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = p.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = p.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "unknown panic".to_string()
+/// What the runner needs of one kind of game: check the sides, and play
+/// game `index` of a match. Each worker thread makes its own `Worker` (for
+/// example a server of its own) and plays its games one after another.
+pub trait Driver: Sync {
+    type Worker;
+    /// The game's id, for the report.
+    fn game(&self) -> &str;
+    /// Checks both sides (agent names, parameters) before any game.
+    fn check(&self, cfg: &MatchConfig) -> Result<(), String>;
+    /// Makes one worker's state; called on the worker's own thread.
+    fn worker(&self, cfg: &MatchConfig) -> Result<Self::Worker, String>;
+    /// Plays game `index` to its end. An agent that breaks the rules loses
+    /// the game; an error stops the whole match.
+    fn play(&self, w: &mut Self::Worker, cfg: &MatchConfig, index: u32) -> Result<Played, String>;
+    /// The ending keys every game reports (wins, draws), for games whose
+    /// records have an `ending`.
+    fn ending_keys(&self) -> Option<(&'static [&'static str], &'static [&'static str])> {
+        None
+    }
+    /// How games are played when not in-process (for the report).
+    fn transport(&self) -> Option<&str> {
+        None
+    }
+}
+
+/// The seat-to-side map of game `index`: the side (0 = A, 1 = B) in `seat`.
+pub fn side_of_seat(index: u32, seat: Seat) -> usize {
+    usize::from(seat != a_seat(index))
+}
+
+/// The driver of a [`PlayableGame`]: one game in-process, agents see the
+/// whole position.
+pub struct Playable<G>(PhantomData<fn() -> G>);
+
+impl<G> Playable<G> {
+    pub fn new() -> Self {
+        Playable(PhantomData)
+    }
+}
+
+impl<G> Default for Playable<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<G: PlayableGame> Driver for Playable<G> {
+    type Worker = ();
+    fn game(&self) -> &str {
+        G::ID
+    }
+    fn check(&self, cfg: &MatchConfig) -> Result<(), String> {
+        for (k, side) in [&cfg.a, &cfg.b].iter().enumerate() {
+            G::build_agent(&side.agent, &side.params, 0)
+                .map_err(|e| format!("side {}: {e}", SIDE_NAMES[k]))?;
+        }
+        Ok(())
+    }
+    fn worker(&self, _cfg: &MatchConfig) -> Result<(), String> {
+        Ok(())
+    }
+    fn play(&self, _w: &mut (), cfg: &MatchConfig, index: u32) -> Result<Played, String> {
+        play_game::<G>(cfg, index)
     }
 }
 
@@ -273,9 +429,8 @@ fn play_game<G: PlayableGame>(cfg: &MatchConfig, index: u32) -> Result<Played, S
         agent.new_game();
         agents.push(agent);
     }
-    let a_seat = a_seat(index);
     // Side (0 = A, 1 = B) of the player in each seat.
-    let side_of_seat = |seat: Seat| usize::from(seat != a_seat);
+    let side_of_seat = |seat: Seat| side_of_seat(index, seat);
     let players: [String; 2] = std::array::from_fn(|seat| {
         let k = side_of_seat(seat);
         format!("{}:{}", SIDE_NAMES[k], sides[k].agent)
@@ -347,6 +502,8 @@ fn play_game<G: PlayableGame>(cfg: &MatchConfig, index: u32) -> Result<Played, S
         detail,
         moves,
         move_ms,
+        ending: None,
+        setups: None,
         started_ms,
         finished_ms: now_ms(),
     };
@@ -369,6 +526,7 @@ struct Shared {
     /// The SPRT decision that stopped the match, if any.
     sprt_decision: Option<&'static str>,
     error: Option<String>,
+    endings: Endings,
 }
 
 /// Sets `stop` if the worker unwinds, so the others stop taking games.
@@ -388,6 +546,17 @@ pub fn run_match<G: PlayableGame>(
     cfg: &MatchConfig,
     progress: &(dyn Fn(&Tally) + Sync),
 ) -> Result<MatchReport, String> {
+    run_with(&Playable::<G>::new(), cfg, progress)
+}
+
+/// Plays the match described by `cfg` with `driver`, calling `progress`
+/// after every finished game (from the worker that finished it, one at a
+/// time).
+pub fn run_with<D: Driver>(
+    driver: &D,
+    cfg: &MatchConfig,
+    progress: &(dyn Fn(&Tally) + Sync),
+) -> Result<MatchReport, String> {
     if cfg.jobs == 0 {
         return Err("jobs must be at least 1".into());
     }
@@ -395,10 +564,8 @@ pub fn run_match<G: PlayableGame>(
         s.check()?;
     }
     // Catch bad agent names and parameters before any thread starts.
-    for (k, side) in [&cfg.a, &cfg.b].iter().enumerate() {
-        G::build_agent(&side.agent, &side.params, 0)
-            .map_err(|e| format!("side {}: {e}", SIDE_NAMES[k]))?;
-    }
+    driver.check(cfg)?;
+    let ending_keys = driver.ending_keys();
     let writer = match &cfg.out {
         Some(p) => {
             Some(RecordWriter::open(p).map_err(|e| format!("cannot open {}: {e}", p.display()))?)
@@ -414,6 +581,9 @@ pub fn run_match<G: PlayableGame>(
             total: cfg.games,
             ..Tally::default()
         },
+        endings: ending_keys
+            .map(|(w, d)| Endings::with_keys(w, d))
+            .unwrap_or_default(),
         ..Shared::default()
     });
 
@@ -431,6 +601,9 @@ pub fn run_match<G: PlayableGame>(
             Outcome::Win(0) => sh.tally.wins += 1,
             Outcome::Win(_) => sh.tally.losses += 1,
             Outcome::Draw => sh.tally.draws += 1,
+        }
+        if let Some(e) = &p.record.ending {
+            sh.endings.add(p.result, e);
         }
         sh.tally.done += 1;
         for k in 0..2 {
@@ -452,12 +625,19 @@ pub fn run_match<G: PlayableGame>(
     let workers = cfg.jobs.min(cfg.games.max(1) as usize);
     let worker = || -> Result<(), String> {
         let _guard = StopOnPanic(&stop);
+        let mut state = match driver.worker(cfg) {
+            Ok(w) => w,
+            Err(e) => {
+                stop.store(true, Ordering::SeqCst);
+                return Err(e);
+            }
+        };
         while !stop.load(Ordering::SeqCst) {
             let i = next.fetch_add(1, Ordering::SeqCst);
             if i >= cfg.games {
                 break;
             }
-            match play_game::<G>(cfg, i) {
+            match driver.play(&mut state, cfg, i) {
                 Ok(p) => finish(p),
                 Err(e) => {
                     stop.store(true, Ordering::SeqCst);
@@ -509,7 +689,7 @@ pub fn run_match<G: PlayableGame>(
         }
     };
     Ok(MatchReport {
-        game: G::ID.to_string(),
+        game: driver.game().to_string(),
         a: cfg.a.describe(),
         b: cfg.b.describe(),
         games: t.done,
@@ -528,15 +708,22 @@ pub fn run_match<G: PlayableGame>(
         b_ms_per_move: per_move(sh.time[1].as_secs_f64() * 1000.0, 1),
         seed: cfg.seed,
         jobs: cfg.jobs,
+        endings: ending_keys.map(|_| sh.endings.clone()),
+        transport: driver.transport().map(String::from),
     })
 }
 
 /// A human summary of a report, several lines.
 pub fn render_report(r: &MatchReport) -> String {
     let mut s = String::new();
+    let over = match r.transport.as_deref() {
+        Some("gat-tcp") => " over GAT TCP".to_string(),
+        Some(t) => format!(" over {t}"),
+        None => String::new(),
+    };
     let _ = writeln!(
         s,
-        "{}: A = {} vs B = {}, {} games (seed {}, {} jobs)",
+        "{}{over}: A = {} vs B = {}, {} games (seed {}, {} jobs)",
         r.game, r.a, r.b, r.games, r.seed, r.jobs
     );
     let _ = writeln!(
@@ -561,6 +748,9 @@ pub fn render_report(r: &MatchReport) -> String {
         r.elo_hi,
         100.0 * r.los
     );
+    if let Some(e) = &r.endings {
+        let _ = writeln!(s, "{}", e.render());
+    }
     if let Some(p) = &r.sprt {
         let _ = writeln!(
             s,

@@ -56,3 +56,14 @@ impl<G: Game> Agent<G> for RandomAgent {
         }
     }
 }
+
+/// The message of a caught panic (from `catch_unwind` or a joined thread).
+pub fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}

@@ -304,6 +304,8 @@ async fn play_game<G: PlayableGame>(
             detail: end.detail.clone(),
             moves,
             move_ms,
+            ending: None,
+            setups: None,
             started_ms,
             finished_ms: now_ms(),
         };

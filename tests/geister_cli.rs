@@ -1,0 +1,376 @@
+//! Geister from the command line, with the real binary: a full `rule` vs
+//! `rule` session through `serve-gat` and two `play geister` clients, a
+//! profile started with no arguments, `play geister` against the house bot,
+//! and `match geister` in-process and over GAT TCP.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use common::*;
+use ladderbot::records::{read_records, EndReason, GameRecord};
+
+const LIMIT: Duration = Duration::from_secs(120);
+const ENDINGS: [&str; 4] = ["escape", "blues_captured", "reds_captured", "draw"];
+
+/// Kills the child when dropped, so a failing test leaves nothing behind.
+struct Guard(Option<Child>);
+
+impl Guard {
+    fn wait(mut self, limit: Duration) -> Output {
+        wait_with_limit(self.0.take().expect("child"), limit)
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        if let Some(c) = &mut self.0 {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+/// `serve-gat` on free loopback ports: the guard, the ports, and the rest of
+/// its stdout line by line.
+fn serve_gat(games: u32, out: &Path) -> (Guard, [u16; 2], mpsc::Receiver<String>) {
+    let mut c = bin();
+    c.args(["serve-gat", "--ports", "0,0", "--host", "127.0.0.1"])
+        .args([
+            "--games",
+            &games.to_string(),
+            "--budget",
+            "60",
+            "--timeout",
+            "5",
+        ])
+        .arg("--out")
+        .arg(out)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let mut g = Guard(Some(c.spawn().expect("start serve-gat")));
+    let stdout = g.0.as_mut().unwrap().stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(l) = line else { break };
+            if tx.send(l).is_err() {
+                break;
+            }
+        }
+    });
+    let first = rx
+        .recv_timeout(Duration::from_secs(20))
+        .expect("serve-gat did not start");
+    let ports = first
+        .strip_prefix("listening on ")
+        .and_then(|p| p.split_once(','))
+        .map(|(a, b)| [a.parse().unwrap(), b.parse().unwrap()])
+        .unwrap_or_else(|| panic!("unexpected first line {first:?}"));
+    (g, ports, rx)
+}
+
+/// A `play geister` client process.
+fn play_geister(port: u16, agent: &str, games: u32, seed: u64) -> Guard {
+    let mut c = bin();
+    c.args(["play", "geister", "--server", &format!("127.0.0.1:{port}")])
+        .args(["--agent", agent, "--time-ms", "200"])
+        .args(["--games", &games.to_string(), "--seed", &seed.to_string()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    Guard(Some(c.spawn().expect("start play geister")))
+}
+
+/// (games, wins, draws, losses) from a client's `summary:` line.
+fn summary(o: &Output) -> (u32, u32, u32, u32) {
+    let text = stdout(o);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("summary: "))
+        .unwrap_or_else(|| panic!("no summary in {text:?}; stderr: {}", stderr(o)));
+    let n: Vec<u32> = line
+        .split(|c: char| !c.is_ascii_digit() && c != '.')
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    (n[0], n[1], n[2], n[3])
+}
+
+/// (seat 0 wins, draws, seat 1 wins) in the records.
+fn by_seat(recs: &[GameRecord]) -> (u32, u32, u32) {
+    let count = |w: Option<usize>| recs.iter().filter(|r| r.winner == w).count() as u32;
+    (count(Some(0)), count(None), count(Some(1)))
+}
+
+/// Every record is a finished Geister game with a result, a reason and an
+/// ending that fit together.
+fn check_records(recs: &[GameRecord]) {
+    for r in recs {
+        assert_eq!(r.game, "geister");
+        assert_eq!(r.result, GameRecord::result_string(r.winner), "{r:?}");
+        let ending = r
+            .ending
+            .as_deref()
+            .unwrap_or_else(|| panic!("no ending: {r:?}"));
+        match r.reason {
+            EndReason::Rules => {
+                assert!(ENDINGS.contains(&ending), "{r:?}");
+                assert_eq!(ending == "draw", r.winner.is_none(), "{r:?}");
+            }
+            other => assert_eq!(ending, other.key(), "{r:?}"),
+        }
+        assert_eq!(r.moves.len(), r.move_ms.len());
+        let setups = r
+            .setups
+            .as_ref()
+            .unwrap_or_else(|| panic!("no setups: {r:?}"));
+        assert!(setups.iter().all(|s| s.len() == 4), "{r:?}");
+    }
+}
+
+#[test]
+fn a_rule_vs_rule_session_through_serve_gat_records_every_game() {
+    const N: u32 = 10;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("session.jsonl");
+    let (srv, ports, lines) = serve_gat(N, &out);
+    let c0 = play_geister(ports[0], "rule", N, 1);
+    let c1 = play_geister(ports[1], "rule", N, 2);
+    let o0 = c0.wait(LIMIT);
+    let o1 = c1.wait(LIMIT);
+    assert!(o0.status.success(), "{}", stderr(&o0));
+    assert!(o1.status.success(), "{}", stderr(&o1));
+    let so = srv.wait(LIMIT);
+    assert!(so.status.success());
+    let served: Vec<String> = lines.try_iter().collect();
+
+    let recs = read_records(&out).unwrap();
+    assert_eq!(recs.len(), N as usize, "{served:?}");
+    check_records(&recs);
+    // Two rule agents never break the rules of play.
+    assert!(
+        recs.iter().all(|r| r.reason == EndReason::Rules),
+        "{recs:?}"
+    );
+    // Both clients' summaries agree with the records, seat by seat.
+    let (w0, d, w1) = by_seat(&recs);
+    assert_eq!(summary(&o0), (N, w0, d, w1));
+    assert_eq!(summary(&o1), (N, w1, d, w0));
+    // The server printed one line per game with its ending, then the count.
+    let games: Vec<&String> = served.iter().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), N as usize, "{served:?}");
+    for (line, r) in games.iter().zip(&recs) {
+        let ending = r.ending.as_deref().unwrap().replace('_', " ");
+        assert!(
+            line.contains(&format!("{} by {ending} after", r.result)),
+            "{line}"
+        );
+    }
+    assert_eq!(
+        served.last().map(String::as_str),
+        Some(format!("served {N} games").as_str())
+    );
+}
+
+#[test]
+fn a_geister_profile_plays_when_started_with_no_arguments() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/geister-rule.toml");
+    std::fs::copy(&profile, dir.path().join("ladderbot.toml")).unwrap();
+    let out = dir.path().join("games.jsonl");
+    let (srv, ports, _lines) = serve_gat(2, &out);
+    let other = play_geister(ports[1], "random", 2, 3);
+    let port0 = format!("127.0.0.1:{}", ports[0]);
+    let us = run(
+        &[],
+        &[
+            ("LADDERBOT_CLIENT__SERVER", port0.as_str()),
+            ("LADDERBOT_CLIENT__GAMES", "2"),
+            ("LADDERBOT_SEARCH__SEED", "4"),
+        ],
+        Some(dir.path()),
+        LIMIT,
+    );
+    assert!(us.status.success(), "{}", stderr(&us));
+    let them = other.wait(LIMIT);
+    assert!(srv.wait(LIMIT).status.success());
+    let recs = read_records(&out).unwrap();
+    assert_eq!(recs.len(), 2);
+    check_records(&recs);
+    let (w0, d, w1) = by_seat(&recs);
+    assert_eq!(summary(&us), (2, w0, d, w1));
+    assert_eq!(summary(&them), (2, w1, d, w0));
+}
+
+#[test]
+fn play_geister_without_a_server_plays_the_house_bot_with_seats_alternating() {
+    let o = run(
+        &[
+            "play", "geister", "--agent", "rule", "--games", "4", "--seed", "9",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with("ladderbot (rule) vs house bot (random) on GAT 127.0.0.1:"),
+        "{text}"
+    );
+    let games: Vec<&str> = text.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 4, "{text}");
+    for (i, g) in games.iter().enumerate() {
+        assert!(
+            g.starts_with(&format!("game {}: seat {}: ", i + 1, i % 2)),
+            "{g}"
+        );
+    }
+    let (n, w, d, l) = summary(&o);
+    assert_eq!((n, w + d + l), (4, 4));
+}
+
+#[test]
+fn play_geister_refuses_a_websocket_url_and_a_bad_agent() {
+    let o = run(
+        &["play", "geister", "--server", "ws://127.0.0.1:8765"],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("client.server"), "{}", stderr(&o));
+    let o = run(
+        &[
+            "play",
+            "geister",
+            "--server",
+            "127.0.0.1:10000",
+            "--agent",
+            "pmc",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("pmc"), "{}", stderr(&o));
+}
+
+/// The `--json` report of a `match geister` run.
+fn match_json(extra: &[&str], out: &Path) -> serde_json::Value {
+    let mut args = vec![
+        "match", "geister", "--a", "charge", "--b", "random", "--games", "24", "--seed", "3",
+        "--jobs", "2", "--json", "--out",
+    ];
+    let out_s = out.to_str().unwrap();
+    args.push(out_s);
+    args.extend_from_slice(extra);
+    let o = run(&args, &[], None, LIMIT);
+    assert!(o.status.success(), "{}", stderr(&o));
+    last_json(&o)
+}
+
+#[test]
+fn match_geister_in_process_and_over_gat_play_the_same_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let local = match_json(&[], &dir.path().join("local.jsonl"));
+    let tcp = match_json(&["--over-gat"], &dir.path().join("tcp.jsonl"));
+    assert_eq!(local["game"], "geister");
+    assert_eq!(local["games"], 24);
+    assert!(local.get("transport").is_none());
+    assert_eq!(tcp["transport"], "gat-tcp");
+    // charge and random do not look at the clock: the same seeds give the
+    // same games whether the moves travel over TCP or not.
+    for key in ["wins", "draws", "losses", "endings"] {
+        assert_eq!(local[key], tcp[key], "{key}: {local} vs {tcp}");
+    }
+    let e = &local["endings"];
+    let total: u64 = ["a", "b", "draws"]
+        .iter()
+        .flat_map(|s| e[s].as_object().unwrap().values())
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 24, "{e}");
+    let wins: u64 = e["a"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(wins, local["wins"].as_u64().unwrap());
+    let key = |r: &GameRecord| r.id.rsplit_once("-g").unwrap().1.parse::<u32>().unwrap();
+    let mut a = read_records(dir.path().join("local.jsonl")).unwrap();
+    let mut b = read_records(dir.path().join("tcp.jsonl")).unwrap();
+    a.sort_by_key(key);
+    b.sort_by_key(key);
+    assert_eq!(a.len(), 24);
+    check_records(&a);
+    check_records(&b);
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(
+            (&x.id, &x.players, &x.setups, &x.moves, &x.ending),
+            (&y.id, &y.players, &y.setups, &y.moves, &y.ending)
+        );
+    }
+    // Moves are in GAT form.
+    assert!(
+        a[0].moves[0].as_str().unwrap().contains(','),
+        "{:?}",
+        a[0].moves
+    );
+}
+
+#[test]
+fn match_geister_human_report_shows_endings_and_bad_usage_is_exit_2() {
+    let o = run(
+        &[
+            "match", "geister", "--a", "rule", "--b", "random", "--games", "20", "--seed", "1",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("geister: A = rule vs B = random, 20 games"),
+        "{text}"
+    );
+    assert!(
+        text.contains("endings (A/B wins): escape ") && text.contains("; draws "),
+        "{text}"
+    );
+    for args in [
+        &[
+            "match",
+            "four3d",
+            "--a",
+            "pmc",
+            "--b",
+            "random",
+            "--over-gat",
+        ][..],
+        &["match", "geister", "--a", "rule", "--b", "pmc"][..],
+        &[
+            "match",
+            "geister",
+            "--a",
+            "rule",
+            "--b",
+            "random",
+            "--over-gat",
+            "--time-ms",
+            "20000",
+        ][..],
+    ] {
+        let o = run(args, &[], None, LIMIT);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    }
+}
