@@ -51,7 +51,7 @@ impl GeisterAgent for RandomGeister {
 }
 
 /// The agent names [`build`] accepts (and `default`).
-pub const NAMES: &[&str] = &["random", "charge", "rule"];
+pub const NAMES: &[&str] = &["random", "charge", "rule", "best"];
 
 /// The agent `default` stands for.
 pub const DEFAULT: &str = "random";
@@ -75,6 +75,10 @@ pub fn build(name: &str, params: &AgentParams, seed: u64) -> Result<Box<dyn Geis
         "rule" => {
             check_params(name, params, &[])?;
             Ok(Box::new(super::rule_agent::RuleAgent::new(seed)))
+        }
+        "best" => {
+            let config = super::best::BestConfig::from_params(params)?;
+            Ok(Box::new(super::best::Best::new(config, seed)))
         }
         other => Err(format!(
             "unknown geister agent '{other}' (known: {})",

@@ -10,6 +10,7 @@
 
 pub mod agents;
 pub mod arena;
+pub mod best;
 pub mod charge;
 pub mod geometry;
 pub mod likelihood;
