@@ -114,11 +114,13 @@ fn play_game(build: Build, cfg: &MatchConfig, index: u32) -> Result<Played, Stri
     let log = arena::play_logged(seats, &mut limits, 0, &never);
 
     let mut decisions = [0u64; 2];
+    let mut playouts = [0u64; 2];
     let mut time = [Duration::ZERO; 2];
     let mut move_ms = Vec::with_capacity(log.moves.len());
     for (ply, took) in log.move_time.iter().enumerate() {
         let k = side_of_seat(index, (log.first + ply) % 2);
         decisions[k] += 1;
+        playouts[k] += log.move_playouts.get(ply).copied().unwrap_or(0);
         time[k] += *took;
         move_ms.push(took.as_millis() as u64);
     }
@@ -173,7 +175,7 @@ fn play_game(build: Build, cfg: &MatchConfig, index: u32) -> Result<Played, Stri
     Ok(Played {
         result,
         decisions,
-        playouts: [0; 2],
+        playouts,
         time,
         record,
     })
@@ -304,6 +306,21 @@ mod tests {
         assert!(v["endings"]["draws"]["draw"].is_number(), "{v}");
         assert!(v.get("transport").is_none());
         assert!(r.a_ms_per_move >= 0.0 && r.b_ms_per_move >= 0.0);
+    }
+
+    #[test]
+    fn the_report_counts_the_playouts_best_ran() {
+        let mut c = cfg("best", "random", 2, 1);
+        c.a = SideConfig::new("best").with_playouts(30);
+        let r = run_with(&InProcess::new(), &c, &quiet).unwrap();
+        // Forced wins and single legal moves run no playouts, so the
+        // average is at most the budget, and random never searches.
+        assert!(
+            r.a_playouts_per_move > 5.0 && r.a_playouts_per_move <= 30.0,
+            "{}",
+            crate::runner::render_report(&r)
+        );
+        assert_eq!(r.b_playouts_per_move, 0.0);
     }
 
     /// Breaks the rules on purpose.

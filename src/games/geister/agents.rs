@@ -21,6 +21,10 @@ pub trait GeisterAgent: Send {
     fn setup(&mut self) -> Setup;
     /// A legal move for `view` (our turn, game not over), within `limits`.
     fn choose(&mut self, view: &View, limits: &Limits, stop: &AtomicBool) -> Move;
+    /// Playouts the last `choose` ran (0 for agents that do not search).
+    fn last_playouts(&self) -> u64 {
+        0
+    }
 }
 
 /// Random setup, uniformly random legal moves.

@@ -126,6 +126,9 @@ pub struct GameLog {
     pub moves: Vec<Move>,
     /// How long each move of `moves` took to choose.
     pub move_time: Vec<Duration>,
+    /// The playouts behind each move of `moves` (see
+    /// [`GeisterAgent::last_playouts`]).
+    pub move_playouts: Vec<u64>,
     /// The last position (`None` if a setup failed).
     pub game: Option<Geister>,
     /// The result: by the rules, or a win for the other seat on a forfeit.
@@ -152,6 +155,7 @@ pub fn play_logged(
         setups: [None; 2],
         moves: Vec::new(),
         move_time: Vec::new(),
+        move_playouts: Vec::new(),
         game: None,
         outcome: Outcome::Draw,
         ending: None,
@@ -215,6 +219,7 @@ pub fn play_logged(
         }
         log.moves.push(mv);
         log.move_time.push(took);
+        log.move_playouts.push(agents[s].last_playouts());
     }
     log.outcome = game.outcome().expect("loop ends with an outcome");
     log.ending = ending(&game);

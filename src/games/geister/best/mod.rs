@@ -213,6 +213,9 @@ impl GeisterAgent for Best {
         self.new_game();
         random_placement(&mut self.rng)
     }
+    fn last_playouts(&self) -> u64 {
+        self.last.iterations
+    }
     fn choose(&mut self, view: &View, limits: &Limits, stop: &AtomicBool) -> Move {
         if view.ply() <= 1 {
             self.new_game();
