@@ -27,21 +27,19 @@ use super::board::{BMove, Board, MoveList, ESCAPE, EXITS};
 use super::policy::{reward, PlayoutPolicy};
 use crate::search::{Budget, Limits};
 
-/// Time kept between the last iteration's start and the hard deadline: an
-/// iteration (a playout of at most 300 plies) takes well under 0.1 ms, and
-/// the clock is read every 16 iterations.
+/// The least time kept between the last iteration's start and the hard
+/// deadline: an iteration (a playout of at most 300 plies) takes well under
+/// 0.1 ms, and the clock is read every 16 iterations.
 pub const HARD_SLACK: Duration = Duration::from_millis(2);
 
-/// `limits` with the soft deadline moved to at least [`HARD_SLACK`] before
-/// the hard one, so that the search ends before the hard deadline.
+/// `limits` with the soft deadline moved to at least [`HARD_SLACK`], and at
+/// least 1/25 of the whole allowance (for a busy machine), before the hard
+/// one, so that the search ends before the hard deadline.
 pub fn within_hard_limit(limits: &Limits) -> Limits {
     let mut l = *limits;
     if let Some(d) = l.deadline.as_mut() {
-        let latest = d
-            .hard
-            .checked_sub(HARD_SLACK)
-            .unwrap_or(d.start)
-            .max(d.start);
+        let slack = HARD_SLACK.max((d.hard - d.start) / 25);
+        let latest = d.hard.checked_sub(slack).unwrap_or(d.start).max(d.start);
         d.soft = d.soft.min(latest);
     }
     l
@@ -222,6 +220,8 @@ impl Search {
         rng: &mut R,
     ) -> SearchResult {
         self.nodes.clear();
+        // Room for a typical 100 ms tree, so that it rarely moves mid-search.
+        self.nodes.reserve(1 << 15);
         self.nodes.push(Node::new(BMove { from: 0, to: 0 }, 1));
         let mut list = MoveList::default();
         if base.outcome.is_some() || belief.is_empty() {
@@ -293,7 +293,9 @@ mod tests {
         let ms = Duration::from_millis;
         let l = within_hard_limit(&Limits::deadline(Deadline::per_move(t, ms(100), ms(0))));
         let d = l.deadline.unwrap();
-        assert_eq!((d.soft - t, d.hard - t), (ms(98), ms(100)));
+        assert_eq!((d.soft - t, d.hard - t), (ms(96), ms(100)));
+        let l = within_hard_limit(&Limits::deadline(Deadline::per_move(t, ms(20), ms(0))));
+        assert_eq!(l.deadline.unwrap().soft - t, ms(18));
         let l = Limits::deadline(Deadline::new(t, ms(50), ms(1000), ms(0)));
         assert_eq!(within_hard_limit(&l), l);
         let l = within_hard_limit(&Limits::deadline(Deadline::per_move(t, ms(1), ms(0))));

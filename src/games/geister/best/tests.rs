@@ -474,3 +474,35 @@ fn speed() {
         );
     }
 }
+
+/// How far past the hard deadline `choose` returns: 100 ms moves of fresh
+/// agents (the first move grows the tree storage) and of one agent reused.
+///
+/// `cargo test --release --lib best::tests::overshoot -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn overshoot() {
+    let v = view("13R24R34R44R15B25B35B45B", "42u31u21u11u40u30u20u10u");
+    let ms = Duration::from_millis(100);
+    let mut reused = Best::new(BestConfig::default(), 0);
+    for (label, fresh) in [("fresh", true), ("reused", false)] {
+        let mut worst = Duration::ZERO;
+        let mut total = Duration::ZERO;
+        for seed in 0..20 {
+            let mut new_one = Best::new(BestConfig::default(), seed);
+            let a = if fresh { &mut new_one } else { &mut reused };
+            let start = Instant::now();
+            let l = Limits::deadline(Deadline::per_move(start, ms, Duration::ZERO));
+            let mv = a.choose(&v, &l, &no_stop());
+            let took = start.elapsed();
+            assert!(v.is_legal(mv));
+            worst = worst.max(took);
+            total += took;
+        }
+        println!(
+            "{label}: mean {:.1} ms, worst {:.1} ms (hard limit 100 ms)",
+            total.as_secs_f64() * 50.0,
+            worst.as_secs_f64() * 1000.0
+        );
+    }
+}
