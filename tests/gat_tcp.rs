@@ -3,88 +3,16 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
-use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
-use std::sync::mpsc;
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::{serve_gat, Guard};
 use ladderbot::records::{read_records, EndReason};
 
 const BIN: &str = env!("CARGO_BIN_EXE_ladderbot");
 const LIMIT: Duration = Duration::from_secs(60);
-
-/// Kills the child when dropped (so a failing test leaves nothing behind).
-struct Guard(Option<Child>);
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        if let Some(c) = &mut self.0 {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-/// Waits for a child's exit and output, failing the test after `limit`.
-fn wait(mut g: Guard, limit: Duration) -> Output {
-    let child = g.0.take().expect("child");
-    let (tx, rx) = mpsc::channel();
-    let pid = child.id();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    match rx.recv_timeout(limit) {
-        Ok(out) => out.expect("wait"),
-        Err(_) => {
-            let _ = Command::new("kill").arg(pid.to_string()).status();
-            panic!("process {pid} did not finish within {limit:?}");
-        }
-    }
-}
-
-/// A `serve-gat` on free ports: its guard, its ports, and its later stdout.
-fn server(games: u32, out: &Path) -> (Guard, [u16; 2], mpsc::Receiver<String>) {
-    server_timed(games, out, 60, 5)
-}
-
-fn server_timed(
-    games: u32,
-    out: &Path,
-    budget: u64,
-    timeout: u64,
-) -> (Guard, [u16; 2], mpsc::Receiver<String>) {
-    let child = Command::new(BIN)
-        .args(["serve-gat", "--ports", "0,0", "--host", "127.0.0.1"])
-        .args(["--games", &games.to_string()])
-        .args(["--budget", &budget.to_string()])
-        .args(["--timeout", &timeout.to_string()])
-        .arg("--out")
-        .arg(out)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start serve-gat");
-    let mut g = Guard(Some(child));
-    let stdout = g.0.as_mut().unwrap().stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(l) = line else { break };
-            if tx.send(l).is_err() {
-                break;
-            }
-        }
-    });
-    let first = rx
-        .recv_timeout(Duration::from_secs(20))
-        .expect("server did not start");
-    let ports = first
-        .strip_prefix("listening on ")
-        .and_then(|p| p.split_once(','))
-        .map(|(a, b)| [a.parse().unwrap(), b.parse().unwrap()])
-        .unwrap_or_else(|| panic!("unexpected first line {first:?}"));
-    (g, ports, rx)
-}
 
 fn client(port: u16, games: u32, seed: u64) -> Guard {
     let child = Command::new(BIN)
@@ -149,11 +77,11 @@ impl Raw {
 fn three_games_in_a_row_with_reconnection() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("games.jsonl");
-    let (srv, ports, _lines) = server(3, &out);
+    let (srv, ports, _lines) = serve_gat(3, &out, 60, 5);
     let c0 = client(ports[0], 3, 1);
     let c1 = client(ports[1], 3, 2);
-    let o0 = wait(c0, LIMIT);
-    let o1 = wait(c1, LIMIT);
+    let o0 = c0.wait(LIMIT);
+    let o1 = c1.wait(LIMIT);
     assert!(
         o0.status.success(),
         "{}",
@@ -164,7 +92,7 @@ fn three_games_in_a_row_with_reconnection() {
         "{}",
         String::from_utf8_lossy(&o1.stderr)
     );
-    let so = wait(srv, LIMIT);
+    let so = srv.wait(LIMIT);
     assert!(so.status.success());
     let (g0, w0, d0, l0) = summary(&o0);
     let (g1, w1, d1, l1) = summary(&o1);
@@ -198,7 +126,7 @@ fn three_games_in_a_row_with_reconnection() {
 fn bad_set_is_refused_then_retried_and_a_disconnect_loses() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("games.jsonl");
-    let (srv, ports, _lines) = server(1, &out);
+    let (srv, ports, _lines) = serve_gat(1, &out, 60, 5);
     let other = client(ports[1], 1, 3);
     let mut raw = Raw::connect(ports[0]);
     assert_eq!(raw.line(), "SET?");
@@ -218,10 +146,10 @@ fn bad_set_is_refused_then_retried_and_a_disconnect_loses() {
     let next = raw.line();
     assert!(next.starts_with("MOV?13R"), "{next}");
     drop(raw);
-    let o = wait(other, LIMIT);
+    let o = other.wait(LIMIT);
     assert!(o.status.success());
     assert_eq!(summary(&o), (1, 1, 0, 0));
-    assert!(wait(srv, LIMIT).status.success());
+    assert!(srv.wait(LIMIT).status.success());
     let recs = read_records(&out).unwrap();
     assert_eq!(recs.len(), 1);
     assert_eq!(recs[0].winner, Some(1));
@@ -235,7 +163,7 @@ fn bad_set_is_refused_then_retried_and_a_disconnect_loses() {
 fn an_illegal_move_gets_ng_and_loses() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("games.jsonl");
-    let (srv, ports, _lines) = server(1, &out);
+    let (srv, ports, _lines) = serve_gat(1, &out, 60, 5);
     let other = client(ports[1], 1, 4);
     let mut raw = Raw::connect(ports[0]);
     assert_eq!(raw.line(), "SET?");
@@ -247,10 +175,10 @@ fn an_illegal_move_gets_ng_and_loses() {
     assert_eq!(raw.line(), "NG ");
     let end = raw.line();
     assert!(end.starts_with("LST:"), "{end}");
-    let o = wait(other, LIMIT);
+    let o = other.wait(LIMIT);
     assert!(o.status.success());
     assert_eq!(summary(&o), (1, 1, 0, 0));
-    assert!(wait(srv, LIMIT).status.success());
+    assert!(srv.wait(LIMIT).status.success());
     let recs = read_records(&out).unwrap();
     assert_eq!(recs.len(), 1);
     assert_eq!(recs[0].winner, Some(1));
@@ -264,7 +192,7 @@ fn an_illegal_move_gets_ng_and_loses() {
 fn garbage_instead_of_a_move_loses_and_the_client_survives_garbage() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("games.jsonl");
-    let (srv, ports, _lines) = server(1, &out);
+    let (srv, ports, _lines) = serve_gat(1, &out, 60, 5);
     let other = client(ports[1], 1, 5);
     let mut raw = Raw::connect(ports[0]);
     assert_eq!(raw.line(), "SET?");
@@ -274,8 +202,8 @@ fn garbage_instead_of_a_move_loses_and_the_client_survives_garbage() {
     raw.send("\u{1}\u{2}garbage");
     assert_eq!(raw.line(), "NG ");
     assert!(raw.line().starts_with("LST:"));
-    assert_eq!(summary(&wait(other, LIMIT)), (1, 1, 0, 0));
-    assert!(wait(srv, LIMIT).status.success());
+    assert_eq!(summary(&other.wait(LIMIT)), (1, 1, 0, 0));
+    assert!(srv.wait(LIMIT).status.success());
     assert_eq!(
         read_records(&out).unwrap()[0].reason,
         EndReason::IllegalMove
@@ -289,7 +217,7 @@ fn a_client_survives_a_malformed_server() {
     let c = client(port, 1, 6);
     let (mut s, _) = l.accept().unwrap();
     s.write_all(b"SET?\r\nnonsense\r\n").unwrap();
-    let o = wait(c, LIMIT);
+    let o = c.wait(LIMIT);
     assert!(o.status.success());
     assert_eq!(summary(&o), (1, 0, 0, 1));
     let err = String::from_utf8_lossy(&o.stderr);
@@ -309,7 +237,7 @@ fn an_unreachable_server_is_a_clear_error() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let o = wait(Guard(Some(child)), LIMIT);
+    let o = Guard(Some(child)).wait(LIMIT);
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("cannot connect"), "{err}");
@@ -319,7 +247,7 @@ fn an_unreachable_server_is_a_clear_error() {
 fn a_silent_mover_loses_on_time() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("games.jsonl");
-    let (srv, ports, _lines) = server_timed(1, &out, 0, 1);
+    let (srv, ports, _lines) = serve_gat(1, &out, 0, 1);
     let other = client(ports[1], 1, 7);
     let mut raw = Raw::connect(ports[0]);
     assert_eq!(raw.line(), "SET?");
@@ -329,7 +257,7 @@ fn a_silent_mover_loses_on_time() {
     let t0 = Instant::now();
     assert!(raw.line().starts_with("LST:"));
     assert!(t0.elapsed() >= Duration::from_millis(900));
-    assert_eq!(summary(&wait(other, LIMIT)), (1, 1, 0, 0));
-    assert!(wait(srv, LIMIT).status.success());
+    assert_eq!(summary(&other.wait(LIMIT)), (1, 1, 0, 0));
+    assert!(srv.wait(LIMIT).status.success());
     assert_eq!(read_records(&out).unwrap()[0].reason, EndReason::Timeout);
 }

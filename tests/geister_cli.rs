@@ -5,10 +5,8 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Output, Stdio};
-use std::sync::mpsc;
+use std::process::{Output, Stdio};
 use std::time::Duration;
 
 use common::*;
@@ -16,64 +14,6 @@ use ladderbot::records::{read_records, EndReason, GameRecord};
 
 const LIMIT: Duration = Duration::from_secs(120);
 const ENDINGS: [&str; 4] = ["escape", "blues_captured", "reds_captured", "draw"];
-
-/// Kills the child when dropped, so a failing test leaves nothing behind.
-struct Guard(Option<Child>);
-
-impl Guard {
-    fn wait(mut self, limit: Duration) -> Output {
-        wait_with_limit(self.0.take().expect("child"), limit)
-    }
-}
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        if let Some(c) = &mut self.0 {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-/// `serve-gat` on free loopback ports: the guard, the ports, and the rest of
-/// its stdout line by line.
-fn serve_gat(games: u32, out: &Path) -> (Guard, [u16; 2], mpsc::Receiver<String>) {
-    let mut c = bin();
-    c.args(["serve-gat", "--ports", "0,0", "--host", "127.0.0.1"])
-        .args([
-            "--games",
-            &games.to_string(),
-            "--budget",
-            "60",
-            "--timeout",
-            "5",
-        ])
-        .arg("--out")
-        .arg(out)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
-    let mut g = Guard(Some(c.spawn().expect("start serve-gat")));
-    let stdout = g.0.as_mut().unwrap().stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(l) = line else { break };
-            if tx.send(l).is_err() {
-                break;
-            }
-        }
-    });
-    let first = rx
-        .recv_timeout(Duration::from_secs(20))
-        .expect("serve-gat did not start");
-    let ports = first
-        .strip_prefix("listening on ")
-        .and_then(|p| p.split_once(','))
-        .map(|(a, b)| [a.parse().unwrap(), b.parse().unwrap()])
-        .unwrap_or_else(|| panic!("unexpected first line {first:?}"));
-    (g, ports, rx)
-}
 
 /// A `play geister` client process.
 fn play_geister(port: u16, agent: &str, games: u32, seed: u64) -> Guard {
@@ -138,7 +78,7 @@ fn a_rule_vs_rule_session_through_serve_gat_records_every_game() {
     const N: u32 = 10;
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("session.jsonl");
-    let (srv, ports, lines) = serve_gat(N, &out);
+    let (srv, ports, lines) = serve_gat(N, &out, 60, 5);
     let c0 = play_geister(ports[0], "rule", N, 1);
     let c1 = play_geister(ports[1], "rule", N, 2);
     let o0 = c0.wait(LIMIT);
@@ -183,7 +123,7 @@ fn a_geister_profile_plays_when_started_with_no_arguments() {
     let profile = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/geister-rule.toml");
     std::fs::copy(&profile, dir.path().join("ladderbot.toml")).unwrap();
     let out = dir.path().join("games.jsonl");
-    let (srv, ports, _lines) = serve_gat(2, &out);
+    let (srv, ports, _lines) = serve_gat(2, &out, 60, 5);
     let other = play_geister(ports[1], "random", 2, 3);
     let port0 = format!("127.0.0.1:{}", ports[0]);
     let us = run(

@@ -192,22 +192,16 @@ fn played_from_record(
 mod tests {
     use super::*;
     use crate::records::{read_records, EndReason};
-    use crate::runner::{render_report, run_with, SideConfig, Tally};
+    use crate::runner::{render_report, run_with, SideConfig};
+
+    use crate::runner::test_support::{config, quiet};
 
     fn cfg(a: &str, b: &str, games: u32, jobs: usize) -> MatchConfig {
         MatchConfig {
-            a: SideConfig::new(a),
-            b: SideConfig::new(b),
-            games,
-            jobs,
-            seed: 5,
-            out: None,
-            sprt: None,
             margin_ms: 5,
+            ..config(SideConfig::new(a), SideConfig::new(b), games, jobs, 5)
         }
     }
-
-    fn quiet(_: &Tally) {}
 
     #[test]
     fn a_match_over_gat_tcp_reports_results_and_endings_from_the_records() {

@@ -186,25 +186,12 @@ mod tests {
     use super::*;
     use crate::games::geister::{Geister, Move, Setup};
     use crate::records::read_records;
-    use crate::runner::{run_with, SideConfig, Tally};
+    use crate::runner::{run_with, SideConfig};
+
+    use crate::runner::test_support::{config, index_of, quiet};
 
     fn cfg(a: &str, b: &str, games: u32, jobs: usize) -> MatchConfig {
-        MatchConfig {
-            a: SideConfig::new(a),
-            b: SideConfig::new(b),
-            games,
-            jobs,
-            seed: 11,
-            out: None,
-            sprt: None,
-            margin_ms: 0,
-        }
-    }
-
-    fn quiet(_: &Tally) {}
-
-    fn index_of(r: &GameRecord) -> u32 {
-        r.id.rsplit_once("-g").unwrap().1.parse().unwrap()
+        config(SideConfig::new(a), SideConfig::new(b), games, jobs, 11)
     }
 
     /// Replays a record from its setups and GAT moves; the end position.

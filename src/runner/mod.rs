@@ -790,6 +790,35 @@ pub fn progress_bar(total: u64) -> Option<indicatif::ProgressBar> {
     Some(pb)
 }
 
+/// What the runner's test modules share.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::{GameRecord, MatchConfig, SideConfig, Tally};
+
+    /// A match of `games` games on `jobs` threads with `seed`, no records,
+    /// no SPRT and no I/O margin.
+    pub fn config(a: SideConfig, b: SideConfig, games: u32, jobs: usize, seed: u64) -> MatchConfig {
+        MatchConfig {
+            a,
+            b,
+            games,
+            jobs,
+            seed,
+            out: None,
+            sprt: None,
+            margin_ms: 0,
+        }
+    }
+
+    /// A progress callback that ignores the progress.
+    pub fn quiet(_: &Tally) {}
+
+    /// The game index encoded in a record id.
+    pub fn index_of(r: &GameRecord) -> u32 {
+        r.id.rsplit_once("-g").unwrap().1.parse().unwrap()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -798,24 +827,10 @@ mod tests {
     use crate::search::{Decision, Game};
     use std::sync::atomic::AtomicUsize;
 
+    use test_support::{config, index_of, quiet};
+
     fn cfg(a: SideConfig, b: SideConfig, games: u32, jobs: usize) -> MatchConfig {
-        MatchConfig {
-            a,
-            b,
-            games,
-            jobs,
-            seed: 7,
-            out: None,
-            sprt: None,
-            margin_ms: 0,
-        }
-    }
-
-    fn quiet(_: &Tally) {}
-
-    /// The game index encoded in a record id.
-    fn index_of(r: &GameRecord) -> u32 {
-        r.id.rsplit_once("-g").unwrap().1.parse().unwrap()
+        config(a, b, games, jobs, 7)
     }
 
     fn sorted_records(path: &std::path::Path) -> Vec<GameRecord> {

@@ -4,6 +4,7 @@
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 pub fn bin() -> Command {
@@ -110,4 +111,64 @@ impl Drop for ServerProc {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Kills the child when dropped, so a failing test leaves nothing behind.
+pub struct Guard(pub Option<Child>);
+
+impl Guard {
+    /// Waits for the exit and the output, failing the test after `limit`.
+    pub fn wait(mut self, limit: Duration) -> Output {
+        wait_with_limit(self.0.take().expect("child"), limit)
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        if let Some(c) = &mut self.0 {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+/// `serve-gat` on free loopback ports with a clock of `budget` seconds per
+/// player, then `timeout` per move: its guard, its ports, and the rest of its
+/// stdout line by line.
+pub fn serve_gat(
+    games: u32,
+    out: &Path,
+    budget: u64,
+    timeout: u64,
+) -> (Guard, [u16; 2], mpsc::Receiver<String>) {
+    let mut c = bin();
+    c.args(["serve-gat", "--ports", "0,0", "--host", "127.0.0.1"])
+        .args(["--games", &games.to_string()])
+        .args(["--budget", &budget.to_string()])
+        .args(["--timeout", &timeout.to_string()])
+        .arg("--out")
+        .arg(out)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let mut g = Guard(Some(c.spawn().expect("start serve-gat")));
+    let stdout = g.0.as_mut().unwrap().stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(l) = line else { break };
+            if tx.send(l).is_err() {
+                break;
+            }
+        }
+    });
+    let first = rx
+        .recv_timeout(Duration::from_secs(20))
+        .expect("serve-gat did not start");
+    let ports = first
+        .strip_prefix("listening on ")
+        .and_then(|p| p.split_once(','))
+        .map(|(a, b)| [a.parse().unwrap(), b.parse().unwrap()])
+        .unwrap_or_else(|| panic!("unexpected first line {first:?}"));
+    (g, ports, rx)
 }
