@@ -12,16 +12,13 @@
 
 pub mod bench;
 pub mod cli;
-pub mod client;
 pub mod config;
 pub mod games;
-pub mod gat;
 pub mod logging;
-pub mod protocol;
+pub mod model;
+pub mod platforms;
 pub mod records;
-pub mod referee;
 pub mod runner;
 pub mod runtime;
 pub mod search;
-pub mod server;
-pub mod stdio;
+pub mod seed;

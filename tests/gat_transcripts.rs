@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use ladderbot::protocol::gat::{
+use ladderbot::platforms::gat::codec::{
     format_client, format_server, parse_client_line, parse_server_line, ClientMsg, GatBoard,
     Outcome, Phase, Place, ServerMsg, PIECES, SIZE,
 };

@@ -15,14 +15,18 @@ use tokio::task::JoinHandle;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-use ladderbot::client::{
-    run_client, ClientConfig, ClientError, ClientSummary, GameFinished, Opponent,
-};
 use ladderbot::games::four3d::Board;
 use ladderbot::games::AgentParams;
-use ladderbot::protocol::{encode_client, parse_server, ClientMsg, Hello, ServerMsg, YourResult};
+use ladderbot::platforms::ws::client::{
+    run_client, ClientConfig, ClientError, ClientSummary, GameFinished, Opponent,
+};
+use ladderbot::platforms::ws::protocol::{
+    encode_client, parse_server, ClientMsg, Hello, ServerMsg, YourResult,
+};
+use ladderbot::platforms::ws::server::{
+    ClockConfig, HouseConfig, Server, ServerConfig, ServerError,
+};
 use ladderbot::records::{read_records, EndReason};
-use ladderbot::server::{ClockConfig, HouseConfig, Server, ServerConfig, ServerError};
 
 const WAIT: Duration = Duration::from_secs(10);
 

@@ -146,7 +146,7 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
             ("--a-time-ms", cfg.a.time_ms),
             ("--b-time-ms", cfg.b.time_ms),
         ] {
-            let max = crate::gat::client::MAX_TIME_MS;
+            let max = crate::platforms::gat::client::MAX_TIME_MS;
             if args.over_gat && t.is_some_and(|t| t > max) {
                 return Err(CliError::Usage(format!(
                     "match: {flag} (or --time-ms) is at most {max} over GAT"

@@ -7,11 +7,11 @@ use std::time::Duration;
 use clap::Args;
 
 use super::{params_from, parse_any_game, parse_param, CliError};
-use crate::client::{self, ClientConfig, GameFinished, Opponent};
 use crate::config::{OpponentChoice, Settings};
 use crate::games::{AnyGame, GameKind, GameVisitor, PlayableGame};
-use crate::gat::client::{run_client, GatClientConfig, GatSummary};
-use crate::gat::server::{GatServer, GatServerConfig};
+use crate::platforms::gat::client::{run_client, GatClientConfig, GatSummary};
+use crate::platforms::gat::server::{GatServer, GatServerConfig};
+use crate::platforms::ws::client::{self, ClientConfig, GameFinished, Opponent};
 
 #[derive(Debug, Args)]
 pub struct PlayArgs {
@@ -146,20 +146,20 @@ pub fn run(args: PlayArgs, settings: Settings) -> Result<(), CliError> {
 /// `play golad --stdio`: one game against the Riddles.io engine on
 /// stdin/stdout; exit 0 at the end of stdin.
 fn run_stdio(settings: Settings) -> Result<(), CliError> {
-    let cfg = crate::stdio::StdioConfig {
+    let cfg = crate::platforms::riddles::bot::StdioConfig {
         agent: settings.agent.clone(),
         params: settings.agent_params.clone(),
         playouts: settings.search.playouts,
         time_ms: settings.search.time_ms,
         margin_ms: settings.search.margin_ms,
         seed: settings.search.seed.unwrap_or_else(super::clock_seed),
-        max_answer_ms: crate::stdio::MAX_ANSWER_MS,
+        max_answer_ms: crate::platforms::riddles::bot::MAX_ANSWER_MS,
     };
     let rt = super::runtime()?;
     let result = rt.block_on(async {
-        let lines = crate::stdio::stdin_lines();
+        let lines = crate::platforms::riddles::bot::stdin_lines();
         let mut out = std::io::stdout();
-        crate::stdio::run_bot(&cfg, lines, &mut out).await
+        crate::platforms::riddles::bot::run_bot(&cfg, lines, &mut out).await
     });
     // A stdin read may still block if we stop early: do not wait for it.
     rt.shutdown_timeout(Duration::from_millis(100));
@@ -221,7 +221,7 @@ async fn play_game<G: PlayableGame>(
             if server_settings.house_agent.is_empty() {
                 return Err(CliError::Usage("play: no server given and server.house_agent is empty: nobody to play".into()));
             }
-            let server = crate::server::Server::bind(super::serve::server_config(&server_settings))
+            let server = crate::platforms::ws::server::Server::bind(super::serve::server_config(&server_settings))
                 .await
                 .map_err(|e| CliError::Runtime(e.to_string()))?;
             let url = format!("ws://{}", server.local_addr());
@@ -318,8 +318,8 @@ async fn play_geister_house(
     let server = GatServer::bind(GatServerConfig {
         host: "127.0.0.1".into(),
         ports: [0, 0],
-        budget: Duration::from_secs(crate::protocol::gat::DEFAULT_BUDGET_S),
-        timeout: Duration::from_secs(crate::protocol::gat::DEFAULT_TIMEOUT_S),
+        budget: Duration::from_secs(crate::platforms::gat::codec::DEFAULT_BUDGET_S),
+        timeout: Duration::from_secs(crate::platforms::gat::codec::DEFAULT_TIMEOUT_S),
         games,
         out: records.filter(|r| !r.is_empty()).map(Into::into),
     })

@@ -1,5 +1,5 @@
 //! `ladderbot referee golad --bot CMD --bot CMD`: a local Riddles.io GOLAD
-//! engine for two bot programs (see [`crate::referee`]).
+//! engine for two bot programs (see [`crate::platforms::riddles::engine`]).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -8,8 +8,8 @@ use clap::Args;
 
 use super::{parse_game, CliError};
 use crate::games::GameKind;
-use crate::protocol::riddles::MatchSettings;
-use crate::referee::{self, RefereeConfig};
+use crate::platforms::riddles::codec::MatchSettings;
+use crate::platforms::riddles::engine::{self as referee, RefereeConfig};
 
 #[derive(Debug, Args)]
 pub struct RefereeArgs {

@@ -7,7 +7,7 @@ use clap::Args;
 use super::CliError;
 use crate::config::{ServerSettings, Settings};
 use crate::games::AgentParams;
-use crate::server::{ClockConfig, HouseConfig, Server, ServerConfig};
+use crate::platforms::ws::server::{ClockConfig, HouseConfig, Server, ServerConfig};
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {

@@ -7,8 +7,8 @@ use std::time::Duration;
 use clap::Args;
 
 use super::CliError;
-use crate::gat::server::{describe_record, GatServer, GatServerConfig};
-use crate::protocol::gat::{DEFAULT_BUDGET_S, DEFAULT_TIMEOUT_S, PORTS};
+use crate::platforms::gat::codec::{DEFAULT_BUDGET_S, DEFAULT_TIMEOUT_S, PORTS};
+use crate::platforms::gat::server::{describe_record, GatServer, GatServerConfig};
 
 #[derive(Debug, Args)]
 pub struct ServeGatArgs {

@@ -17,9 +17,7 @@ use crate::games::{AgentParams, AnyGame};
 
 /// Prefix of every environment variable ladderbot reads as a setting.
 pub const ENV_PREFIX: &str = "LADDERBOT";
-/// The agent name that means "the game's default agent" (four3d: `pmc`,
-/// golad: `best`); every game's registry accepts it.
-pub const DEFAULT_AGENT: &str = "default";
+pub use crate::games::DEFAULT_AGENT;
 
 /// Separator between nested keys in environment variable names.
 pub const ENV_SEPARATOR: &str = "__";
@@ -324,7 +322,7 @@ impl Settings {
             return Err("search.time_ms: must be at least 1".into());
         }
         if let (Some(AnyGame::Geister), Some(t)) = (self.game, self.search.time_ms) {
-            let max = crate::gat::client::MAX_TIME_MS;
+            let max = crate::platforms::gat::client::MAX_TIME_MS;
             if t > max {
                 return Err(format!(
                     "search.time_ms: {t} is more than {max} (a GAT server's timeout is 10 s)"

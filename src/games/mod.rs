@@ -13,6 +13,10 @@ use serde_json::Value;
 
 use crate::search::{Agent, Game};
 
+/// The agent name that means "the game's default agent" (four3d: `pmc`,
+/// golad: `best`); every game's registry accepts it.
+pub const DEFAULT_AGENT: &str = "default";
+
 /// Agent options from a profile's `[agent_params]` table.
 pub type AgentParams = serde_json::Map<String, Value>;
 

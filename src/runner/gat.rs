@@ -12,9 +12,9 @@ use tokio::sync::mpsc;
 
 use super::geister::{check_sides, players, DRAW_KEYS, GAME, WIN_KEYS};
 use super::{a_seat, derive_seed, side_of_seat, Driver, MatchConfig, Played, SIDE_NAMES};
-use crate::gat::client::{run_client, GatClientConfig, GatSummary};
-use crate::gat::server::{GatServer, GatServerConfig};
-use crate::protocol::gat::{DEFAULT_BUDGET_S, DEFAULT_TIMEOUT_S};
+use crate::platforms::gat::client::{run_client, GatClientConfig, GatSummary};
+use crate::platforms::gat::codec::{DEFAULT_BUDGET_S, DEFAULT_TIMEOUT_S};
+use crate::platforms::gat::server::{GatServer, GatServerConfig};
 use crate::records::GameRecord;
 use crate::search::Outcome;
 

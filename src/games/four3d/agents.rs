@@ -58,7 +58,7 @@ fn uct_config(params: &AgentParams, mut base: UctConfig, tree: bool) -> Result<U
 
 /// Builds a named agent; `params` are its options from the profile.
 pub fn build(name: &str, params: &AgentParams, seed: u64) -> Result<Box<dyn Agent<Board>>, String> {
-    let name = if name == crate::config::DEFAULT_AGENT {
+    let name = if name == crate::games::DEFAULT_AGENT {
         DEFAULT
     } else {
         name

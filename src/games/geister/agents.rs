@@ -62,7 +62,7 @@ pub const DEFAULT: &str = "random";
 
 /// Builds a named agent; `params` are its options from the profile.
 pub fn build(name: &str, params: &AgentParams, seed: u64) -> Result<Box<dyn GeisterAgent>, String> {
-    let name = if name == crate::config::DEFAULT_AGENT {
+    let name = if name == crate::games::DEFAULT_AGENT {
         DEFAULT
     } else {
         name

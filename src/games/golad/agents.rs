@@ -155,7 +155,7 @@ pub fn build(
     params: &AgentParams,
     seed: u64,
 ) -> Result<Box<dyn Agent<GolState>>, String> {
-    let name = if name == crate::config::DEFAULT_AGENT {
+    let name = if name == crate::games::DEFAULT_AGENT {
         DEFAULT
     } else {
         name

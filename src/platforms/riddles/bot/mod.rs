@@ -3,7 +3,7 @@
 //!
 //! A blocking tokio task reads stdin line by line and stamps each line with
 //! the instant it was read. The bot folds the lines into a
-//! [`BotView`](crate::protocol::riddles::BotView); on `action move` it
+//! [`BotView`](crate::platforms::riddles::codec::BotView); on `action move` it
 //! rebuilds the [`GolState`], runs the agent on a [`SearchThread`] under
 //! [`Limits::under_clock`] with allowance = min([`MAX_ANSWER_MS`], time
 //! bank) less the margin, and writes exactly one line to stdout, flushed.
@@ -23,7 +23,7 @@ use tokio::sync::mpsc;
 
 use crate::games::golad::{self, Field, GolState, Move};
 use crate::games::AgentParams;
-use crate::protocol::riddles::{self, BotView, MoveRequest};
+use crate::platforms::riddles::codec::{self as riddles, BotView, MoveRequest};
 use crate::runtime::SearchThread;
 use crate::search::Limits;
 
@@ -209,7 +209,7 @@ async fn answer(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::riddles::{settings_events, turn_events, MatchSettings};
+    use crate::platforms::riddles::codec::{settings_events, turn_events, MatchSettings};
 
     fn cfg(agent: &str) -> StdioConfig {
         StdioConfig {

@@ -1,4 +1,4 @@
-//! The match server: WebSocket connections speak [`crate::protocol`], a lobby
+//! The match server: WebSocket connections speak [`crate::platforms::ws::protocol`], a lobby
 //! pairs clients per game (or with the house bot), and one task per pairing
 //! plays its games under the clock and writes a record per finished game.
 //!
@@ -28,7 +28,7 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 
 use crate::games::{AgentParams, GameKind};
-use crate::protocol::ClockInfo;
+use crate::platforms::ws::protocol::ClockInfo;
 use crate::records::RecordWriter;
 
 /// Longest any clock setting may be (one day), so deadlines never overflow.

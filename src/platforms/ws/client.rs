@@ -9,7 +9,7 @@ use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::games::{AgentParams, PlayableGame};
-use crate::protocol::{
+use crate::platforms::ws::protocol::{
     encode_client, parse_server, ClientMsg, ErrorCode, Hello, ServerMsg, YourResult,
     PROTOCOL_VERSION,
 };
@@ -17,7 +17,7 @@ use crate::records::{EndReason, GameRecord};
 use crate::runtime::{SearchHandle, SearchThread};
 use crate::search::{Limits, Seat};
 
-pub use crate::protocol::Opponent;
+pub use crate::platforms::ws::protocol::Opponent;
 
 /// A connection with no inbound frame (not even a heartbeat ping) for this
 /// long is considered dead and is reconnected.
@@ -84,17 +84,17 @@ impl ClientConfig {
         if self.games == 0 {
             return bad("games: must be at least 1");
         }
-        if self.games > crate::protocol::MAX_GAMES_PER_HELLO {
+        if self.games > crate::platforms::ws::protocol::MAX_GAMES_PER_HELLO {
             return Err(ClientError::Config(format!(
                 "games: at most {}",
-                crate::protocol::MAX_GAMES_PER_HELLO
+                crate::platforms::ws::protocol::MAX_GAMES_PER_HELLO
             )));
         }
         let n = self.name.chars().count();
-        if n == 0 || n > crate::protocol::MAX_NAME_CHARS {
+        if n == 0 || n > crate::platforms::ws::protocol::MAX_NAME_CHARS {
             return Err(ClientError::Config(format!(
                 "name: expected 1..={} characters",
-                crate::protocol::MAX_NAME_CHARS
+                crate::platforms::ws::protocol::MAX_NAME_CHARS
             )));
         }
         if !(self.url.starts_with("ws://") || self.url.starts_with("wss://")) {

@@ -7,9 +7,6 @@
 //! [`crate::games::PlayableGame::move_to_json`]. The written specification is
 //! `protocol/ws-match-v1.md` at the repository root.
 
-pub mod gat;
-pub mod riddles;
-
 use std::fmt;
 
 use serde::{Deserialize, Serialize};

@@ -1,6 +1,6 @@
 //! A local Riddles.io GOLAD engine (`ladderbot referee golad`): runs two bot
 //! programs against each other speaking exactly the engine's protocol
-//! ([`crate::protocol::riddles`]), with the engine's rules ([`GolState`])
+//! ([`crate::platforms::riddles::codec`]), with the engine's rules ([`GolState`])
 //! and time bank, and reports results and answer times.
 //!
 //! Per game: both bots are started fresh and told the settings; then, move
@@ -26,7 +26,9 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::games::golad::{GolState, Move};
-use crate::protocol::riddles::{next_time_bank, settings_events, turn_events, MatchSettings};
+use crate::platforms::riddles::codec::{
+    next_time_bank, settings_events, turn_events, MatchSettings,
+};
 use crate::search::{Outcome, Seat};
 
 pub use bot::{Answer, BotProcess};

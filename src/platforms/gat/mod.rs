@@ -1,9 +1,11 @@
-//! The GAT Geister TCP transport: a client that plays games against a GAT
-//! server ([`client`]) and a GAT-compatible server ([`server`]). The wire
-//! format itself is the pure codec [`crate::protocol::gat`]; this module only
-//! adds sockets, timing and the agent thread.
+//! The GAT Geister platform, as a folder: the pure wire codec ([`codec`],
+//! tested on recorded server transcripts), a client that plays games against
+//! a GAT server ([`client`]) and a GAT-compatible server ([`server`]). The
+//! transports add only sockets and timing; the agent runs on the shared
+//! search thread ([`crate::runtime::SearchThread`]).
 
 pub mod client;
+pub mod codec;
 pub mod server;
 
 use std::io;

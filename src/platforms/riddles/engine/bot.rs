@@ -16,7 +16,7 @@ use tokio::net::unix::pipe;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use crate::stdio::lines;
+use crate::platforms::riddles::bot::lines;
 
 /// Lines the bot may write ahead unasked before further ones are dropped.
 const QUEUE: usize = 256;

@@ -8,7 +8,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use crate::games::PlayableGame;
-use crate::protocol::{ErrorCode, ServerMsg, YourResult};
+use crate::platforms::ws::protocol::{ErrorCode, ServerMsg, YourResult};
 use crate::records::{now_ms, EndReason, GameRecord};
 use crate::search::{Outcome, Seat};
 

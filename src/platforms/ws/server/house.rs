@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 use crate::games::PlayableGame;
-use crate::protocol::ServerMsg;
+use crate::platforms::ws::protocol::ServerMsg;
 use crate::runtime::SearchThread;
 use crate::search::{Agent, Limits};
 

@@ -17,7 +17,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
 
 use crate::games::GameKind;
-use crate::protocol::{
+use crate::platforms::ws::protocol::{
     encode_server, parse_client, ClientMsg, ErrorCode, Hello, Opponent, ServerMsg, PROTOCOL_VERSION,
 };
 

@@ -15,7 +15,7 @@ use super::{read_line, show_line};
 use crate::games::geister::agents::{self, GeisterAgent};
 use crate::games::geister::{Move, Setup, View, PIECES};
 use crate::games::AgentParams;
-use crate::protocol::gat::{
+use crate::platforms::gat::codec::{
     format_client, parse_server_line, ClientMsg, GatBoard, Outcome, Phase, Reds, ServerMsg,
 };
 use crate::search::{Deadline, Limits};

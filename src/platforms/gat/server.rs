@@ -18,7 +18,7 @@ use tokio::net::{TcpListener, TcpStream};
 
 use super::{read_line, show_line};
 use crate::games::geister::{arena, Colour, Geister, Move, Setup};
-use crate::protocol::gat::{parse_client_line, ClientMsg, Outcome, EOL};
+use crate::platforms::gat::codec::{parse_client_line, ClientMsg, Outcome, EOL};
 use crate::records::{now_ms, EndReason, GameRecord, RecordWriter};
 use crate::search::{Outcome as GameOutcome, Seat};
 
