@@ -1,15 +1,22 @@
 //! ladderbot: a bot client, local match server and match runner for
 //! game-AI competition platforms.
 //!
-//! - [`games`]: each game's pure rules, wire format and agents.
-//! - [`search`]: the one search core (deadline, budget, bandits, MCTS).
-//! - [`protocol`]: the match server's wire protocol as a pure codec.
-//! - [`server`], [`client`]: the WebSocket transports (the only async code).
-//! - [`runtime`]: the search thread that keeps search off the async runtime.
-//! - [`runner`]: in-process matches with statistics; [`bench`]: speed.
-//! - [`config`], [`cli`], [`logging`]: settings, command line, logs.
-//! - [`records`]: finished-game records, one JSON line each.
+//!
+//! Layers, lowest first (a module uses only those above it in this list):
+//! - [`model`]: the one game model (seats, turns, observations, outcome);
+//!   [`seed`]: reproducible seeds.
+//! - [`search`]: the one search core (deadline, budget, the agent
+//!   interface, bandits, MCTS) over the perfect-information sub-trait.
+//! - [`arena`]: the one in-process game loop; [`records`]: game records;
+//!   [`runtime`]: the search thread that keeps search off async workers.
+//! - [`games`]: one folder per game (rules, agents, wire mapping) and the
+//!   registry.
+//! - [`platforms`]: one folder per platform (codec, transports, server or
+//!   engine): `ws` (our match server), `riddles` (GOLAD), `gat` (Geister).
+//! - [`runner`]: matches with statistics; [`bench`]: speed.
+//! - [`config`], [`logging`], [`cli`]: settings, logs, command line.
 
+pub mod arena;
 pub mod bench;
 pub mod cli;
 pub mod config;

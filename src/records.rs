@@ -44,7 +44,13 @@ pub struct GameRecord {
     /// Human-readable detail (the illegal move, the time used...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
-    /// Every move played, in the game's wire format.
+    /// The true start state (hidden parts included), in the game's wire
+    /// format: with `moves` it replays the game ply by ply
+    /// ([`crate::games::replay`]).
+    #[serde(default)]
+    pub start: Value,
+    /// Every move played, in the game's wire format, in the order applied
+    /// (the two moves of a simultaneous turn seat 0 first).
     pub moves: Vec<Value>,
     /// Milliseconds each move took, as measured by whoever ran the game.
     pub move_ms: Vec<u64>,
@@ -53,10 +59,6 @@ pub struct GameRecord {
     /// `illegal_move`, `timeout`, `disconnect`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ending: Option<String>,
-    /// The players' hidden setups, seat 0 then seat 1, for games that have
-    /// them (Geister: the red pieces, e.g. `ABCD`; `""` if never chosen).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub setups: Option<[String; 2]>,
     /// Unix time in milliseconds.
     pub started_ms: u64,
     pub finished_ms: u64,
@@ -158,10 +160,10 @@ mod tests {
             result: GameRecord::result_string(Some(1)).into(),
             reason: EndReason::Timeout,
             detail: None,
+            start: serde_json::json!({"cells": ""}),
             moves: vec![serde_json::json!(3)],
             move_ms: vec![12],
             ending: None,
-            setups: None,
             started_ms: 1,
             finished_ms: 2,
         }
@@ -187,20 +189,23 @@ mod tests {
     }
 
     #[test]
-    fn ending_and_setups_are_written_only_when_known() {
+    fn ending_is_written_only_when_known() {
         let plain = serde_json::to_value(record("g")).unwrap();
-        assert!(plain.get("ending").is_none() && plain.get("setups").is_none());
+        assert!(plain.get("ending").is_none());
+        assert_eq!(plain["start"], serde_json::json!({"cells": ""}));
         let mut r = record("g");
         r.ending = Some("escape".into());
-        r.setups = Some(["ABCD".into(), "EFGH".into()]);
         let v = serde_json::to_value(&r).unwrap();
         assert_eq!(v["ending"], "escape");
-        assert_eq!(v["setups"], serde_json::json!(["ABCD", "EFGH"]));
         let back: GameRecord = serde_json::from_value(v).unwrap();
         assert_eq!(back, r);
-        // Older lines without the keys still read.
+        // Lines without the optional keys still read.
         let back: GameRecord = serde_json::from_value(plain).unwrap();
         assert_eq!(back, record("g"));
+        let mut old = serde_json::to_value(record("g")).unwrap();
+        old.as_object_mut().unwrap().remove("start");
+        let back: GameRecord = serde_json::from_value(old).unwrap();
+        assert_eq!(back.start, Value::Null);
         for (reason, key) in [
             (EndReason::Rules, "rules"),
             (EndReason::IllegalMove, "illegal_move"),

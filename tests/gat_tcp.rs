@@ -9,6 +9,9 @@ use std::time::{Duration, Instant};
 mod common;
 
 use common::{serve_gat, Guard};
+use ladderbot::games::geister::GeisterGame;
+use ladderbot::games::replay;
+use ladderbot::model::Model;
 use ladderbot::records::{read_records, EndReason};
 
 const BIN: &str = env!("CARGO_BIN_EXE_ladderbot");
@@ -114,8 +117,16 @@ fn three_games_in_a_row_with_reconnection() {
             "{r:?}"
         );
         assert_eq!(ending == "draw", r.winner.is_none(), "{r:?}");
-        let setups = r.setups.as_ref().expect("setups recorded");
-        assert!(setups.iter().all(|s| s.len() == 4), "{setups:?}");
+        // The setups are the first two moves, and the record replays.
+        for m in &r.moves[..2] {
+            assert!(m.as_str().is_some_and(|s| s.starts_with("SET:")), "{r:?}");
+        }
+        let end = replay::<GeisterGame>(&r.start, &r.moves).expect("the record replays");
+        assert_eq!(
+            end.turn().outcome().map(|o| o.winner()),
+            Some(r.winner),
+            "{r:?}"
+        );
     }
     let seat0_wins = recs.iter().filter(|r| r.winner == Some(0)).count() as u32;
     let draws = recs.iter().filter(|r| r.winner.is_none()).count() as u32;
@@ -155,8 +166,8 @@ fn bad_set_is_refused_then_retried_and_a_disconnect_loses() {
     assert_eq!(recs[0].winner, Some(1));
     assert_eq!(recs[0].reason, EndReason::Disconnect);
     assert_eq!(recs[0].ending.as_deref(), Some("disconnect"));
-    assert_eq!(recs[0].setups.as_ref().unwrap()[0], "ABCD");
-    assert_eq!(recs[0].moves.len(), 2);
+    assert_eq!(recs[0].moves[0], "SET:ABCD");
+    assert_eq!(recs[0].moves.len(), 4);
 }
 
 #[test]

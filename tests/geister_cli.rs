@@ -65,11 +65,11 @@ fn check_records(recs: &[GameRecord]) {
             other => assert_eq!(ending, other.key(), "{r:?}"),
         }
         assert_eq!(r.moves.len(), r.move_ms.len());
-        let setups = r
-            .setups
-            .as_ref()
-            .unwrap_or_else(|| panic!("no setups: {r:?}"));
-        assert!(setups.iter().all(|s| s.len() == 4), "{r:?}");
+        // The setup turn comes first: both seats' reds.
+        for m in &r.moves[..2] {
+            let m = m.as_str().unwrap_or_default();
+            assert!(m.starts_with("SET:") && m.len() == 8, "{r:?}");
+        }
     }
 }
 
@@ -176,15 +176,31 @@ fn play_geister_without_a_server_plays_the_house_bot_with_seats_alternating() {
 }
 
 #[test]
-fn play_geister_refuses_a_websocket_url_and_a_bad_agent() {
+fn play_geister_refuses_a_bad_server_and_a_bad_agent() {
     let o = run(
-        &["play", "geister", "--server", "ws://127.0.0.1:8765"],
+        &["play", "geister", "--server", "http://127.0.0.1:8765"],
         &[],
         None,
         LIMIT,
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("client.server"), "{}", stderr(&o));
+    // A ws:// URL is the match server (Geister plays there too): a closed
+    // port is a clear error, not a panic.
+    let o = run(
+        &[
+            "play",
+            "geister",
+            "--server",
+            "ws://127.0.0.1:9",
+            "--param",
+            "x=1",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let o = run(
         &[
             "play",
@@ -254,13 +270,13 @@ fn match_geister_in_process_and_over_gat_play_the_same_games() {
     check_records(&b);
     for (x, y) in a.iter().zip(&b) {
         assert_eq!(
-            (&x.id, &x.players, &x.setups, &x.moves, &x.ending),
-            (&y.id, &y.players, &y.setups, &y.moves, &y.ending)
+            (&x.id, &x.players, &x.start, &x.moves, &x.ending),
+            (&y.id, &y.players, &y.start, &y.moves, &y.ending)
         );
     }
     // Moves are in GAT form.
     assert!(
-        a[0].moves[0].as_str().unwrap().contains(','),
+        a[0].moves[2].as_str().unwrap().contains(','),
         "{:?}",
         a[0].moves
     );

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use ladderbot::config;
-use ladderbot::games::AnyGame;
+use ladderbot::games::GameKind;
 
 #[test]
 fn every_profile_in_bots_loads_and_builds_its_agent() {
@@ -35,7 +35,7 @@ fn every_profile_in_bots_loads_and_builds_its_agent() {
     // The Geister profiles: one per agent of ours, each a GAT client.
     let mut geister: Vec<&str> = seen
         .iter()
-        .filter(|(_, s)| s.game == Some(AnyGame::Geister))
+        .filter(|(_, s)| s.game == Some(GameKind::Geister))
         .map(|(name, s)| {
             assert_eq!(name, &format!("geister-{}", s.agent));
             assert_eq!(

@@ -155,14 +155,49 @@ impl Raw {
     }
 
     async fn hello(&mut self, name: &str, games: u32, opponent: Opponent) {
+        self.hello_game(name, "four3d", games, opponent).await;
+    }
+
+    async fn hello_game(&mut self, name: &str, game: &str, games: u32, opponent: Opponent) {
         self.send(&ClientMsg::Hello(Hello {
             protocol: 1,
             name: name.into(),
-            game: "four3d".into(),
+            game: game.into(),
             games,
             opponent,
         }))
         .await;
+    }
+
+    /// Sends a move for `game_id`.
+    async fn play(&mut self, game_id: &str, mv: Value) {
+        self.send(&ClientMsg::Move {
+            game_id: game_id.into(),
+            mv,
+        })
+        .await;
+    }
+
+    /// Asserts that no protocol message arrives within `d` (WebSocket
+    /// pings may).
+    async fn silent_for(&mut self, d: Duration) {
+        let until = tokio::time::Instant::now() + d;
+        while let Ok(frame) = tokio::time::timeout_at(until, self.ws.next()).await {
+            if let Some(Ok(Message::Text(t))) = frame {
+                panic!("expected silence, got {t}");
+            }
+        }
+    }
+
+    /// The seat of the next `game_start`.
+    async fn seat(&mut self) -> usize {
+        match self
+            .recv_until(|m| matches!(m, ServerMsg::GameStart { .. }))
+            .await
+        {
+            ServerMsg::GameStart { seat, .. } => seat,
+            _ => unreachable!(),
+        }
     }
 
     /// The next protocol message (WebSocket pings are answered underneath).
@@ -871,4 +906,255 @@ async fn a_reading_peer_survives_the_heartbeat() {
         }
     );
     server.stop().await;
+}
+
+/// The (game id, observation) of the next `move_request`.
+async fn next_request(c: &mut Raw) -> (String, Value) {
+    match c
+        .recv_until(|m| is_move_request(m) || is_game_over(m))
+        .await
+    {
+        ServerMsg::MoveRequest { game_id, state, .. } => (game_id, state),
+        other => panic!("expected a move_request, got {other:?}"),
+    }
+}
+
+/// A Goofspiel bid from an observation: the lowest card in hand.
+fn lowest_card(obs: &Value) -> Value {
+    let hand = obs["hand"].as_array().expect("a hand in the observation");
+    json!(hand
+        .iter()
+        .filter_map(|c| c.as_u64())
+        .min()
+        .expect("a card"))
+}
+
+/// (d) Simultaneous turns: both seats asked at once, neither move shown
+/// before both are in, each seat on its own clock, a second move refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn simultaneous_turns_hide_each_move_until_both_are_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(server_config(Some(&records_path(&dir)))).await;
+    let mut a = Raw::connect(&server.url()).await;
+    let mut b = Raw::connect(&server.url()).await;
+    a.hello_game("a", "goofspiel", 1, Opponent::Any).await;
+    b.hello_game("b", "goofspiel", 1, Opponent::Any).await;
+    // Both seats get a move request for the same turn.
+    let (gid, obs_a) = next_request(&mut a).await;
+    let (gid_b, obs_b) = next_request(&mut b).await;
+    assert_eq!(gid, gid_b);
+    for obs in [&obs_a, &obs_b] {
+        assert_eq!(obs["round"], 0, "{obs}");
+        // An observation never holds the face-down prize cards.
+        assert!(obs.get("deck").is_none(), "{obs}");
+    }
+    assert_ne!(obs_a["seat"], obs_b["seat"]);
+    // A answers at once; B hears nothing of it while B thinks.
+    let bid_a = lowest_card(&obs_a);
+    a.play(&gid, bid_a.clone()).await;
+    b.silent_for(Duration::from_millis(300)).await;
+    // A second move in the same turn is refused; the first stands.
+    a.play(&gid, json!(13)).await;
+    a.expect_error("not_your_turn").await;
+    let bid_b = lowest_card(&obs_b);
+    b.play(&gid, bid_b.clone()).await;
+    // Then both moves are shown to both, seat 0's first, each with its own time.
+    let mut shown = Vec::new();
+    for c in [&mut a, &mut b] {
+        let mut got = Vec::new();
+        for _ in 0..2 {
+            match c
+                .recv_until(|m| matches!(m, ServerMsg::MovePlayed { .. }))
+                .await
+            {
+                ServerMsg::MovePlayed {
+                    ply,
+                    seat,
+                    mv,
+                    ms,
+                    hidden,
+                    ..
+                } => got.push((ply, seat, mv, ms, hidden)),
+                _ => unreachable!(),
+            }
+        }
+        shown.push(got);
+    }
+    assert_eq!(shown[0], shown[1]);
+    let got = &shown[0];
+    assert_eq!((got[0].0, got[0].1, got[1].0, got[1].1), (0, 0, 1, 1));
+    assert!(!got[0].4 && !got[1].4);
+    let a_seat = obs_a["seat"].as_u64().unwrap() as usize;
+    assert_eq!(got[a_seat].2, bid_a);
+    assert_eq!(got[1 - a_seat].2, bid_b);
+    // A's clock stopped when A answered; B's ran on for its own 300 ms.
+    assert!(got[a_seat].3 < 250, "{got:?}");
+    assert!(got[1 - a_seat].3 >= 300, "{got:?}");
+    // Play the game out, both seats bidding their lowest card each turn.
+    let over = loop {
+        let ra = a
+            .recv_until(|m| is_move_request(m) || is_game_over(m))
+            .await;
+        if let ServerMsg::GameOver { .. } = ra {
+            break ra;
+        }
+        let ServerMsg::MoveRequest { state, .. } = ra else {
+            unreachable!()
+        };
+        a.play(&gid, lowest_card(&state)).await;
+        let (_, sb) = next_request(&mut b).await;
+        b.play(&gid, lowest_card(&sb)).await;
+    };
+    // Equal bids every round: every prize discarded, a draw by the rules.
+    let ServerMsg::GameOver {
+        winner,
+        reason,
+        moves,
+        ..
+    } = over
+    else {
+        unreachable!()
+    };
+    assert_eq!((winner, reason, moves), (None, EndReason::Rules, 26));
+    server.stop().await;
+    let recs = read_records(records_path(&dir)).unwrap();
+    assert_eq!(recs.len(), 1);
+    let end: ladderbot::games::goofspiel::Goofspiel =
+        ladderbot::games::replay(&recs[0].start, &recs[0].moves).expect("the record replays");
+    use ladderbot::model::Model;
+    assert_eq!(end.turn().outcome().map(|o| o.winner()), Some(None));
+}
+
+/// (e) A seat that misses its own deadline in a simultaneous turn loses by
+/// timeout, though the other seat answered; both late: a draw.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn simultaneous_timeouts_lose_or_draw() {
+    let mut config = server_config(None);
+    config.clock.time_per_move_ms = Some(300);
+    let server = start(config).await;
+    for both_late in [false, true] {
+        let mut a = Raw::connect(&server.url()).await;
+        let mut b = Raw::connect(&server.url()).await;
+        a.hello_game("a", "goofspiel", 1, Opponent::Any).await;
+        b.hello_game("b", "goofspiel", 1, Opponent::Any).await;
+        let (gid, obs_a) = next_request(&mut a).await;
+        let (_, obs_b) = next_request(&mut b).await;
+        if !both_late {
+            a.play(&gid, lowest_card(&obs_a)).await;
+        }
+        let start = Instant::now();
+        for c in [&mut a, &mut b] {
+            match c.recv_until(is_game_over).await {
+                ServerMsg::GameOver {
+                    winner,
+                    reason,
+                    detail,
+                    ..
+                } => {
+                    assert_eq!(reason, EndReason::Timeout, "{detail:?}");
+                    let b_seat = obs_b["seat"].as_u64().unwrap() as usize;
+                    if both_late {
+                        assert_eq!(winner, None, "{detail:?}");
+                    } else {
+                        assert_eq!(winner, Some(1 - b_seat), "{detail:?}");
+                        let d = detail.unwrap();
+                        assert!(d.contains(&format!("seat {b_seat}")), "{d}");
+                    }
+                }
+                _ => unreachable!(),
+            }
+        }
+        assert!(start.elapsed() < Duration::from_secs(3));
+    }
+    server.stop().await;
+}
+
+/// (f) Geister on the match server: a simultaneous, secret setup turn, then
+/// each seat sees only its own colours.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn geister_setups_stay_hidden_on_the_match_server() {
+    let server = start(server_config(None)).await;
+    let mut a = Raw::connect(&server.url()).await;
+    let mut b = Raw::connect(&server.url()).await;
+    a.hello_game("a", "geister", 1, Opponent::Any).await;
+    b.hello_game("b", "geister", 1, Opponent::Any).await;
+    let (seat_a, seat_b) = (a.seat().await, b.seat().await);
+    assert_eq!(seat_a + seat_b, 1);
+    let (gid, obs_a) = next_request(&mut a).await;
+    let (_, obs_b) = next_request(&mut b).await;
+    assert_eq!(obs_a, json!({"phase": "setup"}));
+    assert_eq!(obs_b, json!({"phase": "setup"}));
+    a.play(&gid, json!("SET:ABCD")).await;
+    b.play(&gid, json!("SET:EFGH")).await;
+    // Each sees its own setup, never the other's.
+    for (c, own) in [(&mut a, "SET:ABCD"), (&mut b, "SET:EFGH")] {
+        let mut seen = Vec::new();
+        for _ in 0..2 {
+            if let ServerMsg::MovePlayed { mv, hidden, .. } = c
+                .recv_until(|m| matches!(m, ServerMsg::MovePlayed { .. }))
+                .await
+            {
+                seen.push((mv, hidden));
+            }
+        }
+        assert!(seen.contains(&(json!(own), false)), "{seen:?}");
+        assert!(seen.contains(&(Value::Null, true)), "{seen:?}");
+    }
+    // Seat 0 moves first, seeing the opponent's pieces as unknown.
+    let (_, obs) = next_request(&mut a).await;
+    let board = obs["board"].as_str().unwrap();
+    assert_eq!(&board[24..].matches('u').count(), &8, "{board}");
+    assert!(
+        board[..24].contains('R') && board[..24].contains('B'),
+        "{board}"
+    );
+    a.play(&gid, json!("A,N")).await;
+    let (_, obs) = next_request(&mut b).await;
+    assert_eq!(obs["board"].as_str().unwrap()[24..].matches('u').count(), 8);
+    server.stop().await;
+}
+
+/// (g) Real clients play Goofspiel and Geister through the server; every
+/// record replays to its result.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn real_clients_play_simultaneous_and_hidden_games() {
+    use ladderbot::games::geister::GeisterGame;
+    use ladderbot::games::goofspiel::Goofspiel;
+    use ladderbot::model::Model;
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(server_config(Some(&records_path(&dir)))).await;
+    let cfg = |name: &str, agent: &str, seed| {
+        let mut c = client_config(&server.url(), name, agent, 4, seed);
+        c.playouts = Some(50);
+        c
+    };
+    let a = tokio::spawn(run_client::<Goofspiel>(cfg("m", "match", 1), |_| {}));
+    let b = tokio::spawn(run_client::<Goofspiel>(cfg("r", "random", 2), |_| {}));
+    let (sa, sb) = (finish(a).await, finish(b).await);
+    assert_eq!((sa.games, sb.games), (4, 4));
+    assert_eq!((sa.wins, sa.draws), (sb.losses, sb.draws));
+    let a = tokio::spawn(run_client::<GeisterGame>(cfg("rule", "rule", 3), |_| {}));
+    let b = tokio::spawn(run_client::<GeisterGame>(cfg("rnd", "random", 4), |_| {}));
+    let (sa, sb) = (finish(a).await, finish(b).await);
+    assert_eq!((sa.games, sb.games), (4, 4));
+    assert_eq!(sa.wins, sb.losses);
+    server.stop().await;
+    let recs = read_records(records_path(&dir)).unwrap();
+    assert_eq!(recs.len(), 8);
+    for r in &recs {
+        assert_eq!(r.reason, EndReason::Rules, "{r:?}");
+        let winner = match r.game.as_str() {
+            "goofspiel" => {
+                let g: Goofspiel = ladderbot::games::replay(&r.start, &r.moves).unwrap();
+                g.turn().outcome().map(|o| o.winner())
+            }
+            "geister" => {
+                let g: GeisterGame = ladderbot::games::replay(&r.start, &r.moves).unwrap();
+                assert!(r.ending.is_some());
+                g.turn().outcome().map(|o| o.winner())
+            }
+            other => panic!("unexpected game {other}"),
+        };
+        assert_eq!(winner, Some(r.winner), "{r:?}");
+    }
 }

@@ -5,16 +5,16 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{params_from, parse_any_game, parse_param, CliError};
+use super::{params_from, parse_game, parse_param, CliError};
 use crate::config::Settings;
-use crate::games::{AnyGame, GameVisitor, PlayableGame};
+use crate::games::{GameKind, GameVisitor, PlayableGame};
 use crate::runner::{self, Driver, MatchConfig, MatchReport, SideConfig, SprtConfig, Tally};
 
 #[derive(Debug, Args)]
 pub struct MatchArgs {
     /// Game to play.
-    #[arg(value_parser = parse_any_game)]
-    pub game: AnyGame,
+    #[arg(value_parser = parse_game)]
+    pub game: GameKind,
     /// Agent A (results are from A's side).
     #[arg(long)]
     pub a: String,
@@ -129,7 +129,7 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
         }),
         margin_ms: settings.search.margin_ms,
     };
-    if args.over_gat && args.game != AnyGame::Geister {
+    if args.over_gat && args.game != GameKind::Geister {
         return Err(CliError::Usage(format!(
             "match: --over-gat is for geister only, not {}",
             args.game
@@ -141,7 +141,7 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
             .check_agent(&s.agent, &s.params)
             .map_err(|e| CliError::Usage(format!("match {flag}: {e}")))?;
     }
-    if args.game == AnyGame::Geister {
+    if args.game == GameKind::Geister {
         for (flag, t) in [
             ("--a-time-ms", cfg.a.time_ms),
             ("--b-time-ms", cfg.b.time_ms),
@@ -154,10 +154,10 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
             }
         }
     }
-    let report = match args.game {
-        AnyGame::Kind(kind) => kind.visit(RunMatch(&cfg)),
-        AnyGame::Geister if args.over_gat => run_with_bar(&runner::gat::OverGat::default(), &cfg),
-        AnyGame::Geister => run_with_bar(&runner::geister::InProcess::new(), &cfg),
+    let report = if args.over_gat {
+        run_with_bar(&runner::gat::OverGat::default(), &cfg)
+    } else {
+        args.game.visit(RunMatch(&cfg))
     }
     .map_err(CliError::Runtime)?;
     if args.json {

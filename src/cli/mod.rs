@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::config::{self, LogFormat, Settings};
-use crate::games::{AgentParams, AnyGame, GameKind};
+use crate::games::{AgentParams, GameKind};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -144,7 +144,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             referee::run(args)
         }
         Command::Agents => {
-            for game in AnyGame::ALL {
+            for game in GameKind::ALL {
                 let default = game
                     .check_agent(config::DEFAULT_AGENT, &Default::default())
                     .unwrap_or_else(|e| e);
@@ -176,13 +176,8 @@ fn start_logging(flag: &Option<LogFormat>, settings: &Settings) -> Result<(), Cl
     Ok(())
 }
 
-/// Parses the name of a full-information game for clap.
+/// Parses a game's name for clap.
 pub fn parse_game(s: &str) -> Result<GameKind, String> {
-    s.parse()
-}
-
-/// Parses any game's name (including geister) for clap.
-pub fn parse_any_game(s: &str) -> Result<AnyGame, String> {
     s.parse()
 }
 

@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::{params_from, parse_any_game, parse_param, CliError};
+use super::{params_from, parse_game, parse_param, CliError};
 use crate::config::{OpponentChoice, Settings};
-use crate::games::{AnyGame, GameKind, GameVisitor, PlayableGame};
+use crate::games::{GameKind, GameVisitor, PlayableGame};
 use crate::platforms::gat::client::{run_client, GatClientConfig, GatSummary};
 use crate::platforms::gat::server::{GatServer, GatServerConfig};
 use crate::platforms::ws::client::{self, ClientConfig, GameFinished, Opponent};
@@ -16,8 +16,8 @@ use crate::platforms::ws::client::{self, ClientConfig, GameFinished, Opponent};
 #[derive(Debug, Args)]
 pub struct PlayArgs {
     /// Game to play (default: the profile's `game`).
-    #[arg(value_parser = parse_any_game)]
-    pub game: Option<AnyGame>,
+    #[arg(value_parser = parse_game)]
+    pub game: Option<GameKind>,
     /// Match server: ws://HOST:PORT, or for geister a GAT server HOST:PORT (port 10000
     /// for the first seat, 10001 for the second). Default: an in-process server with a house bot.
     #[arg(long)]
@@ -97,7 +97,7 @@ impl PlayArgs {
         if self.stdio {
             s.client.stdio = true;
         }
-        if s.client.stdio && s.game != Some(AnyGame::Kind(GameKind::Golad)) {
+        if s.client.stdio && s.game != Some(GameKind::Golad) {
             return Err(CliError::Usage(
                 "play: stdio mode (--stdio, client.stdio) is only for golad".into(),
             ));
@@ -134,13 +134,20 @@ pub fn run(args: PlayArgs, settings: Settings) -> Result<(), CliError> {
         .game
         .ok_or_else(|| CliError::Usage("play: no game given".into()))?;
     let rt = super::runtime()?;
-    match game {
-        AnyGame::Kind(kind) => rt.block_on(kind.visit(PlayVisitor {
-            settings,
-            records: args.records,
-        })),
-        AnyGame::Geister => rt.block_on(play_geister(settings, args.records)),
+    // Geister's own platform is GAT (HOST:PORT, or an in-process GAT
+    // server); every game, Geister included, plays on a ws:// server.
+    let on_ws = settings
+        .client
+        .server
+        .as_deref()
+        .is_some_and(|u| u.starts_with("ws://") || u.starts_with("wss://"));
+    if game == GameKind::Geister && !on_ws {
+        return rt.block_on(play_geister(settings, args.records));
     }
+    rt.block_on(game.visit(PlayVisitor {
+        settings,
+        records: args.records,
+    }))
 }
 
 /// `play golad --stdio`: one game against the Riddles.io engine on
@@ -329,7 +336,7 @@ async fn play_geister_house(
         .local_ports()
         .map_err(|e| CliError::Runtime(e.to_string()))?;
     let shown = |name: &str| {
-        AnyGame::Geister
+        GameKind::Geister
             .check_agent(name, &Default::default())
             .unwrap_or_else(|_| name.to_string())
     };

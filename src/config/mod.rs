@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use config::{Config, Environment, File, FileFormat};
 use serde::{Deserialize, Serialize};
 
-use crate::games::{AgentParams, AnyGame};
+use crate::games::{AgentParams, GameKind};
 
 /// Prefix of every environment variable ladderbot reads as a setting.
 pub const ENV_PREFIX: &str = "LADDERBOT";
@@ -32,7 +32,7 @@ pub struct Settings {
     pub name: String,
     /// Game to play; the command line may give it instead.
     #[serde(deserialize_with = "game_from_string")]
-    pub game: Option<AnyGame>,
+    pub game: Option<GameKind>,
     /// Agent name (see `ladderbot agents`); `default`: the game's default.
     pub agent: String,
     /// Agent options, e.g. `draw_reward` for `pmc`.
@@ -221,7 +221,7 @@ impl Default for LogSettings {
     }
 }
 
-fn game_from_string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<AnyGame>, D::Error> {
+fn game_from_string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<GameKind>, D::Error> {
     let s = Option::<String>::deserialize(d)?;
     s.map(|s| {
         s.parse()
@@ -321,7 +321,7 @@ impl Settings {
         if self.search.time_ms == Some(0) {
             return Err("search.time_ms: must be at least 1".into());
         }
-        if let (Some(AnyGame::Geister), Some(t)) = (self.game, self.search.time_ms) {
+        if let (Some(GameKind::Geister), Some(t)) = (self.game, self.search.time_ms) {
             let max = crate::platforms::gat::client::MAX_TIME_MS;
             if t > max {
                 return Err(format!(
@@ -335,12 +335,13 @@ impl Settings {
         if let Some(url) = &self.client.server {
             let ws = url.starts_with("ws://") || url.starts_with("wss://");
             match self.game {
-                Some(AnyGame::Geister) if !is_host_port(url) => {
+                Some(GameKind::Geister) if !ws && !is_host_port(url) => {
                     return Err(format!(
-                        "client.server: '{url}' is not HOST:PORT (a GAT server, e.g. 127.0.0.1:10000)"
+                        "client.server: '{url}' is neither HOST:PORT (a GAT server, e.g. 127.0.0.1:10000) nor a ws:// or wss:// URL"
                     ));
                 }
-                Some(AnyGame::Kind(_)) if !ws => {
+                Some(GameKind::Geister) => {}
+                Some(_) if !ws => {
                     return Err(format!(
                         "client.server: '{url}' is not a ws:// or wss:// URL"
                     ));
@@ -402,7 +403,7 @@ fn is_host_port(s: &str) -> bool {
 }
 
 /// Builds the agent once to check its name and parameters.
-fn check_agent(game: AnyGame, agent: &str, params: &AgentParams, key: &str) -> Result<(), String> {
+fn check_agent(game: GameKind, agent: &str, params: &AgentParams, key: &str) -> Result<(), String> {
     match game.check_agent(agent, params) {
         Ok(_) => Ok(()),
         // Parameter errors already name their key.
@@ -506,13 +507,20 @@ mod tests {
             "game = \"geister\"\nagent = \"rule\"\n[client]\nserver = \"127.0.0.1:10000\"\n",
         );
         let s = load(Some(&p), env(&[])).unwrap();
-        assert_eq!(s.game, Some(AnyGame::Geister));
+        assert_eq!(s.game, Some(GameKind::Geister));
         assert_eq!(s.client.server.as_deref(), Some("127.0.0.1:10000"));
         assert_eq!(s.client.reconnect_window_ms, 30_000);
-        // A WebSocket URL is not a GAT server, and the agent must be a Geister one.
-        let err = load(
+        // Geister also plays on the match server (a ws:// URL); anything
+        // else must be a GAT server's HOST:PORT, and the agent a Geister one.
+        let s = load(
             Some(&p),
             env(&[("LADDERBOT_CLIENT__SERVER", "ws://127.0.0.1:8765")]),
+        )
+        .unwrap();
+        assert_eq!(s.client.server.as_deref(), Some("ws://127.0.0.1:8765"));
+        let err = load(
+            Some(&p),
+            env(&[("LADDERBOT_CLIENT__SERVER", "http://127.0.0.1:8765")]),
         )
         .unwrap_err()
         .0;

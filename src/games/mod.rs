@@ -1,17 +1,25 @@
-//! The games. Each game is a folder: its pure rules, its wire format and its
-//! agents. [`PlayableGame`] is what the server, the client and the match
-//! runner need of a game; [`GameKind`] names the games on the command line.
+//! The games. Each game is a folder: its pure rules, its agents and its wire
+//! mapping. [`PlayableGame`] is what runners, servers, clients and records
+//! need of a game on top of its [`Model`]; [`GameKind`] names the games on
+//! the command line.
+//!
+//! Adding a game: a folder `games/<name>/` whose type implements [`Model`]
+//! (or the search core's [`crate::search::Game`], for an alternating
+//! perfect-information game) and [`PlayableGame`], its `pub mod` line below,
+//! and one line in [`registry!`]'s list.
 
 pub mod four3d;
 pub mod geister;
 pub mod golad;
+pub mod goofspiel;
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde_json::Value;
 
-use crate::search::{Agent, Game};
+use crate::model::{Model, Seat};
+use crate::search::Agent;
 
 /// The agent name that means "the game's default agent" (four3d: `pmc`,
 /// golad: `best`); every game's registry accepts it.
@@ -20,20 +28,40 @@ pub const DEFAULT_AGENT: &str = "default";
 /// Agent options from a profile's `[agent_params]` table.
 pub type AgentParams = serde_json::Map<String, Value>;
 
-/// What the server, the client and the match runner need of a game.
-pub trait PlayableGame: Game + fmt::Debug {
+/// What runners, servers, clients and records need of a game, on top of
+/// its rules ([`Model`]): its name, start, wire forms and agents.
+pub trait PlayableGame: Model + fmt::Debug {
     /// The game's name on the wire and on the command line.
     const ID: &'static str;
     /// The agent names [`PlayableGame::build_agent`] accepts.
     fn agent_names() -> &'static [&'static str];
     /// The starting position (seeded for games with a random start).
     fn start(seed: u64) -> Self;
+    /// The true state (every hidden part included): records and replays.
     fn state_to_json(&self) -> Value;
     fn state_from_json(v: &Value) -> Result<Self, String>;
-    fn move_to_json(mv: Self::Move) -> Value;
-    fn move_from_json(v: &Value) -> Result<Self::Move, String>;
+    /// One seat's observation, as sent to that seat's client.
+    fn obs_to_json(obs: &Self::Obs) -> Value;
+    fn obs_from_json(v: &Value) -> Result<Self::Obs, String>;
+    fn move_to_json(mv: Self::Action) -> Value;
+    fn move_from_json(v: &Value) -> Result<Self::Action, String>;
+    /// What `viewer` is shown of `mover`'s action `mv` once its turn has
+    /// been applied to `self` (the position before the turn): `None` when
+    /// the action is secret (Geister's setups). By default, the action.
+    fn shown_move(&self, _viewer: Seat, _mover: Seat, mv: Self::Action) -> Option<Value> {
+        Some(Self::move_to_json(mv))
+    }
     /// A picture of the position for humans (logs, `play` output).
     fn render(&self) -> String;
+    /// How a finished game ended, for games that report endings (a key of
+    /// [`PlayableGame::ending_keys`]).
+    fn ending(&self) -> Option<&'static str> {
+        None
+    }
+    /// The ending keys every game of this kind reports: (wins, draws).
+    fn ending_keys() -> Option<(&'static [&'static str], &'static [&'static str])> {
+        None
+    }
     fn build_agent(
         name: &str,
         params: &AgentParams,
@@ -41,133 +69,73 @@ pub trait PlayableGame: Game + fmt::Debug {
     ) -> Result<Box<dyn Agent<Self>>, String>;
 }
 
-impl PlayableGame for four3d::Board {
-    const ID: &'static str = "four3d";
-    fn agent_names() -> &'static [&'static str] {
-        four3d::agents::NAMES
+/// Replays a game from its start state and the actions of its turns, in
+/// order (the actions of a simultaneous turn seat 0 first): the position
+/// after `moves`, or why they do not replay.
+pub fn replay<G: PlayableGame>(start: &Value, moves: &[Value]) -> Result<G, String> {
+    let mut pos = G::state_from_json(start)?;
+    let mut it = moves.iter().enumerate();
+    while let Some((i, first)) = it.next() {
+        let turn = pos.turn();
+        let mut joint = [None, None];
+        for (k, &seat) in turn.movers().iter().enumerate() {
+            let (j, v) = if k == 0 {
+                (i, first)
+            } else {
+                it.next()
+                    .ok_or_else(|| format!("move {i}: the turn's other move is missing"))?
+            };
+            let mv = G::move_from_json(v).map_err(|e| format!("move {j}: {e}"))?;
+            if !pos.is_legal_action(seat, mv) {
+                return Err(format!("move {j}: {v} is not legal for seat {seat}"));
+            }
+            joint[seat] = Some(mv);
+        }
+        if turn.movers().is_empty() {
+            return Err(format!("move {i}: the game is already over"));
+        }
+        pos.apply(joint);
     }
-    fn start(_seed: u64) -> Self {
-        four3d::Board::new()
-    }
-    fn state_to_json(&self) -> Value {
-        four3d::wire::state_to_json(self)
-    }
-    fn state_from_json(v: &Value) -> Result<Self, String> {
-        four3d::wire::state_from_json(v)
-    }
-    fn move_to_json(mv: four3d::Peg) -> Value {
-        four3d::wire::move_to_json(mv)
-    }
-    fn move_from_json(v: &Value) -> Result<four3d::Peg, String> {
-        four3d::wire::move_from_json(v)
-    }
-    fn render(&self) -> String {
-        four3d::wire::render(self)
-    }
-    fn build_agent(
-        name: &str,
-        params: &AgentParams,
-        seed: u64,
-    ) -> Result<Box<dyn Agent<Self>>, String> {
-        four3d::agents::build(name, params, seed)
-    }
+    Ok(pos)
 }
 
-impl PlayableGame for golad::GolState {
-    const ID: &'static str = "golad";
-    fn agent_names() -> &'static [&'static str] {
-        golad::agents::NAMES
-    }
-    fn start(seed: u64) -> Self {
-        golad::GolState::start(seed, golad::rules::DEFAULT_MAX_ROUNDS)
-    }
-    fn state_to_json(&self) -> Value {
-        self.to_json()
-    }
-    fn state_from_json(v: &Value) -> Result<Self, String> {
-        golad::GolState::from_json(v)
-    }
-    /// The bot's reply line, e.g. `"kill 3,4"`.
-    fn move_to_json(mv: golad::Move) -> Value {
-        Value::String(mv.to_string())
-    }
-    fn move_from_json(v: &Value) -> Result<golad::Move, String> {
-        let s = v
-            .as_str()
-            .ok_or_else(|| format!("move: expected a string like \"kill 3,4\", got {v}"))?;
-        golad::Move::parse_reply(s).map_err(|e| format!("move: {e}"))
-    }
-    fn render(&self) -> String {
-        golad::GolState::render(self)
-    }
-    fn build_agent(
-        name: &str,
-        params: &AgentParams,
-        seed: u64,
-    ) -> Result<Box<dyn Agent<Self>>, String> {
-        golad::agents::build(name, params, seed)
-    }
+/// Declares the registered games: [`GameKind`], its names and its visitor.
+macro_rules! registry {
+    ($($variant:ident => $ty:ty),* $(,)?) => {
+        /// The games, by name.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum GameKind {
+            $($variant),*
+        }
+
+        impl GameKind {
+            pub const ALL: &'static [GameKind] = &[$(GameKind::$variant),*];
+
+            pub fn id(self) -> &'static str {
+                match self {
+                    $(GameKind::$variant => <$ty as PlayableGame>::ID),*
+                }
+            }
+
+            /// Calls `v.visit::<G>()` with this kind's game type.
+            pub fn visit<V: GameVisitor>(self, v: V) -> V::Output {
+                match self {
+                    $(GameKind::$variant => v.visit::<$ty>()),*
+                }
+            }
+        }
+    };
 }
 
-/// The games, by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GameKind {
-    Four3d,
-    Golad,
+// The one line per game.
+registry! {
+    Four3d => four3d::Board,
+    Golad => golad::GolState,
+    Geister => geister::GeisterGame,
+    Goofspiel => goofspiel::Goofspiel,
 }
 
 impl GameKind {
-    pub const ALL: &'static [GameKind] = &[GameKind::Four3d, GameKind::Golad];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            GameKind::Four3d => four3d::Board::ID,
-            GameKind::Golad => golad::GolState::ID,
-        }
-    }
-
-    /// Calls `v.visit::<G>()` with this kind's game type.
-    pub fn visit<V: GameVisitor>(self, v: V) -> V::Output {
-        match self {
-            GameKind::Four3d => v.visit::<four3d::Board>(),
-            GameKind::Golad => v.visit::<golad::GolState>(),
-        }
-    }
-}
-
-/// Every game ladderbot plays, by name (profiles, `play`, `match`): the
-/// [`GameKind`]s, whose agents see the whole position, and Geister, whose
-/// agents see only their own view and choose their own setup (played over
-/// GAT TCP and by its own match driver).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AnyGame {
-    Kind(GameKind),
-    Geister,
-}
-
-impl AnyGame {
-    pub const ALL: &'static [AnyGame] = &[
-        AnyGame::Kind(GameKind::Four3d),
-        AnyGame::Kind(GameKind::Golad),
-        AnyGame::Geister,
-    ];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            AnyGame::Kind(k) => k.id(),
-            AnyGame::Geister => "geister",
-        }
-    }
-
-    /// The full-information game, if it is one.
-    pub fn kind(self) -> Option<GameKind> {
-        match self {
-            AnyGame::Kind(k) => Some(k),
-            AnyGame::Geister => None,
-        }
-    }
-
     /// The agent names the game's registry accepts.
     pub fn agent_names(self) -> &'static [&'static str] {
         struct Names;
@@ -177,10 +145,7 @@ impl AnyGame {
                 G::agent_names()
             }
         }
-        match self {
-            AnyGame::Kind(k) => k.visit(Names),
-            AnyGame::Geister => geister::agents::NAMES,
-        }
+        self.visit(Names)
     }
 
     /// Builds the agent once to check its name and parameters; its real
@@ -193,50 +158,7 @@ impl AnyGame {
                 G::build_agent(self.0, self.1, 0).map(|a| a.name().to_string())
             }
         }
-        match self {
-            AnyGame::Kind(k) => k.visit(Check(name, params)),
-            AnyGame::Geister => {
-                geister::agents::build(name, params, 0).map(|a| a.name().to_string())
-            }
-        }
-    }
-}
-
-impl From<GameKind> for AnyGame {
-    fn from(k: GameKind) -> Self {
-        AnyGame::Kind(k)
-    }
-}
-
-impl fmt::Display for AnyGame {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id())
-    }
-}
-
-impl FromStr for AnyGame {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        AnyGame::ALL
-            .iter()
-            .copied()
-            .find(|g| g.id() == s)
-            .ok_or_else(|| {
-                format!(
-                    "unknown game '{s}' (known: {})",
-                    AnyGame::ALL
-                        .iter()
-                        .map(|g| g.id())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            })
-    }
-}
-
-impl serde::Serialize for AnyGame {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.id())
+        self.visit(Check(name, params))
     }
 }
 
@@ -269,6 +191,19 @@ impl FromStr for GameKind {
                         .join(", ")
                 )
             })
+    }
+}
+
+impl serde::Serialize for GameKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for GameKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -343,8 +278,8 @@ mod tests {
 
     #[test]
     fn every_game_parses_by_its_name_and_checks_agents() {
-        for g in AnyGame::ALL {
-            assert_eq!(g.id().parse::<AnyGame>().unwrap(), *g);
+        for g in GameKind::ALL {
+            assert_eq!(g.id().parse::<GameKind>().unwrap(), *g);
             assert_eq!(g.to_string(), g.id());
             assert!(!g.agent_names().is_empty());
             for name in g.agent_names() {
@@ -353,14 +288,9 @@ mod tests {
             assert!(g.check_agent("default", &AgentParams::new()).is_ok());
             let e = g.check_agent("nobody", &AgentParams::new()).unwrap_err();
             assert!(e.contains("nobody"), "{e}");
+            assert_eq!(serde_json::to_value(g).unwrap(), serde_json::json!(g.id()));
         }
-        assert_eq!(AnyGame::Geister.kind(), None);
-        assert_eq!(AnyGame::from(GameKind::Golad).kind(), Some(GameKind::Golad));
-        let e = "chess".parse::<AnyGame>().unwrap_err();
-        assert!(e.contains("geister") && e.contains("four3d"), "{e}");
-        assert_eq!(
-            serde_json::to_value(AnyGame::Geister).unwrap(),
-            serde_json::json!("geister")
-        );
+        let e = "chess".parse::<GameKind>().unwrap_err();
+        assert!(e.contains("golad") && e.contains("four3d"), "{e}");
     }
 }

@@ -10,8 +10,12 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 
-use super::geister::{check_sides, players, DRAW_KEYS, GAME, WIN_KEYS};
-use super::{a_seat, derive_seed, side_of_seat, Driver, MatchConfig, Played, SIDE_NAMES};
+use super::{
+    a_seat, derive_seed, players, side_of_seat, Driver, MatchConfig, Playable, Played, SIDE_NAMES,
+};
+use crate::games::geister::game::{DRAW_KEYS, WIN_KEYS};
+use crate::games::geister::GeisterGame;
+use crate::games::PlayableGame;
 use crate::platforms::gat::client::{run_client, GatClientConfig, GatSummary};
 use crate::platforms::gat::codec::{DEFAULT_BUDGET_S, DEFAULT_TIMEOUT_S};
 use crate::platforms::gat::server::{GatServer, GatServerConfig};
@@ -58,11 +62,11 @@ impl Driver for OverGat {
     type Worker = GatWorker;
 
     fn game(&self) -> &str {
-        GAME
+        GeisterGame::ID
     }
 
     fn check(&self, cfg: &MatchConfig) -> Result<(), String> {
-        check_sides(cfg)
+        Playable::<GeisterGame>::new().check(cfg)
     }
 
     fn worker(&self, _cfg: &MatchConfig) -> Result<GatWorker, String> {
@@ -149,8 +153,10 @@ fn played_from_record(
 ) -> Played {
     let mut decisions = [0u64; 2];
     let mut time = [Duration::ZERO; 2];
+    // Seat 0 then seat 1 set up, then they move in turn, seat 0 first.
     for (ply, ms) in record.move_ms.iter().enumerate() {
-        let k = side_of_seat(index, ply % 2);
+        let seat = if ply < 2 { ply } else { ply % 2 };
+        let k = side_of_seat(index, seat);
         decisions[k] += 1;
         time[k] += Duration::from_millis(*ms);
     }
@@ -237,7 +243,17 @@ mod tests {
                 WIN_KEYS.contains(&ending) || DRAW_KEYS.contains(&ending),
                 "{ending}"
             );
-            assert_eq!(rec.setups.as_ref().unwrap()[0].len(), 4);
+            assert!(
+                rec.moves[0].as_str().unwrap().starts_with("SET:"),
+                "{rec:?}"
+            );
+            assert!(
+                rec.moves[1].as_str().unwrap().starts_with("SET:"),
+                "{rec:?}"
+            );
+            let end = crate::games::replay::<GeisterGame>(&rec.start, &rec.moves).unwrap();
+            let o = crate::model::Model::turn(&end).outcome().unwrap();
+            assert_eq!(o.winner(), rec.winner);
             assert_eq!(rec.moves.len(), rec.move_ms.len());
             if rec.winner == Some(a_seat(i)) {
                 a_wins += 1;

@@ -16,13 +16,12 @@
 //! SPRT, progress and the report are shared.
 
 pub mod gat;
-pub mod geister;
+#[cfg(test)]
+mod geister_tests;
 pub mod stats;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::marker::PhantomData;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Mutex;
@@ -31,6 +30,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::arena;
 use crate::games::{AgentParams, PlayableGame};
 use crate::records::{now_ms, EndReason, GameRecord, RecordWriter};
 use crate::search::{panic_message, Agent, Deadline, Limits, Outcome, Seat};
@@ -370,17 +370,30 @@ pub fn side_of_seat(index: u32, seat: Seat) -> usize {
     usize::from(seat != a_seat(index))
 }
 
-/// The driver of a [`PlayableGame`]: one game in-process, agents see the
-/// whole position.
-pub struct Playable<G>(PhantomData<fn() -> G>);
+/// Builds an agent of `G` by name, parameters and seed.
+pub type Build<G> = fn(&str, &AgentParams, u64) -> Result<Box<dyn Agent<G>>, String>;
 
-impl<G> Playable<G> {
+/// The driver of a [`PlayableGame`]: one game in-process through the one
+/// game loop, with the agents of the game's registry (or of another, for
+/// tests).
+pub struct Playable<G: PlayableGame> {
+    build: Build<G>,
+}
+
+impl<G: PlayableGame> Playable<G> {
     pub fn new() -> Self {
-        Playable(PhantomData)
+        Playable {
+            build: G::build_agent,
+        }
+    }
+
+    /// With agents from `build` instead of the game's registry.
+    pub fn with_build(build: Build<G>) -> Self {
+        Playable { build }
     }
 }
 
-impl<G> Default for Playable<G> {
+impl<G: PlayableGame> Default for Playable<G> {
     fn default() -> Self {
         Self::new()
     }
@@ -391,9 +404,12 @@ impl<G: PlayableGame> Driver for Playable<G> {
     fn game(&self) -> &str {
         G::ID
     }
+    fn ending_keys(&self) -> Option<(&'static [&'static str], &'static [&'static str])> {
+        G::ending_keys()
+    }
     fn check(&self, cfg: &MatchConfig) -> Result<(), String> {
         for (k, side) in [&cfg.a, &cfg.b].iter().enumerate() {
-            G::build_agent(&side.agent, &side.params, 0)
+            (self.build)(&side.agent, &side.params, 0)
                 .map_err(|e| format!("side {}: {e}", SIDE_NAMES[k]))?;
         }
         Ok(())
@@ -402,97 +418,108 @@ impl<G: PlayableGame> Driver for Playable<G> {
         Ok(())
     }
     fn play(&self, _w: &mut (), cfg: &MatchConfig, index: u32) -> Result<Played, String> {
-        play_game::<G>(cfg, index)
+        play_game::<G>(self.build, cfg, index)
     }
 }
 
-/// Plays game `index` of the match to the end. An agent that returns an
-/// illegal move (or panics) loses the game with reason `IllegalMove`.
-fn play_game<G: PlayableGame>(cfg: &MatchConfig, index: u32) -> Result<Played, String> {
+/// `A:rule` / `B:random` by seat for game `index`.
+pub fn players(cfg: &MatchConfig, index: u32) -> [String; 2] {
     let sides = [&cfg.a, &cfg.b];
-    let mut agents: Vec<Box<dyn Agent<G>>> = Vec::with_capacity(2);
-    for (k, side) in sides.iter().enumerate() {
-        let seed = derive_seed(cfg.seed, index as u64, k as u64 + 1);
-        let mut agent = G::build_agent(&side.agent, &side.params, seed)
-            .map_err(|e| format!("side {}: {e}", SIDE_NAMES[k]))?;
-        agent.new_game();
-        agents.push(agent);
-    }
-    // Side (0 = A, 1 = B) of the player in each seat.
-    let side_of_seat = |seat: Seat| side_of_seat(index, seat);
-    let players: [String; 2] = std::array::from_fn(|seat| {
-        let k = side_of_seat(seat);
+    std::array::from_fn(|seat| {
+        let k = side_of_seat(index, seat);
         format!("{}:{}", SIDE_NAMES[k], sides[k].agent)
-    });
+    })
+}
 
+/// Plays game `index` of the match to the end through the one game loop
+/// ([`arena::play_logged`]): fresh agents seeded from (match seed, index,
+/// side), each seeing only its own seat's observation. An agent that
+/// returns an illegal move (or panics) loses the game with reason
+/// `IllegalMove`.
+fn play_game<G: PlayableGame>(
+    build: Build<G>,
+    cfg: &MatchConfig,
+    index: u32,
+) -> Result<Played, String> {
+    let sides = [&cfg.a, &cfg.b];
+    let make = |k: usize| {
+        let seed = derive_seed(cfg.seed, index as u64, k as u64 + 1);
+        build(&sides[k].agent, &sides[k].params, seed)
+            .map_err(|e| format!("side {}: {e}", SIDE_NAMES[k]))
+    };
+    let (mut a, mut b) = (make(0)?, make(1)?);
+    let seats: [&mut dyn Agent<G>; 2] = if a_seat(index) == 0 {
+        [a.as_mut(), b.as_mut()]
+    } else {
+        [b.as_mut(), a.as_mut()]
+    };
     let started_ms = now_ms();
-    let mut pos = G::start(derive_seed(cfg.seed, (index / 2) as u64, 0));
+    let start = G::start(derive_seed(cfg.seed, (index / 2) as u64, 0));
+    let start_json = start.state_to_json();
     let never = AtomicBool::new(false);
-    let mut moves = Vec::new();
-    let mut move_ms = Vec::new();
+    let mut limits =
+        |seat: Seat, t0: Instant| sides[side_of_seat(index, seat)].limits(t0, cfg.margin_ms);
+    let log = arena::play_logged(start, seats, &mut limits, &never);
+
     let mut decisions = [0u64; 2];
     let mut playouts = [0u64; 2];
     let mut time = [Duration::ZERO; 2];
-    let (outcome, reason, detail) = loop {
-        if let Some(o) = pos.outcome() {
-            break (o, EndReason::Rules, None);
-        }
-        let seat = pos.to_move();
-        let k = side_of_seat(seat);
-        let t0 = Instant::now();
-        let limits = sides[k].limits(t0, cfg.margin_ms);
-        let agent = &mut agents[k];
-        let chosen = catch_unwind(AssertUnwindSafe(|| agent.select(&pos, &limits, &never)));
-        let took = t0.elapsed();
+    let mut moves = Vec::with_capacity(log.moves.len());
+    let mut move_ms = Vec::with_capacity(log.moves.len());
+    for m in &log.moves {
+        let k = side_of_seat(index, m.seat);
         decisions[k] += 1;
-        time[k] += took;
-        let d = match chosen {
-            Ok(d) => d,
-            Err(p) => {
-                let detail = format!(
-                    "{} ({}) panicked: {}",
-                    SIDE_NAMES[k],
-                    sides[k].agent,
-                    panic_message(p.as_ref())
-                );
-                break (Outcome::Win(1 - seat), EndReason::IllegalMove, Some(detail));
-            }
-        };
-        playouts[k] += d.playouts;
-        if !pos.is_legal(d.mv) {
-            let detail = format!(
-                "{} ({}) played the illegal move {} at ply {}",
-                SIDE_NAMES[k],
-                sides[k].agent,
-                G::move_to_json(d.mv),
-                moves.len()
-            );
-            break (Outcome::Win(1 - seat), EndReason::IllegalMove, Some(detail));
-        }
-        moves.push(G::move_to_json(d.mv));
-        move_ms.push(took.as_millis() as u64);
-        pos.play(d.mv);
+        playouts[k] += m.playouts;
+        time[k] += m.time;
+        moves.push(G::move_to_json(m.action));
+        move_ms.push(m.time.as_millis() as u64);
+    }
+    let (reason, detail) = if log.forfeits.is_empty() {
+        (EndReason::Rules, None)
+    } else {
+        let details: Vec<String> = log
+            .forfeits
+            .iter()
+            .map(|f| {
+                let k = side_of_seat(index, f.seat);
+                match f.action {
+                    Some(mv) if !f.panicked => format!(
+                        "{} ({}) played the illegal move {} at ply {}",
+                        SIDE_NAMES[k],
+                        sides[k].agent,
+                        G::move_to_json(mv),
+                        f.ply
+                    ),
+                    _ => format!(
+                        "{} ({}) panicked: {}",
+                        SIDE_NAMES[k], sides[k].agent, f.detail
+                    ),
+                }
+            })
+            .collect();
+        (EndReason::IllegalMove, Some(details.join("; ")))
     };
-    let winner = match outcome {
-        Outcome::Win(s) => Some(s),
-        Outcome::Draw => None,
+    let ending = match reason {
+        EndReason::Rules => log.end.ending().map(str::to_string),
+        other => G::ending_keys().map(|_| other.key().to_string()),
     };
+    let winner = log.outcome.winner();
     let result = match winner {
-        Some(s) => Outcome::Win(side_of_seat(s)),
+        Some(s) => Outcome::Win(side_of_seat(index, s)),
         None => Outcome::Draw,
     };
     let record = GameRecord {
         game: G::ID.to_string(),
         id: format!("s{}-g{}", cfg.seed, index),
-        players,
+        players: players(cfg, index),
         winner,
         result: GameRecord::result_string(winner).to_string(),
         reason,
         detail,
+        start: start_json,
         moves,
         move_ms,
-        ending: None,
-        setups: None,
+        ending,
         started_ms,
         finished_ms: now_ms(),
     };
@@ -1075,6 +1102,12 @@ mod tests {
         }
         fn state_from_json(v: &Value) -> Result<Self, String> {
             Board::state_from_json(v).map(Wrapped)
+        }
+        fn obs_to_json(obs: &Wrapped) -> Value {
+            obs.state_to_json()
+        }
+        fn obs_from_json(v: &Value) -> Result<Wrapped, String> {
+            Self::state_from_json(v)
         }
         fn move_to_json(mv: Peg) -> Value {
             Board::move_to_json(mv)

@@ -11,7 +11,8 @@ use std::thread::JoinHandle;
 
 use tokio::sync::oneshot;
 
-use crate::search::{Agent, Decision, Game, Limits};
+use crate::model::Model;
+use crate::search::{Agent, Decision, Limits};
 
 /// Why a search produced no decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -24,19 +25,19 @@ pub enum SearchError {
     Failed,
 }
 
-enum Request<G: Game> {
+enum Request<G: Model> {
     Search {
-        pos: G,
+        obs: G::Obs,
         limits: Limits,
         generation: u64,
-        reply: oneshot::Sender<Decision<G::Move>>,
+        reply: oneshot::Sender<Decision<G::Action>>,
     },
     NewGame,
 }
 
 /// A running search thread. Dropping it cancels any search and joins the
 /// thread.
-pub struct SearchThread<G: Game> {
+pub struct SearchThread<G: Model> {
     tx: Option<mpsc::Sender<Request<G>>>,
     stop: Arc<AtomicBool>,
     /// Bumped by every `cancel`, so requests queued before it are skipped.
@@ -66,7 +67,7 @@ impl<M> Future for SearchHandle<M> {
     }
 }
 
-impl<G: Game> SearchThread<G> {
+impl<G: Model> SearchThread<G> {
     /// Starts a thread that owns `agent`.
     pub fn spawn(agent: Box<dyn Agent<G>>) -> Self {
         let (tx, rx) = mpsc::channel::<Request<G>>();
@@ -95,15 +96,15 @@ impl<G: Game> SearchThread<G> {
         &self.agent_name
     }
 
-    /// Queues a search of `pos` within `limits` and returns its pending
-    /// decision. Searches run one at a time, in order.
-    pub fn submit(&self, pos: G, limits: Limits) -> SearchHandle<G::Move> {
+    /// Queues a search from the observation `obs` within `limits` and
+    /// returns its pending decision. Searches run one at a time, in order.
+    pub fn submit(&self, obs: G::Obs, limits: Limits) -> SearchHandle<G::Action> {
         let (reply, rx) = oneshot::channel();
         let generation = self.cancels.load(Ordering::SeqCst);
         if let Some(tx) = &self.tx {
             // A send error drops `reply`, which the handle reports as Failed.
             let _ = tx.send(Request::Search {
-                pos,
+                obs,
                 limits,
                 generation,
                 reply,
@@ -116,9 +117,13 @@ impl<G: Game> SearchThread<G> {
         }
     }
 
-    /// Searches `pos` within `limits` on the thread.
-    pub async fn search(&self, pos: G, limits: Limits) -> Result<Decision<G::Move>, SearchError> {
-        self.submit(pos, limits).await
+    /// Searches from `obs` within `limits` on the thread.
+    pub async fn search(
+        &self,
+        obs: G::Obs,
+        limits: Limits,
+    ) -> Result<Decision<G::Action>, SearchError> {
+        self.submit(obs, limits).await
     }
 
     /// Stops the running search as soon as its budget next looks (it still
@@ -138,7 +143,7 @@ impl<G: Game> SearchThread<G> {
     }
 }
 
-fn serve<G: Game>(
+fn serve<G: Model>(
     mut agent: Box<dyn Agent<G>>,
     rx: mpsc::Receiver<Request<G>>,
     stop: &AtomicBool,
@@ -148,7 +153,7 @@ fn serve<G: Game>(
         match req {
             Request::NewGame => agent.new_game(),
             Request::Search {
-                pos,
+                obs,
                 limits,
                 generation,
                 reply,
@@ -160,7 +165,7 @@ fn serve<G: Game>(
                     continue;
                 }
                 let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    agent.select(&pos, &limits, stop)
+                    agent.select(&obs, &limits, stop)
                 }));
                 match run {
                     Ok(d) => {
@@ -173,7 +178,7 @@ fn serve<G: Game>(
     }
 }
 
-impl<G: Game> Drop for SearchThread<G> {
+impl<G: Model> Drop for SearchThread<G> {
     fn drop(&mut self) {
         self.cancel();
         self.tx = None;
@@ -187,7 +192,7 @@ impl<G: Game> Drop for SearchThread<G> {
 mod tests {
     use super::*;
     use crate::games::four3d::Board;
-    use crate::search::{Budget, RandomAgent};
+    use crate::search::{Budget, Game, RandomAgent};
     use std::sync::Mutex;
     use std::time::{Duration, Instant};
 

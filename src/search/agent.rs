@@ -7,6 +7,7 @@ use rand::{Rng, SeedableRng};
 
 use super::deadline::Limits;
 use super::game::Game;
+use crate::model::Model;
 
 /// What an agent decided, with the work it did for it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -18,15 +19,18 @@ pub struct Decision<M> {
     pub value: Option<f64>,
 }
 
-/// A move chooser for one game. Built per game (or per match) by the game's
-/// agent registry; `select` must always return a legal move when one exists.
-pub trait Agent<G: Game>: Send {
+/// The one agent interface, for every game of every kind: an agent acts
+/// for one seat, from that seat's observation only. Built per game (or per
+/// match) by the game's agent registry; `select` must always return a legal
+/// action when one exists.
+pub trait Agent<G: Model>: Send {
     fn name(&self) -> &str;
-    /// Called when a new game starts (drop any reused tree, etc.).
+    /// Called when a new game starts (drop any reused tree, history...).
     fn new_game(&mut self) {}
-    /// Chooses a move for `pos` (not finished) within `limits`, giving up
-    /// early when `stop` is set.
-    fn select(&mut self, pos: &G, limits: &Limits, stop: &AtomicBool) -> Decision<G::Move>;
+    /// Chooses an action for the seat that observes `obs` (it must act now)
+    /// within `limits`, giving up early when `stop` is set. In a
+    /// perfect-information game `obs` is the whole position.
+    fn select(&mut self, obs: &G::Obs, limits: &Limits, stop: &AtomicBool) -> Decision<G::Action>;
 }
 
 /// Uniformly random legal moves.

@@ -1,31 +1,9 @@
 //! The small game trait every search algorithm is written against.
 
 use rand::Rng;
-use serde::{Deserialize, Serialize};
 
-/// Seat index: 0 moves first, 1 second.
-pub type Seat = usize;
-
-/// How a finished game ended, seen from the board (not from a player).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    /// The seat that won.
-    Win(Seat),
-    Draw,
-}
-
-impl Outcome {
-    /// Reward in 0..=1 for `seat`: 1 win, `draw` for a draw, 0 loss.
-    #[inline]
-    pub fn reward_for(self, seat: Seat, draw: f64) -> f64 {
-        match self {
-            Outcome::Win(w) if w == seat => 1.0,
-            Outcome::Win(_) => 0.0,
-            Outcome::Draw => draw,
-        }
-    }
-}
+use crate::model::{Joint, Model, Turn};
+pub use crate::model::{Outcome, Seat};
 
 /// A two-player, alternating, perfect-information game as the search sees it.
 ///
@@ -56,6 +34,40 @@ pub trait Game: Clone + Send + Sync + 'static {
             }
             let moves = self.legal_moves();
             let mv = moves[rng.gen_range(0..moves.len())];
+            self.play(mv);
+        }
+    }
+}
+
+/// Every perfect-information alternating game is a [`Model`]: one seat acts
+/// at a time and a seat observes the whole position.
+impl<G: Game> Model for G {
+    type Action = G::Move;
+    type Obs = G;
+
+    #[inline]
+    fn turn(&self) -> Turn {
+        match self.outcome() {
+            Some(o) => Turn::Over(o),
+            None => Turn::One(self.to_move()),
+        }
+    }
+    fn observe(&self, _seat: Seat) -> G {
+        self.clone()
+    }
+    fn legal_actions(&self, seat: Seat) -> Vec<G::Move> {
+        if self.outcome().is_none() && self.to_move() == seat {
+            self.legal_moves()
+        } else {
+            Vec::new()
+        }
+    }
+    fn is_legal_action(&self, seat: Seat, action: G::Move) -> bool {
+        self.outcome().is_none() && self.to_move() == seat && self.is_legal(action)
+    }
+    fn apply(&mut self, joint: Joint<G::Move>) {
+        let seat = self.to_move();
+        if let Some(mv) = joint[seat] {
             self.play(mv);
         }
     }

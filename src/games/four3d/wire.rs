@@ -116,3 +116,42 @@ mod tests {
         assert_eq!(move_from_json(&json!(3)).unwrap(), Peg(3));
     }
 }
+
+impl crate::games::PlayableGame for Board {
+    const ID: &'static str = "four3d";
+    fn agent_names() -> &'static [&'static str] {
+        super::agents::NAMES
+    }
+    fn start(_seed: u64) -> Self {
+        Board::new()
+    }
+    fn state_to_json(&self) -> Value {
+        state_to_json(self)
+    }
+    fn state_from_json(v: &Value) -> Result<Self, String> {
+        state_from_json(v)
+    }
+    /// A seat observes the whole board: the state's own JSON.
+    fn obs_to_json(obs: &Board) -> Value {
+        state_to_json(obs)
+    }
+    fn obs_from_json(v: &Value) -> Result<Board, String> {
+        state_from_json(v)
+    }
+    fn move_to_json(mv: Peg) -> Value {
+        move_to_json(mv)
+    }
+    fn move_from_json(v: &Value) -> Result<Peg, String> {
+        move_from_json(v)
+    }
+    fn render(&self) -> String {
+        render(self)
+    }
+    fn build_agent(
+        name: &str,
+        params: &crate::games::AgentParams,
+        seed: u64,
+    ) -> Result<Box<dyn crate::search::Agent<Self>>, String> {
+        super::agents::build(name, params, seed)
+    }
+}

@@ -1,31 +1,18 @@
-//! Geister agents by name. An agent sees only its own [`View`] (hidden
-//! opponent colours, its own frame) and keeps whatever history it needs
-//! between calls; `new_game` starts a fresh game.
+//! Geister agents by name. Every agent is an [`Agent`] of
+//! [`GeisterGame`]: on the setup turn it picks its reds, then it sees only
+//! its own [`View`] (hidden opponent colours, its own frame) and keeps
+//! whatever history it needs between calls; `new_game` starts a fresh game.
 
 use std::sync::atomic::AtomicBool;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
+use super::game::{decided, Action, GeisterGame, Obs};
 use super::rules::{Move, Setup};
 use super::view::View;
 use crate::games::{check_params, AgentParams};
-use crate::search::Limits;
-
-/// A Geister player.
-pub trait GeisterAgent: Send {
-    fn name(&self) -> &str;
-    /// Forget the previous game.
-    fn new_game(&mut self) {}
-    /// Which four pieces are red in the game about to start.
-    fn setup(&mut self) -> Setup;
-    /// A legal move for `view` (our turn, game not over), within `limits`.
-    fn choose(&mut self, view: &View, limits: &Limits, stop: &AtomicBool) -> Move;
-    /// Playouts the last `choose` ran (0 for agents that do not search).
-    fn last_playouts(&self) -> u64 {
-        0
-    }
-}
+use crate::search::{Agent, Decision, Limits};
 
 /// Random setup, uniformly random legal moves.
 pub struct RandomGeister {
@@ -40,14 +27,11 @@ impl RandomGeister {
     }
 }
 
-impl GeisterAgent for RandomGeister {
-    fn name(&self) -> &str {
-        "random"
-    }
-    fn setup(&mut self) -> Setup {
+impl RandomGeister {
+    pub fn setup(&mut self) -> Setup {
         Setup::random(&mut self.rng)
     }
-    fn choose(&mut self, view: &View, _limits: &Limits, _stop: &AtomicBool) -> Move {
+    pub fn choose(&mut self, view: &View, _limits: &Limits, _stop: &AtomicBool) -> Move {
         let moves = view.legal_moves();
         assert!(!moves.is_empty(), "choose called with no legal move");
         moves[self.rng.gen_range(0..moves.len())]
@@ -61,7 +45,11 @@ pub const NAMES: &[&str] = &["random", "charge", "rule", "best"];
 pub const DEFAULT: &str = "random";
 
 /// Builds a named agent; `params` are its options from the profile.
-pub fn build(name: &str, params: &AgentParams, seed: u64) -> Result<Box<dyn GeisterAgent>, String> {
+pub fn build(
+    name: &str,
+    params: &AgentParams,
+    seed: u64,
+) -> Result<Box<dyn Agent<GeisterGame>>, String> {
     let name = if name == crate::games::DEFAULT_AGENT {
         DEFAULT
     } else {
@@ -88,5 +76,20 @@ pub fn build(name: &str, params: &AgentParams, seed: u64) -> Result<Box<dyn Geis
             "unknown geister agent '{other}' (known: {})",
             NAMES.join(", ")
         )),
+    }
+}
+
+impl Agent<GeisterGame> for RandomGeister {
+    fn name(&self) -> &str {
+        "random"
+    }
+    fn select(&mut self, obs: &Obs, limits: &Limits, stop: &AtomicBool) -> Decision<Action> {
+        match obs {
+            Obs::Setup => decided(Action::Setup(self.setup()), 0),
+            Obs::Play(view) => {
+                let mv = self.choose(view, limits, stop);
+                decided(Action::Move(mv), 0)
+            }
+        }
     }
 }

@@ -6,10 +6,10 @@ use std::sync::atomic::AtomicBool;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::agents::GeisterAgent;
+use super::game::{decided, Action, GeisterGame, Obs};
 use super::rules::{Colour, Dir, Move, Setup, OWN_EXITS, PIECES};
 use super::view::View;
-use crate::search::Limits;
+use crate::search::{Agent, Decision, Limits};
 
 /// Random setup; escape if possible, else advance the most advanced piece.
 pub struct Charge {
@@ -24,14 +24,11 @@ impl Charge {
     }
 }
 
-impl GeisterAgent for Charge {
-    fn name(&self) -> &str {
-        "charge"
-    }
-    fn setup(&mut self) -> Setup {
+impl Charge {
+    pub fn setup(&mut self) -> Setup {
         Setup::random(&mut self.rng)
     }
-    fn choose(&mut self, view: &View, _limits: &Limits, _stop: &AtomicBool) -> Move {
+    pub fn choose(&mut self, view: &View, _limits: &Limits, _stop: &AtomicBool) -> Move {
         let moves = view.legal_moves();
         assert!(!moves.is_empty(), "choose called with no legal move");
         // A blue on an exit escapes (N always leaves the board from an exit).
@@ -74,6 +71,21 @@ impl GeisterAgent for Charge {
             }
         }
         moves[self.rng.gen_range(0..moves.len())]
+    }
+}
+
+impl Agent<GeisterGame> for Charge {
+    fn name(&self) -> &str {
+        "charge"
+    }
+    fn select(&mut self, obs: &Obs, limits: &Limits, stop: &AtomicBool) -> Decision<Action> {
+        match obs {
+            Obs::Setup => decided(Action::Setup(self.setup()), 0),
+            Obs::Play(view) => {
+                let mv = self.choose(view, limits, stop);
+                decided(Action::Move(mv), 0)
+            }
+        }
     }
 }
 

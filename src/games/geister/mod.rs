@@ -6,12 +6,15 @@
 //!   servers, referees and determinized search.
 //! - [`view`]: one player's [`View`] (hidden opponent colours, own frame),
 //!   the GAT 48-character board and determinization.
-//! - [`agents`]: the [`agents::GeisterAgent`] interface and the agents by name.
+//! - [`game`]: the whole game as one model ([`GeisterGame`]): a simultaneous
+//!   setup turn, then alternating moves; its wire forms.
+//! - [`agents`]: the agents by name, each an `Agent<GeisterGame>`.
 
 pub mod agents;
-pub mod arena;
 pub mod best;
 pub mod charge;
+pub mod ending;
+pub mod game;
 pub mod geometry;
 pub mod likelihood;
 pub mod patterns;
@@ -21,5 +24,6 @@ pub mod rules;
 mod testing;
 pub mod view;
 
+pub use game::{Action, GeisterGame, Obs};
 pub use rules::{Colour, Dir, Geister, Move, MoveReport, Place, Setup, Square, MAX_PLIES, PIECES};
 pub use view::View;

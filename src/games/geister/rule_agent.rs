@@ -8,13 +8,13 @@ use std::sync::atomic::AtomicBool;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::agents::GeisterAgent;
+use super::game::{decided, Action, GeisterGame, Obs};
 use super::geometry::{contacts, dist, neighbours};
 use super::likelihood::BlueLikelihood;
 use super::patterns::forced_win;
 use super::rules::{step, Colour, Dir, Move, Setup, PIECES};
 use super::view::View;
-use crate::search::Limits;
+use crate::search::{Agent, Decision, Limits};
 
 /// The keepers E and H (next to our back corners, i.e. the opponent's exits).
 pub const KEEPERS: [u8; 2] = [4, 7];
@@ -247,18 +247,15 @@ impl RuleAgent {
     }
 }
 
-impl GeisterAgent for RuleAgent {
-    fn name(&self) -> &str {
-        "rule"
-    }
-    fn new_game(&mut self) {
+impl RuleAgent {
+    pub fn new_game(&mut self) {
         self.likelihood.reset();
     }
-    fn setup(&mut self) -> Setup {
+    pub fn setup(&mut self) -> Setup {
         self.new_game();
         random_placement(&mut self.rng)
     }
-    fn choose(&mut self, view: &View, _limits: &Limits, _stop: &AtomicBool) -> Move {
+    pub fn choose(&mut self, view: &View, _limits: &Limits, _stop: &AtomicBool) -> Move {
         if view.ply() <= 1 {
             self.new_game();
         }
@@ -271,12 +268,33 @@ impl GeisterAgent for RuleAgent {
     }
 }
 
+impl Agent<GeisterGame> for RuleAgent {
+    fn name(&self) -> &str {
+        "rule"
+    }
+    fn new_game(&mut self) {
+        RuleAgent::new_game(self)
+    }
+    fn select(&mut self, obs: &Obs, limits: &Limits, stop: &AtomicBool) -> Decision<Action> {
+        match obs {
+            Obs::Setup => decided(Action::Setup(self.setup()), 0),
+            Obs::Play(view) => {
+                let mv = self.choose(view, limits, stop);
+                decided(Action::Move(mv), 0)
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::games::geister::agents::RandomGeister;
-    use crate::games::geister::arena::{play_game, Ending};
     use crate::games::geister::charge::Charge;
+    use crate::games::geister::ending::Ending;
+    use crate::games::geister::testing::play_game;
+    use crate::games::geister::GeisterGame;
+    use crate::search::Agent;
     use crate::search::Outcome;
 
     use crate::games::geister::testing::view;
@@ -401,11 +419,11 @@ mod tests {
         assert_eq!(forward + sideways, 600);
     }
 
-    /// Score of agent `a` against `b` over `games` games, seats and the
-    /// first move alternated, with the endings of A's wins and losses.
+    /// Score of agent `a` against `b` over `games` games, seats (and so the
+    /// first move) alternated, with the endings of A's wins and losses.
     fn match_score(
-        a: &mut dyn GeisterAgent,
-        b: &mut dyn GeisterAgent,
+        a: &mut dyn Agent<GeisterGame>,
+        b: &mut dyn Agent<GeisterGame>,
         games: usize,
     ) -> (f64, Vec<(bool, Ending)>) {
         let limits = Limits::playouts(1);
@@ -414,11 +432,10 @@ mod tests {
         let mut endings = Vec::new();
         for g in 0..games {
             let a_seat = g % 2;
-            let first = (g / 2) % 2;
             let p = if a_seat == 0 {
-                play_game([&mut *a, &mut *b], [&limits; 2], first, &stop)
+                play_game([&mut *a, &mut *b], [&limits; 2], &stop)
             } else {
-                play_game([&mut *b, &mut *a], [&limits; 2], first, &stop)
+                play_game([&mut *b, &mut *a], [&limits; 2], &stop)
             }
             .expect("legal moves");
             let won = p.outcome == Outcome::Win(a_seat);
@@ -481,7 +498,10 @@ mod tests {
             for g in 0..games {
                 a.new_game();
                 b.new_game();
-                let setups = [a.setup(), b.setup()];
+                let setups = [
+                    a.setup(),
+                    crate::games::geister::testing::setup_of(b.as_mut()),
+                ];
                 let mut game = crate::games::geister::Geister::with_first(setups, g % 2);
                 while game.outcome().is_none() {
                     let s = game.to_move();
@@ -489,7 +509,7 @@ mod tests {
                     let mv = if s == 0 {
                         a.decide(&view, &true_likelihoods(&view, setups[1]))
                     } else {
-                        b.choose(&view, &limits, &stop)
+                        crate::games::geister::testing::move_of(b.as_mut(), &view, &limits, &stop)
                     };
                     game.play(mv);
                 }

@@ -10,6 +10,7 @@
 //! - [`agents`]: the registry of GOLAD agents by name.
 //! - [`seed_agents`]: the seed's AI1-AI3 on the one UCT core.
 //! - [`best`]: ladderbot's own agent.
+//! - [`wire`]: the game on the match server and in records.
 
 pub mod agents;
 pub mod best;
@@ -18,6 +19,7 @@ pub mod moves;
 pub mod reference;
 pub mod rules;
 pub mod seed_agents;
+pub mod wire;
 
 pub use field::Field;
 pub use moves::{Cell, Move};

@@ -1,24 +1,22 @@
 //! A GAT Geister client: connects to a GAT server, plays one game per
-//! connection, and reconnects for the next game. The agent runs on its own OS
-//! thread, so no search ever blocks a tokio worker.
+//! connection, and reconnects for the next game. The agent runs on the
+//! shared search thread ([`SearchThread`]), as on every other transport, so
+//! no search ever blocks a tokio worker.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
-use tokio::sync::oneshot;
 
 use super::{read_line, show_line};
-use crate::games::geister::agents::{self, GeisterAgent};
-use crate::games::geister::{Move, Setup, View, PIECES};
+use crate::games::geister::agents;
+use crate::games::geister::{Action, GeisterGame, Move, Obs, Setup, View, PIECES};
 use crate::games::AgentParams;
 use crate::platforms::gat::codec::{
     format_client, parse_server_line, ClientMsg, GatBoard, Outcome, Phase, Reds, ServerMsg,
 };
-use crate::search::{Deadline, Limits};
+use crate::runtime::SearchThread;
+use crate::search::{Deadline, Decision, Limits};
 
 /// How many times a refused SET is answered with a new random setup.
 pub const MAX_SET_RETRIES: u32 = 3;
@@ -125,80 +123,37 @@ impl GatSummary {
     }
 }
 
-enum Request {
-    NewGame,
-    Setup(oneshot::Sender<Setup>),
-    Choose(Box<View>, Limits, oneshot::Sender<Move>),
-}
-
-/// One OS thread owning the agent.
-struct AgentThread {
-    tx: Option<mpsc::Sender<Request>>,
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
-}
-
-impl AgentThread {
-    fn spawn(mut agent: Box<dyn GeisterAgent>) -> std::io::Result<Self> {
-        let (tx, rx) = mpsc::channel::<Request>();
-        let stop = Arc::new(AtomicBool::new(false));
-        let stop2 = stop.clone();
-        let thread = std::thread::Builder::new()
-            .name(format!("gat-{}", agent.name()))
-            .spawn(move || {
-                while let Ok(req) = rx.recv() {
-                    match req {
-                        Request::NewGame => agent.new_game(),
-                        Request::Setup(reply) => {
-                            let _ = reply.send(agent.setup());
-                        }
-                        Request::Choose(view, limits, reply) => {
-                            stop2.store(false, Ordering::SeqCst);
-                            let _ = reply.send(agent.choose(&view, &limits, &stop2));
-                        }
-                    }
-                }
-            })?;
-        Ok(AgentThread {
-            tx: Some(tx),
-            stop,
-            thread: Some(thread),
-        })
-    }
-
-    fn send(&self, req: Request) {
-        if let Some(tx) = &self.tx {
-            let _ = tx.send(req);
-        }
-    }
-
-    async fn setup(&self) -> Result<Setup, String> {
-        let (reply, rx) = oneshot::channel();
-        self.send(Request::Setup(reply));
-        rx.await.map_err(|_| "the agent thread failed".to_string())
-    }
-
-    /// The agent's move, or `None` if it failed or overran `limit`.
-    async fn choose(&self, view: View, limits: Limits, limit: Duration) -> Option<Move> {
-        let (reply, rx) = oneshot::channel();
-        self.send(Request::Choose(Box::new(view), limits, reply));
-        match tokio::time::timeout(limit, rx).await {
-            Ok(Ok(m)) => Some(m),
-            Ok(Err(_)) => None,
-            Err(_) => {
-                self.stop.store(true, Ordering::SeqCst);
-                None
-            }
-        }
+/// Asks the search thread for the agent's setup.
+async fn setup(search: &SearchThread<GeisterGame>) -> Result<Setup, String> {
+    // No clock on the setup: the agents answer at once.
+    match search.search(Obs::Setup, Limits::playouts(1)).await {
+        Ok(Decision {
+            mv: Action::Setup(s),
+            ..
+        }) => Ok(s),
+        Ok(d) => Err(format!("the agent answered the setup with {:?}", d.mv)),
+        Err(e) => Err(e.to_string()),
     }
 }
 
-impl Drop for AgentThread {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        self.tx = None;
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
+/// The agent's move, or `None` if it failed or overran `limit` (then the
+/// search is stopped).
+async fn choose(
+    search: &SearchThread<GeisterGame>,
+    view: View,
+    limits: Limits,
+    limit: Duration,
+) -> Option<Move> {
+    let handle = search.submit(Obs::Play(view), limits);
+    match tokio::time::timeout(limit, handle).await {
+        Ok(Ok(Decision {
+            mv: Action::Move(m),
+            ..
+        })) => Some(m),
+        Ok(_) => None,
+        Err(_) => {
+            search.cancel();
+            None
         }
     }
 }
@@ -237,14 +192,13 @@ pub async fn run_client(
     mut on_game: impl FnMut(&GatGame),
 ) -> Result<GatSummary, String> {
     let agent = agents::build(&cfg.agent, &cfg.params, cfg.seed)?;
-    let agent =
-        AgentThread::spawn(agent).map_err(|e| format!("cannot start the agent thread: {e}"))?;
+    let agent = SearchThread::<GeisterGame>::spawn(agent);
     let budget = MoveBudget::of(&cfg);
     let mut summary = GatSummary::default();
     for number in 1..=cfg.games {
         let stream = connect_retrying(&cfg.addr, cfg.connect_timeout, cfg.reconnect_window).await?;
         let _ = stream.set_nodelay(true);
-        agent.send(Request::NewGame);
+        agent.new_game();
         let mut game = GatGame {
             number,
             seat: None,
@@ -313,7 +267,7 @@ fn opponent_unmoved(board: &GatBoard) -> bool {
 /// One game on one connection; fills `game` as it goes.
 async fn play_game(
     stream: TcpStream,
-    agent: &AgentThread,
+    agent: &SearchThread<GeisterGame>,
     budget: MoveBudget,
     game: &mut GatGame,
 ) -> Result<(), String> {
@@ -332,14 +286,14 @@ async fn play_game(
             .map_err(|e| format!("bad line from the server '{}': {}", show_line(&line), e.0))?;
         phase = phase.on_server(&msg).map_err(|e| e.0)?;
         let reply = match msg {
-            ServerMsg::SetQuestion => Some(ClientMsg::Set(reds_of(agent.setup().await?)?)),
+            ServerMsg::SetQuestion => Some(ClientMsg::Set(reds_of(setup(agent).await?)?)),
             ServerMsg::Ng if phase == Phase::MustSet => {
                 set_retries += 1;
                 if set_retries > MAX_SET_RETRIES {
                     return Err("the server refused every SET".into());
                 }
                 tracing::warn!("the server refused our SET; trying another setup");
-                Some(ClientMsg::Set(reds_of(agent.setup().await?)?))
+                Some(ClientMsg::Set(reds_of(setup(agent).await?)?))
             }
             ServerMsg::Ng => {
                 tracing::warn!("the server refused our move");
@@ -360,9 +314,13 @@ async fn play_game(
                     return Err("no legal move on the server's board".into());
                 };
                 let limits = budget.limits(start);
-                let mv = match agent
-                    .choose(view, limits, budget.time + Duration::from_millis(500))
-                    .await
+                let mv = match choose(
+                    agent,
+                    view,
+                    limits,
+                    budget.time + Duration::from_millis(500),
+                )
+                .await
                 {
                     Some(m) if view.is_legal(m) => m,
                     other => {

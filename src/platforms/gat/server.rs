@@ -17,7 +17,8 @@ use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpListener, TcpStream};
 
 use super::{read_line, show_line};
-use crate::games::geister::{arena, Colour, Geister, Move, Setup};
+use crate::games::geister::{ending, Action, Colour, Geister, GeisterGame, Move, Setup};
+use crate::games::PlayableGame;
 use crate::platforms::gat::codec::{parse_client_line, ClientMsg, Outcome, EOL};
 use crate::records::{now_ms, EndReason, GameRecord, RecordWriter};
 use crate::search::{Outcome as GameOutcome, Seat};
@@ -302,13 +303,17 @@ async fn play_game(
     let (winner, reason, detail) = ending;
     // How it ended: the rules' ending, or the forfeit's reason.
     let ending_key = match (reason, &game) {
-        (EndReason::Rules, Some(g)) => arena::ending(g).map(|e| e.key().to_string()),
+        (EndReason::Rules, Some(g)) => ending::ending(g).map(|e| e.key().to_string()),
         _ => None,
     }
     .unwrap_or_else(|| reason.key().to_string());
-    let setups = game
-        .as_ref()
-        .map(|g| [g.setup(0).to_letters(), g.setup(1).to_letters()]);
+    // The record's shape is every game's: the start state, then every
+    // action in order, the setup turn's two first.
+    if let Some(g) = &game {
+        let sets = (0..2).map(|s| GeisterGame::move_to_json(Action::Setup(g.setup(s))));
+        moves.splice(0..0, sets);
+        move_ms.splice(0..0, [0, 0]);
+    }
     for (seat, c) in conns.iter_mut().enumerate() {
         let o = match winner {
             Some(w) if w == seat => Outcome::Won,
@@ -334,10 +339,10 @@ async fn play_game(
         result: GameRecord::result_string(winner).into(),
         reason,
         detail,
+        start: GeisterGame::Setup.state_to_json(),
         moves,
         move_ms,
         ending: Some(ending_key),
-        setups,
         started_ms,
         finished_ms: now_ms(),
     };
@@ -380,10 +385,10 @@ mod tests {
             result: "1-0".into(),
             reason,
             detail: None,
+            start: Value::Null,
             moves: vec![Value::String("A,N".into())],
             move_ms: vec![1],
             ending: ending.map(String::from),
-            setups: None,
             started_ms: 0,
             finished_ms: 0,
         }

@@ -371,7 +371,7 @@ async fn session<G: PlayableGame>(
         return dropped(false, e);
     }
     let mut hello_pending = true;
-    let mut pending: Option<(String, SearchHandle<G::Move>)> = None;
+    let mut pending: Option<(String, SearchHandle<G::Action>)> = None;
     let mut last_in = tokio::time::Instant::now();
     loop {
         let event = tokio::select! {
@@ -458,7 +458,7 @@ async fn session<G: PlayableGame>(
                 your_time_ms,
                 ..
             } => {
-                let pos = G::state_from_json(&state).map_err(|e| {
+                let obs = G::obs_from_json(&state).map_err(|e| {
                     ClientError::Protocol(format!("bad state in move_request: {e}"))
                 })?;
                 if pending.take().is_some() {
@@ -471,7 +471,7 @@ async fn session<G: PlayableGame>(
                     Duration::from_millis(your_time_ms),
                     Duration::from_millis(config.margin_ms),
                 );
-                pending = Some((game_id, search.submit(pos, limits)));
+                pending = Some((game_id, search.submit(obs, limits)));
             }
             ServerMsg::MovePlayed { game_id, .. } => {
                 if let Some(cur) = progress.current.as_mut().filter(|c| c.game_id == game_id) {

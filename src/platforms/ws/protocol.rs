@@ -178,7 +178,9 @@ pub enum ServerMsg {
         game_id: String,
         /// Moves played so far in this game.
         ply: u32,
-        /// The full position, in the game's wire format.
+        /// The position as the receiver's seat observes it, in the game's
+        /// wire format: the whole position in a perfect-information game,
+        /// never what the seat may not know.
         state: Value,
         /// The most milliseconds this move may take.
         your_time_ms: u64,
@@ -190,14 +192,20 @@ pub enum ServerMsg {
     /// A move was played (sent to both players).
     MovePlayed {
         game_id: String,
-        /// Ply of the move (0 = the first move).
+        /// Ply of the move (0 = the first move; the moves of a simultaneous
+        /// turn are numbered seat 0 first).
         ply: u32,
         /// The seat that moved.
         seat: Seat,
+        /// The move as the receiver may see it; null when it is hidden.
         #[serde(rename = "move")]
         mv: Value,
         /// Milliseconds the move took on the server's clock.
         ms: u64,
+        /// The receiver may not see this move (e.g. the opponent's Geister
+        /// setup); `move` is null. Absent when false.
+        #[serde(default, skip_serializing_if = "is_false")]
+        hidden: bool,
     },
     /// A game ended.
     GameOver {
@@ -238,6 +246,10 @@ pub enum ServerMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<Value>,
     },
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl ServerMsg {
@@ -544,6 +556,15 @@ mod tests {
                 seat: 0,
                 mv: json!(3),
                 ms: 4,
+                hidden: false,
+            },
+            ServerMsg::MovePlayed {
+                game_id: "g".into(),
+                ply: 1,
+                seat: 1,
+                mv: Value::Null,
+                ms: 5,
+                hidden: true,
             },
             ServerMsg::GameOver {
                 game_id: "g".into(),

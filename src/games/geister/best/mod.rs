@@ -48,14 +48,14 @@ use std::sync::atomic::AtomicBool;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::agents::GeisterAgent;
+use super::game::{decided, Action, GeisterGame, Obs};
 use super::likelihood::BlueLikelihood;
 use super::patterns::forced_win;
 use super::rule_agent::random_placement;
 use super::rules::{Dir, Move, Setup};
 use super::view::View;
 use crate::games::{check_params, param_f64, param_u64, AgentParams};
-use crate::search::Limits;
+use crate::search::{Agent, Decision, Limits};
 
 use belief::Belief;
 use board::{board_move, real_move, Board, ESCAPE};
@@ -202,21 +202,18 @@ impl Best {
     }
 }
 
-impl GeisterAgent for Best {
-    fn name(&self) -> &str {
-        "best"
-    }
-    fn new_game(&mut self) {
+impl Best {
+    pub fn new_game(&mut self) {
         self.likelihood.reset();
     }
-    fn setup(&mut self) -> Setup {
+    pub fn setup(&mut self) -> Setup {
         self.new_game();
         random_placement(&mut self.rng)
     }
-    fn last_playouts(&self) -> u64 {
+    pub fn last_playouts(&self) -> u64 {
         self.last.iterations
     }
-    fn choose(&mut self, view: &View, limits: &Limits, stop: &AtomicBool) -> Move {
+    pub fn choose(&mut self, view: &View, limits: &Limits, stop: &AtomicBool) -> Move {
         if view.ply() <= 1 {
             self.new_game();
         }
@@ -224,6 +221,24 @@ impl GeisterAgent for Best {
         let mv = self.decide(view, limits, stop);
         self.likelihood.our_move(view, mv);
         mv
+    }
+}
+
+impl Agent<GeisterGame> for Best {
+    fn name(&self) -> &str {
+        "best"
+    }
+    fn new_game(&mut self) {
+        Best::new_game(self)
+    }
+    fn select(&mut self, obs: &Obs, limits: &Limits, stop: &AtomicBool) -> Decision<Action> {
+        match obs {
+            Obs::Setup => decided(Action::Setup(self.setup()), 0),
+            Obs::Play(view) => {
+                let mv = self.choose(view, limits, stop);
+                decided(Action::Move(mv), self.last_playouts())
+            }
+        }
     }
 }
 

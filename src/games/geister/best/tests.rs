@@ -4,9 +4,12 @@ use std::time::{Duration, Instant};
 
 use super::*;
 use crate::games::geister::agents::build;
-use crate::games::geister::arena::{play_game, Ending};
+use crate::games::geister::ending::Ending;
 use crate::games::geister::rules::{Colour, PIECES};
+use crate::games::geister::testing::play_game;
 use crate::games::geister::testing::view;
+use crate::games::geister::{Action, GeisterGame, Obs};
+use crate::search::{Agent, Decision};
 use crate::search::{Deadline, Outcome};
 
 /// `best` and its total playouts and searched moves, for the reports.
@@ -17,17 +20,18 @@ struct Measured {
     searched: u64,
 }
 
-impl GeisterAgent for Measured {
+impl Agent<GeisterGame> for Measured {
     fn name(&self) -> &str {
         "best"
     }
     fn new_game(&mut self) {
         self.best.new_game()
     }
-    fn setup(&mut self) -> Setup {
-        self.best.setup()
-    }
-    fn choose(&mut self, view: &View, limits: &Limits, stop: &AtomicBool) -> Move {
+    fn select(&mut self, obs: &Obs, limits: &Limits, stop: &AtomicBool) -> Decision<Action> {
+        let view = match obs {
+            Obs::Setup => return decided(Action::Setup(self.best.setup()), 0),
+            Obs::Play(v) => v,
+        };
         let timed;
         let limits = match self.per_move {
             Some(t) => {
@@ -41,7 +45,7 @@ impl GeisterAgent for Measured {
             self.iterations += self.best.last.iterations;
             self.searched += 1;
         }
-        mv
+        decided(Action::Move(mv), 0)
     }
 }
 
@@ -168,7 +172,7 @@ fn a_playout_budget_is_exact_and_deterministic() {
         let mut a = Best::new(BestConfig::default(), seed);
         let mut b = build("rule", &AgentParams::new(), seed + 1).unwrap();
         let l = Limits::playouts(100);
-        play_game([&mut a, &mut *b], [&l, &l], 0, &no_stop())
+        play_game([&mut a, &mut *b], [&l, &l], &no_stop())
             .unwrap()
             .moves
     };
@@ -283,7 +287,7 @@ impl MatchReport {
 }
 
 /// `best` (`config`) against the agent `opponent`: game `i` puts `best` in
-/// seat `i % 2` and moves seat `(i / 2) % 2` first; seeds come from `seed`
+/// seat `i % 2` (seat 0 moves first); seeds come from `seed`
 /// and `i`. `per_move`: a time budget for `best`, else `playouts`.
 fn run_match(
     config: BestConfig,
@@ -313,13 +317,12 @@ fn run_match(
                 };
                 let mut b = build(opponent, &AgentParams::new(), s + 1).expect("opponent");
                 let seat = i % 2;
-                let first = (i / 2) % 2;
                 let limits = Limits::playouts(playouts);
                 let other = Limits::playouts(1);
                 let p = if seat == 0 {
-                    play_game([&mut a, &mut *b], [&limits, &other], first, &stop)
+                    play_game([&mut a, &mut *b], [&limits, &other], &stop)
                 } else {
-                    play_game([&mut *b, &mut a], [&other, &limits], first, &stop)
+                    play_game([&mut *b, &mut a], [&other, &limits], &stop)
                 }
                 .expect("legal moves");
                 let mut r = report.lock().unwrap();
@@ -402,8 +405,8 @@ fn show_loss() {
     for seed in env("BEST_SEED", 1u64).. {
         let mut a = Best::new(BestConfig::default(), seed);
         let mut b = build(&opp, &AgentParams::new(), seed + 1).unwrap();
-        let first = (seed % 2) as usize;
-        let p = play_game([&mut a, &mut *b], [&limits, &limits], first, &stop).unwrap();
+        let first = 0;
+        let p = play_game([&mut a, &mut *b], [&limits, &limits], &stop).unwrap();
         if p.outcome != Outcome::Win(1) {
             continue;
         }
@@ -441,11 +444,22 @@ fn speed() {
     for seed in 11.. {
         let mut a = build("rule", &AgentParams::new(), seed).unwrap();
         let mut b = build("rule", &AgentParams::new(), seed + 1000).unwrap();
-        let mut g = crate::games::geister::Geister::with_first([a.setup(), b.setup()], 0);
+        let mut g = crate::games::geister::Geister::with_first(
+            [
+                crate::games::geister::testing::setup_of(a.as_mut()),
+                crate::games::geister::testing::setup_of(b.as_mut()),
+            ],
+            0,
+        );
         while g.ply() < 20 && g.outcome().is_none() {
             let s = g.to_move();
             let agent = if s == 0 { &mut a } else { &mut b };
-            let mv = agent.choose(&g.view(s), &one, &no_stop());
+            let mv = crate::games::geister::testing::move_of(
+                agent.as_mut(),
+                &g.view(s),
+                &one,
+                &no_stop(),
+            );
             g.play(mv);
         }
         let pieces = (0..2)

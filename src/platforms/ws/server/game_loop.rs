@@ -8,9 +8,9 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use crate::games::PlayableGame;
+use crate::model::{Seat, Turn};
 use crate::platforms::ws::protocol::{ErrorCode, ServerMsg, YourResult};
 use crate::records::{now_ms, EndReason, GameRecord};
-use crate::search::{Outcome, Seat};
 
 use super::{shutdown_signal, Shared};
 
@@ -119,22 +119,10 @@ pub(crate) async fn run_match<G: PlayableGame>(
     }
 }
 
-enum Waited {
-    Move {
-        mv: Value,
-        at: Instant,
-    },
-    Timeout,
-    /// Player index (into links) whose connection went away.
-    Gone {
-        player: usize,
-        detail: String,
-    },
-    WrongGame(String),
-}
-
 /// Plays one game; returns its id and how it ended (already recorded and
-/// announced).
+/// announced). Every turn asks the seats that must act (one, or both at
+/// once), each with its own observation and its own clock; the actions of a
+/// turn are applied, and shown, only once all of them are in.
 async fn play_game<G: PlayableGame>(
     shared: &Shared,
     links: &mut [SeatLink; 2],
@@ -162,6 +150,7 @@ async fn play_game<G: PlayableGame>(
     tracing::info!(game_id, game = G::ID, seat0 = %names[0], seat1 = %names[1], number, of, "game started");
     let started_ms = now_ms();
     let mut pos = G::start(shared.config.seed.wrapping_add(n));
+    let start = pos.state_to_json();
     let mut bank = [clock.time_bank_ms; 2];
     let mut moves: Vec<Value> = Vec::new();
     let mut move_ms: Vec<u64> = Vec::new();
@@ -178,44 +167,54 @@ async fn play_game<G: PlayableGame>(
             }
         }
         loop {
-            if let Some(o) = pos.outcome() {
+            let turn = pos.turn();
+            if let Turn::Over(o) = turn {
                 break 'game GameEnd {
-                    winner: match o {
-                        Outcome::Win(s) => Some(s),
-                        Outcome::Draw => None,
-                    },
+                    winner: o.winner(),
                     reason: EndReason::Rules,
                     detail: None,
                 };
             }
-            let s = pos.to_move();
-            let (p, q) = (order[s], order[1 - s]);
-            let allowance = clock.allowance_ms(bank[s]);
+            let movers = turn.movers();
             let ply = moves.len() as u32;
-            links[p].send(ServerMsg::MoveRequest {
-                game_id: game_id.clone(),
-                ply,
-                state: pos.state_to_json(),
-                your_time_ms: allowance,
-                remaining_ms: match bank {
-                    [Some(a), Some(b)] => Some([a, b]),
-                    _ => None,
-                },
-                time_per_move_ms: clock.time_per_move_ms,
-            });
-            let sent = Instant::now();
-            let limit = Duration::from_millis(allowance);
-            let waited = wait_for_move(links, p, q, &game_id, past_ids, sent + limit).await;
-            let (mv, at) = match waited {
-                Waited::Move { mv, at } => (mv, at),
-                Waited::Timeout => {
+            let mut allowance = [0u64; 2];
+            let mut deadline: [Option<Instant>; 2] = [None, None];
+            let mut sent = [Instant::now(); 2];
+            for &s in movers {
+                allowance[s] = clock.allowance_ms(bank[s]);
+                links[order[s]].send(ServerMsg::MoveRequest {
+                    game_id: game_id.clone(),
+                    ply,
+                    state: G::obs_to_json(&pos.observe(s)),
+                    your_time_ms: allowance[s],
+                    remaining_ms: match bank {
+                        [Some(a), Some(b)] => Some([a, b]),
+                        _ => None,
+                    },
+                    time_per_move_ms: clock.time_per_move_ms,
+                });
+                sent[s] = Instant::now();
+                deadline[s] = Some(sent[s] + Duration::from_millis(allowance[s]));
+            }
+            let got = match wait_for_moves(links, order, &game_id, past_ids, deadline).await {
+                Ok(got) => got,
+                Err(Waited::Timeout(seats)) => {
+                    let late: Vec<String> = seats
+                        .iter()
+                        .map(|&s| format!("seat {s} made no move within {} ms", allowance[s]))
+                        .collect();
                     break 'game GameEnd {
-                        winner: Some(1 - s),
+                        // Both seats of a simultaneous turn late: a draw.
+                        winner: if seats.len() == 1 {
+                            Some(1 - seats[0])
+                        } else {
+                            None
+                        },
                         reason: EndReason::Timeout,
-                        detail: Some(format!("seat {s} made no move within {allowance} ms")),
-                    }
+                        detail: Some(late.join("; ")),
+                    };
                 }
-                Waited::Gone { player, detail } => {
+                Err(Waited::Gone { player, detail }) => {
                     gone[player] = Some(detail.clone());
                     break 'game GameEnd {
                         winner: Some(1 - seat_of(player)),
@@ -223,7 +222,7 @@ async fn play_game<G: PlayableGame>(
                         detail: Some(format!("seat {}: {detail}", seat_of(player))),
                     };
                 }
-                Waited::WrongGame(other) => {
+                Err(Waited::WrongGame { seat: s, other }) => {
                     break 'game GameEnd {
                         winner: Some(1 - s),
                         reason: EndReason::IllegalMove,
@@ -233,49 +232,75 @@ async fn play_game<G: PlayableGame>(
                     }
                 }
             };
-            let used = at.saturating_duration_since(sent);
-            if used > limit {
-                break 'game GameEnd {
-                    winner: Some(1 - s),
-                    reason: EndReason::Timeout,
-                    detail: Some(format!(
-                        "seat {s} took {} ms, allowed {allowance} ms",
-                        used.as_millis()
+            // Judge every mover's answer; a fault loses (both at fault: a draw).
+            let mut joint = [None, None];
+            let mut used_ms = [0u64; 2];
+            let mut faults: Vec<(Seat, EndReason, String)> = Vec::new();
+            for &s in movers {
+                let Some((mv, at)) = &got[s] else {
+                    continue;
+                };
+                let used = at.saturating_duration_since(sent[s]);
+                used_ms[s] = used.as_millis() as u64;
+                if used > Duration::from_millis(allowance[s]) {
+                    faults.push((
+                        s,
+                        EndReason::Timeout,
+                        format!(
+                            "seat {s} took {} ms, allowed {} ms",
+                            used.as_millis(),
+                            allowance[s]
+                        ),
+                    ));
+                    continue;
+                }
+                match G::move_from_json(mv) {
+                    Ok(m) if pos.is_legal_action(s, m) => joint[s] = Some(m),
+                    Ok(_) => faults.push((
+                        s,
+                        EndReason::IllegalMove,
+                        format!("seat {s} played illegal move {mv} at ply {ply}"),
                     )),
+                    Err(e) => faults.push((
+                        s,
+                        EndReason::IllegalMove,
+                        format!("seat {s} sent an unreadable move at ply {ply}: {e}"),
+                    )),
+                }
+            }
+            if let Some((s, reason, _)) = faults.first() {
+                break 'game GameEnd {
+                    winner: if faults.len() == 1 { Some(1 - s) } else { None },
+                    reason: *reason,
+                    detail: Some(
+                        faults
+                            .iter()
+                            .map(|f| f.2.clone())
+                            .collect::<Vec<_>>()
+                            .join("; "),
+                    ),
                 };
             }
-            let m = match G::move_from_json(&mv) {
-                Ok(m) if pos.is_legal(m) => m,
-                Ok(_) => {
-                    break 'game GameEnd {
-                        winner: Some(1 - s),
-                        reason: EndReason::IllegalMove,
-                        detail: Some(format!("seat {s} played illegal move {mv} at ply {ply}")),
-                    }
+            let before = pos.clone();
+            pos.apply(joint);
+            for (k, &s) in movers.iter().enumerate() {
+                let (Some(m), Some((mv, _))) = (joint[s], &got[s]) else {
+                    continue;
+                };
+                bank[s] = clock.bank_after(bank[s], used_ms[s]);
+                moves.push(mv.clone());
+                move_ms.push(used_ms[s]);
+                for viewer in 0..2 {
+                    let shown = before.shown_move(viewer, s, m);
+                    links[order[viewer]].send(ServerMsg::MovePlayed {
+                        game_id: game_id.clone(),
+                        ply: ply + k as u32,
+                        seat: s,
+                        hidden: shown.is_none(),
+                        mv: shown.unwrap_or(Value::Null),
+                        ms: used_ms[s],
+                    });
                 }
-                Err(e) => {
-                    break 'game GameEnd {
-                        winner: Some(1 - s),
-                        reason: EndReason::IllegalMove,
-                        detail: Some(format!(
-                            "seat {s} sent an unreadable move at ply {ply}: {e}"
-                        )),
-                    }
-                }
-            };
-            let used_ms = used.as_millis() as u64;
-            pos.play(m);
-            bank[s] = clock.bank_after(bank[s], used_ms);
-            moves.push(mv.clone());
-            move_ms.push(used_ms);
-            for seat in 0..2 {
-                links[order[seat]].send(ServerMsg::MovePlayed {
-                    game_id: game_id.clone(),
-                    ply,
-                    seat: s,
-                    mv: mv.clone(),
-                    ms: used_ms,
-                });
             }
         }
     };
@@ -294,6 +319,10 @@ async fn play_game<G: PlayableGame>(
         });
     }
     if let Some(w) = &shared.records {
+        let ending = match end.reason {
+            EndReason::Rules => pos.ending().map(str::to_string),
+            other => G::ending_keys().map(|_| other.key().to_string()),
+        };
         let record = GameRecord {
             game: G::ID.to_string(),
             id: game_id.clone(),
@@ -302,10 +331,10 @@ async fn play_game<G: PlayableGame>(
             result: result.to_string(),
             reason: end.reason,
             detail: end.detail.clone(),
+            start,
             moves,
             move_ms,
-            ending: None,
-            setups: None,
+            ending,
             started_ms,
             finished_ms: now_ms(),
         };
@@ -316,56 +345,100 @@ async fn play_game<G: PlayableGame>(
     (game_id, end)
 }
 
-/// Waits for player `p`'s move until `deadline`, answering anything else
-/// either player sends meanwhile.
-async fn wait_for_move(
+/// Why a turn's moves did not all arrive.
+enum Waited {
+    /// These seats (one, or both at the same instant) ran out of time.
+    Timeout(Vec<Seat>),
+    /// Player index (into links) whose connection went away.
+    Gone { player: usize, detail: String },
+    /// A seat that must move sent a move for another game.
+    WrongGame { seat: Seat, other: String },
+}
+
+/// A move as read, with the time the server read it.
+type Arrived = Option<(Value, Instant)>;
+
+/// Waits until every seat with a `deadline` has sent its move for this
+/// turn, each by its own deadline, answering anything else meanwhile: a
+/// move from a seat that need not (or already did) move is ignored with
+/// `not_your_turn`, and a move for an earlier game with `stale_move`.
+async fn wait_for_moves(
     links: &mut [SeatLink; 2],
-    p: usize,
-    q: usize,
+    order: [usize; 2],
     game_id: &str,
     past_ids: &[String],
-    deadline: Instant,
-) -> Waited {
-    let (a, b) = links.split_at_mut(1);
-    let (mover, other) = if p == 0 {
-        (&mut a[0], &mut b[0])
-    } else {
-        (&mut b[0], &mut a[0])
+    deadline: [Option<Instant>; 2],
+) -> Result<[Arrived; 2], Waited> {
+    let mut got: [Arrived; 2] = [None, None];
+    let pending = |got: &[Arrived; 2]| -> Vec<Seat> {
+        (0..2)
+            .filter(|&s| deadline[s].is_some() && got[s].is_none())
+            .collect()
     };
-    let sleep = tokio::time::sleep_until(tokio::time::Instant::from_std(deadline));
-    tokio::pin!(sleep);
+    let (a, b) = links.split_at_mut(1);
+    let (l0, l1) = (&mut a[0], &mut b[0]);
+    // By seat.
+    let (s0, s1) = if order[0] == 0 { (l0, l1) } else { (l1, l0) };
     loop {
-        tokio::select! {
+        let waiting = pending(&got);
+        if waiting.is_empty() {
+            return Ok(got);
+        }
+        let next = waiting
+            .iter()
+            .filter_map(|&s| deadline[s])
+            .min()
+            .expect("a pending seat has a deadline");
+        let sleep = tokio::time::sleep_until(tokio::time::Instant::from_std(next));
+        let (seat, ev) = tokio::select! {
             biased;
-            ev = mover.inbox.recv() => match ev {
-                None => return Waited::Gone { player: p, detail: "connection closed".into() },
-                Some(SeatEvent::Gone { detail }) => return Waited::Gone { player: p, detail },
-                Some(SeatEvent::Move { game_id: gid, mv, at }) => {
-                    if gid == game_id {
-                        return Waited::Move { mv, at };
-                    }
-                    if past_ids.contains(&gid) {
-                        mover.send(stale(&gid));
-                        continue;
-                    }
-                    return Waited::WrongGame(gid);
+            ev = s0.inbox.recv() => (0, ev),
+            ev = s1.inbox.recv() => (1, ev),
+            _ = sleep => {
+                let now = Instant::now();
+                let late: Vec<Seat> = waiting
+                    .into_iter()
+                    .filter(|&s| deadline[s].is_some_and(|d| d <= now))
+                    .collect();
+                if late.is_empty() {
+                    continue;
                 }
-            },
-            ev = other.inbox.recv() => match ev {
-                None => return Waited::Gone { player: q, detail: "connection closed".into() },
-                Some(SeatEvent::Gone { detail }) => return Waited::Gone { player: q, detail },
-                Some(SeatEvent::Move { game_id: gid, .. }) => {
-                    if past_ids.contains(&gid) {
-                        other.send(stale(&gid));
-                    } else {
-                        other.send(ServerMsg::error(
-                            ErrorCode::NotYourTurn,
-                            format!("it is not your turn in game '{game_id}'; move ignored"),
-                        ));
-                    }
+                return Err(Waited::Timeout(late));
+            }
+        };
+        let link = if seat == 0 { &*s0 } else { &*s1 };
+        match ev {
+            None => {
+                return Err(Waited::Gone {
+                    player: order[seat],
+                    detail: "connection closed".into(),
+                })
+            }
+            Some(SeatEvent::Gone { detail }) => {
+                return Err(Waited::Gone {
+                    player: order[seat],
+                    detail,
+                })
+            }
+            Some(SeatEvent::Move {
+                game_id: gid,
+                mv,
+                at,
+            }) => {
+                let must_move = deadline[seat].is_some() && got[seat].is_none();
+                if past_ids.contains(&gid) {
+                    link.send(stale(&gid));
+                } else if !must_move {
+                    link.send(ServerMsg::error(
+                        ErrorCode::NotYourTurn,
+                        format!("it is not your turn in game '{game_id}'; move ignored"),
+                    ));
+                } else if gid != game_id {
+                    return Err(Waited::WrongGame { seat, other: gid });
+                } else {
+                    got[seat] = Some((mv, at));
                 }
-            },
-            _ = &mut sleep => return Waited::Timeout,
+            }
         }
     }
 }

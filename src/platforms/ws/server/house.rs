@@ -56,16 +56,16 @@ async fn run<G: PlayableGame>(
                 ..
             } => {
                 let at = Instant::now();
-                let pos = match G::state_from_json(&state) {
-                    Ok(p) => p,
+                let obs = match G::obs_from_json(&state) {
+                    Ok(o) => o,
                     Err(e) => {
-                        tracing::error!(game_id, error = %e, "house bot got a bad state");
+                        tracing::error!(game_id, error = %e, "house bot got a bad observation");
                         continue;
                     }
                 };
                 let cap = Duration::from_millis(your_time_ms);
                 let limits = Limits::under_clock(playouts, time_ms, at, cap, margin(cap));
-                match search.search(pos, limits).await {
+                match search.search(obs, limits).await {
                     Ok(d) => {
                         let ev = SeatEvent::Move {
                             game_id,
