@@ -9,15 +9,18 @@
 //! With SPRT, *which* games are played can depend on the completion order.
 //!
 //! The runner is generic over a [`Driver`], which plays game `i` of a match
-//! and returns its [`Played`] summary and record: [`run_match`] drives any
-//! [`PlayableGame`] (agents see the whole position), [`geister`] drives
-//! Geister in-process (agents see only their own view) and [`gat`] drives
-//! Geister over real GAT TCP connections. Threads, seats, seeds, records,
-//! SPRT, progress and the report are shared.
+//! and returns its [`Played`] summary and record: [`Playable`] drives any
+//! [`PlayableGame`] in-process through the one game loop
+//! ([`crate::arena`]: each agent sees only its seat's observation, and both
+//! seats of a simultaneous turn are asked before either action applies);
+//! [`gat`] drives Geister over real GAT TCP connections. Threads, seats,
+//! seeds, records, SPRT, progress and the report are shared.
 
 pub mod gat;
 #[cfg(test)]
 mod geister_tests;
+#[cfg(test)]
+mod simultaneous_tests;
 pub mod stats;
 
 use std::collections::BTreeMap;

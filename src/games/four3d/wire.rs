@@ -93,30 +93,6 @@ pub fn render(b: &Board) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn state_round_trips() {
-        let b = Board::from_pegs(&[Peg(0), Peg(0), Peg(5), Peg(15), Peg(0)]).unwrap();
-        let v = state_to_json(&b);
-        assert_eq!(v["ply"], 5);
-        assert_eq!(v["to_move"], 1);
-        assert_eq!(state_from_json(&v).unwrap(), b);
-    }
-
-    #[test]
-    fn bad_states_and_moves_are_errors() {
-        assert!(state_from_json(&json!({"cells": "X"})).is_err());
-        assert!(state_from_json(&json!({"cells": "?".repeat(64)})).is_err());
-        assert!(state_from_json(&json!({})).is_err());
-        assert!(move_from_json(&json!(16)).is_err());
-        assert!(move_from_json(&json!("3")).is_err());
-        assert_eq!(move_from_json(&json!(3)).unwrap(), Peg(3));
-    }
-}
-
 impl crate::games::PlayableGame for Board {
     const ID: &'static str = "four3d";
     fn agent_names() -> &'static [&'static str] {
@@ -153,5 +129,29 @@ impl crate::games::PlayableGame for Board {
         seed: u64,
     ) -> Result<Box<dyn crate::search::Agent<Self>>, String> {
         super::agents::build(name, params, seed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_round_trips() {
+        let b = Board::from_pegs(&[Peg(0), Peg(0), Peg(5), Peg(15), Peg(0)]).unwrap();
+        let v = state_to_json(&b);
+        assert_eq!(v["ply"], 5);
+        assert_eq!(v["to_move"], 1);
+        assert_eq!(state_from_json(&v).unwrap(), b);
+    }
+
+    #[test]
+    fn bad_states_and_moves_are_errors() {
+        assert!(state_from_json(&json!({"cells": "X"})).is_err());
+        assert!(state_from_json(&json!({"cells": "?".repeat(64)})).is_err());
+        assert!(state_from_json(&json!({})).is_err());
+        assert!(move_from_json(&json!(16)).is_err());
+        assert!(move_from_json(&json!("3")).is_err());
+        assert_eq!(move_from_json(&json!(3)).unwrap(), Peg(3));
     }
 }
