@@ -915,7 +915,10 @@ async fn next_request(c: &mut Raw) -> (String, Value) {
         .await
     {
         ServerMsg::MoveRequest { game_id, state, .. } => (game_id, state),
-        other => panic!("expected a move_request, got {other:?}"),
+        other => panic!(
+            "expected a move_request, got {other:?}\n{}",
+            c.log.join("\n")
+        ),
     }
 }
 
@@ -1101,15 +1104,22 @@ async fn geister_setups_stay_hidden_on_the_match_server() {
         assert!(seen.contains(&(Value::Null, true)), "{seen:?}");
     }
     // Seat 0 moves first, seeing the opponent's pieces as unknown.
-    let (_, obs) = next_request(&mut a).await;
+    let (first, second) = if seat_a == 0 {
+        (&mut a, &mut b)
+    } else {
+        (&mut b, &mut a)
+    };
+    let (_, obs) = next_request(first).await;
+    assert_eq!(obs["seat"], 0);
     let board = obs["board"].as_str().unwrap();
-    assert_eq!(&board[24..].matches('u').count(), &8, "{board}");
+    assert_eq!(board[24..].matches('u').count(), 8, "{board}");
     assert!(
         board[..24].contains('R') && board[..24].contains('B'),
         "{board}"
     );
-    a.play(&gid, json!("A,N")).await;
-    let (_, obs) = next_request(&mut b).await;
+    first.play(&gid, json!("A,N")).await;
+    let (_, obs) = next_request(second).await;
+    assert_eq!(obs["seat"], 1);
     assert_eq!(obs["board"].as_str().unwrap()[24..].matches('u').count(), 8);
     server.stop().await;
 }

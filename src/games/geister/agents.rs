@@ -8,11 +8,11 @@ use std::sync::atomic::AtomicBool;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::game::{decided, Action, GeisterGame, Obs};
+use super::game::GeisterGame;
 use super::rules::{Move, Setup};
 use super::view::View;
 use crate::games::{check_params, AgentParams};
-use crate::search::{Agent, Decision, Limits};
+use crate::search::{Agent, Limits};
 
 /// Random setup, uniformly random legal moves.
 pub struct RandomGeister {
@@ -20,6 +20,14 @@ pub struct RandomGeister {
 }
 
 impl RandomGeister {
+    /// Nothing to forget between games.
+    pub fn new_game(&mut self) {}
+
+    /// It runs no playouts.
+    pub fn last_playouts(&self) -> u64 {
+        0
+    }
+
     pub fn new(seed: u64) -> Self {
         RandomGeister {
             rng: SmallRng::seed_from_u64(seed),
@@ -79,17 +87,4 @@ pub fn build(
     }
 }
 
-impl Agent<GeisterGame> for RandomGeister {
-    fn name(&self) -> &str {
-        "random"
-    }
-    fn select(&mut self, obs: &Obs, limits: &Limits, stop: &AtomicBool) -> Decision<Action> {
-        match obs {
-            Obs::Setup => decided(Action::Setup(self.setup()), 0),
-            Obs::Play(view) => {
-                let mv = self.choose(view, limits, stop);
-                decided(Action::Move(mv), 0)
-            }
-        }
-    }
-}
+geister_agent!(RandomGeister, "random");

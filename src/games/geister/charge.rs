@@ -6,10 +6,9 @@ use std::sync::atomic::AtomicBool;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::game::{decided, Action, GeisterGame, Obs};
 use super::rules::{Colour, Dir, Move, Setup, OWN_EXITS, PIECES};
 use super::view::View;
-use crate::search::{Agent, Decision, Limits};
+use crate::search::Limits;
 
 /// Random setup; escape if possible, else advance the most advanced piece.
 pub struct Charge {
@@ -17,6 +16,14 @@ pub struct Charge {
 }
 
 impl Charge {
+    /// Nothing to forget between games.
+    pub fn new_game(&mut self) {}
+
+    /// It runs no playouts.
+    pub fn last_playouts(&self) -> u64 {
+        0
+    }
+
     pub fn new(seed: u64) -> Self {
         Charge {
             rng: SmallRng::seed_from_u64(seed),
@@ -74,20 +81,7 @@ impl Charge {
     }
 }
 
-impl Agent<GeisterGame> for Charge {
-    fn name(&self) -> &str {
-        "charge"
-    }
-    fn select(&mut self, obs: &Obs, limits: &Limits, stop: &AtomicBool) -> Decision<Action> {
-        match obs {
-            Obs::Setup => decided(Action::Setup(self.setup()), 0),
-            Obs::Play(view) => {
-                let mv = self.choose(view, limits, stop);
-                decided(Action::Move(mv), 0)
-            }
-        }
-    }
-}
+geister_agent!(Charge, "charge");
 
 #[cfg(test)]
 mod tests {

@@ -10,6 +10,39 @@
 //!   setup turn, then alternating moves; its wire forms.
 //! - [`agents`]: the agents by name, each an `Agent<GeisterGame>`.
 
+/// Every Geister agent's [`crate::search::Agent`] impl, one shape: its
+/// setup (`setup()`) on the setup turn, its move (`choose(view, limits,
+/// stop)`, with `last_playouts()`) on every other; `new_game()` between
+/// games.
+macro_rules! geister_agent {
+    ($ty:ty, $name:literal) => {
+        impl crate::search::Agent<crate::games::geister::GeisterGame> for $ty {
+            fn name(&self) -> &str {
+                $name
+            }
+            fn new_game(&mut self) {
+                <$ty>::new_game(self)
+            }
+            fn select(
+                &mut self,
+                obs: &crate::games::geister::Obs,
+                limits: &crate::search::Limits,
+                stop: &std::sync::atomic::AtomicBool,
+            ) -> crate::search::Decision<crate::games::geister::Action> {
+                use crate::games::geister::game::decided;
+                use crate::games::geister::{Action, Obs};
+                match obs {
+                    Obs::Setup => decided(Action::Setup(self.setup()), 0),
+                    Obs::Play(view) => {
+                        let mv = self.choose(view, limits, stop);
+                        decided(Action::Move(mv), self.last_playouts())
+                    }
+                }
+            }
+        }
+    };
+}
+
 pub mod agents;
 pub mod best;
 pub mod charge;

@@ -8,13 +8,12 @@ use std::sync::atomic::AtomicBool;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::game::{decided, Action, GeisterGame, Obs};
 use super::geometry::{contacts, dist, neighbours};
 use super::likelihood::BlueLikelihood;
 use super::patterns::forced_win;
 use super::rules::{step, Colour, Dir, Move, Setup, PIECES};
 use super::view::View;
-use crate::search::{Agent, Decision, Limits};
+use crate::search::Limits;
 
 /// The keepers E and H (next to our back corners, i.e. the opponent's exits).
 pub const KEEPERS: [u8; 2] = [4, 7];
@@ -248,6 +247,11 @@ impl RuleAgent {
 }
 
 impl RuleAgent {
+    /// It runs no playouts.
+    pub fn last_playouts(&self) -> u64 {
+        0
+    }
+
     pub fn new_game(&mut self) {
         self.likelihood.reset();
     }
@@ -268,23 +272,7 @@ impl RuleAgent {
     }
 }
 
-impl Agent<GeisterGame> for RuleAgent {
-    fn name(&self) -> &str {
-        "rule"
-    }
-    fn new_game(&mut self) {
-        RuleAgent::new_game(self)
-    }
-    fn select(&mut self, obs: &Obs, limits: &Limits, stop: &AtomicBool) -> Decision<Action> {
-        match obs {
-            Obs::Setup => decided(Action::Setup(self.setup()), 0),
-            Obs::Play(view) => {
-                let mv = self.choose(view, limits, stop);
-                decided(Action::Move(mv), 0)
-            }
-        }
-    }
-}
+geister_agent!(RuleAgent, "rule");
 
 #[cfg(test)]
 mod tests {

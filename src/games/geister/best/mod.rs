@@ -48,14 +48,13 @@ use std::sync::atomic::AtomicBool;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::game::{decided, Action, GeisterGame, Obs};
 use super::likelihood::BlueLikelihood;
 use super::patterns::forced_win;
 use super::rule_agent::random_placement;
 use super::rules::{Dir, Move, Setup};
 use super::view::View;
 use crate::games::{check_params, param_f64, param_u64, AgentParams};
-use crate::search::{Agent, Decision, Limits};
+use crate::search::Limits;
 
 use belief::Belief;
 use board::{board_move, real_move, Board, ESCAPE};
@@ -224,23 +223,7 @@ impl Best {
     }
 }
 
-impl Agent<GeisterGame> for Best {
-    fn name(&self) -> &str {
-        "best"
-    }
-    fn new_game(&mut self) {
-        Best::new_game(self)
-    }
-    fn select(&mut self, obs: &Obs, limits: &Limits, stop: &AtomicBool) -> Decision<Action> {
-        match obs {
-            Obs::Setup => decided(Action::Setup(self.setup()), 0),
-            Obs::Play(view) => {
-                let mv = self.choose(view, limits, stop);
-                decided(Action::Move(mv), self.last_playouts())
-            }
-        }
-    }
-}
+geister_agent!(Best, "best");
 
 #[cfg(test)]
 mod tests;

@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 use super::*;
 use crate::games::geister::agents::build;
 use crate::games::geister::ending::Ending;
+use crate::games::geister::game::decided;
 use crate::games::geister::rules::{Colour, PIECES};
 use crate::games::geister::testing::play_game;
 use crate::games::geister::testing::view;
