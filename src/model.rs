@@ -5,10 +5,10 @@
 //!
 //! This is the lowest layer: plain data and pure functions, no I/O, no
 //! clock. Runners, servers and records know games only through it (and
-//! through [`crate::games::PlayableGame`], which adds names and wire forms).
+//! through `games::PlayableGame`, which adds names and wire forms).
 //!
 //! - An alternating game with perfect information implements the search
-//!   core's [`crate::search::Game`] and gets its model for free: one seat
+//!   core's `search::Game` and gets its model for free: one seat
 //!   moves at a time and a seat observes the whole position.
 //! - A hidden-information game (Geister) observes per seat: a seat never sees
 //!   what it may not know.

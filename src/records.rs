@@ -11,7 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::search::{Outcome, Seat};
+use crate::model::{Outcome, Seat};
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,7 +46,7 @@ pub struct GameRecord {
     pub detail: Option<String>,
     /// The true start state (hidden parts included), in the game's wire
     /// format: with `moves` it replays the game ply by ply
-    /// ([`crate::games::replay`]).
+    /// (`games::replay`).
     #[serde(default)]
     pub start: Value,
     /// Every move played, in the game's wire format, in the order applied

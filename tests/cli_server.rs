@@ -240,3 +240,60 @@ fn unreachable_or_broken_servers_give_a_clear_error_not_a_panic() {
         );
     }
 }
+
+/// A client of `game` on `url` playing `games` games with `agent`.
+fn game_client(game: &str, url: &str, name: &str, agent: &str, games: &str) -> Child {
+    let mut c = bin();
+    c.args(["play", game, "--server", url, "--name", name])
+        .args(["--agent", agent, "--games", games, "--playouts", "50"]);
+    c.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    c.spawn().expect("spawn client")
+}
+
+/// Geister (hidden colours, a secret setup turn) and Goofspiel
+/// (simultaneous bids) through the real binary: `serve` and two `play`
+/// clients each, records that replay.
+#[test]
+fn geister_and_goofspiel_play_through_serve_with_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records.jsonl");
+    let server = ServerProc::start(&["--records", records.to_str().unwrap(), "--house-agent", ""]);
+    for (game, a, b) in [
+        ("geister", "rule", "random"),
+        ("goofspiel", "match", "random"),
+    ] {
+        let x = game_client(game, &server.url, "x", a, "2");
+        let y = game_client(game, &server.url, "y", b, "2");
+        let (x, y) = (wait_with_limit(x, LIMIT), wait_with_limit(y, LIMIT));
+        assert!(
+            x.status.success() && y.status.success(),
+            "{game}\n{}\n{}",
+            stderr(&x),
+            stderr(&y)
+        );
+        assert!(stdout(&x).contains("summary: games 2"), "{}", stdout(&x));
+    }
+    let recs = read_records(&records).unwrap();
+    assert_eq!(recs.len(), 4);
+    for r in &recs {
+        assert_eq!(r.reason, EndReason::Rules, "{r:?}");
+        match r.game.as_str() {
+            "geister" => {
+                let g: ladderbot::games::geister::GeisterGame =
+                    ladderbot::games::replay(&r.start, &r.moves).unwrap();
+                assert_eq!(
+                    ladderbot::games::PlayableGame::ending(&g),
+                    r.ending.as_deref()
+                );
+            }
+            "goofspiel" => {
+                let g: ladderbot::games::goofspiel::Goofspiel =
+                    ladderbot::games::replay(&r.start, &r.moves).unwrap();
+                assert_eq!(g.round(), 13);
+            }
+            other => panic!("unexpected game {other}"),
+        }
+    }
+}
