@@ -8,6 +8,7 @@
 //! | `ai2` | the same on the bitboard, 100 playouts |
 //! | `ai3` | the seed's improved MCTS (4 greedy children, pass-only playouts, randomised selection), 50 playouts |
 //! | `best` | ladderbot's: AI3's children from the cells that matter plus a second kill, UCB1, the whole time budget |
+//! | `control` | a two-ply search over a territory (control) evaluation; parameters `look`, `decay`, `two` |
 //!
 //! The seed agents take `playouts` (their seed value by default; 0 = no
 //! playout cap, so only the time budget counts) and `exploration`.
@@ -29,7 +30,7 @@ use crate::search::{Agent, Decision, Limits};
 pub const DEFAULT: &str = "best";
 
 /// The agent names [`build`] accepts (and `default`).
-pub const NAMES: &[&str] = &["random", "pass", "ai1", "ai2", "ai3", "best"];
+pub const NAMES: &[&str] = &["random", "pass", "ai1", "ai2", "ai3", "best", "control"];
 
 /// A seed agent: the caller's limits, with the agent's own playout cap.
 struct Capped<A> {
@@ -170,6 +171,13 @@ pub fn build(
             Ok(Box::new(PassAgent))
         }
         "ai1" | "ai2" | "ai3" => seed_agent(name, params, seed),
+        "control" => {
+            check_params(name, params, &["look", "decay", "two"])?;
+            let look = param_u64(params, "look", 0..=10)?.unwrap_or(1) as usize;
+            let decay = param_f64(params, "decay", 0.0..=1.0)?.unwrap_or(0.5);
+            let two = param_u64(params, "two", 0..=1000)?.unwrap_or(60) as usize;
+            Ok(Box::new(super::control::Control::new(look, decay, two)))
+        }
         "best" => {
             check_params(name, params, &["exploration", "threshold"])?;
             let mut cfg = super::best::best_config();

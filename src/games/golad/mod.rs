@@ -10,10 +10,13 @@
 //! - [`agents`]: the registry of GOLAD agents by name.
 //! - [`seed_agents`]: the seed's AI1-AI3 on the one UCT core.
 //! - [`best`]: ladderbot's own agent.
+//! - [`control`]: a two-ply search over a territory evaluation (issue 10's
+//!   first lever).
 //! - [`wire`]: the game on the match server and in records.
 
 pub mod agents;
 pub mod best;
+pub mod control;
 pub mod field;
 pub mod moves;
 pub mod reference;
