@@ -153,10 +153,10 @@ fn played_from_record(
 ) -> Played {
     let mut decisions = [0u64; 2];
     let mut time = [Duration::ZERO; 2];
-    // Seat 0 then seat 1 set up, then they move in turn, seat 0 first.
+    // Seat 0 then seat 1 set up, then they move in turn, seat 0 first: the
+    // seat of action `ply` is `ply % 2` throughout.
     for (ply, ms) in record.move_ms.iter().enumerate() {
-        let seat = if ply < 2 { ply } else { ply % 2 };
-        let k = side_of_seat(index, seat);
+        let k = side_of_seat(index, ply % 2);
         decisions[k] += 1;
         time[k] += Duration::from_millis(*ms);
     }

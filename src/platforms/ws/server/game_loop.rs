@@ -281,17 +281,25 @@ async fn play_game<G: PlayableGame>(
                     ),
                 };
             }
-            let before = pos.clone();
+            // What each viewer is shown, judged on the position before the turn.
+            let shown: Vec<[Option<Value>; 2]> = movers
+                .iter()
+                .map(|&s| {
+                    std::array::from_fn(|viewer| {
+                        joint[s].and_then(|m| pos.shown_move(viewer, s, m))
+                    })
+                })
+                .collect();
             pos.apply(joint);
             for (k, &s) in movers.iter().enumerate() {
-                let (Some(m), Some((mv, _))) = (joint[s], &got[s]) else {
+                let Some((mv, _)) = &got[s] else {
                     continue;
                 };
                 bank[s] = clock.bank_after(bank[s], used_ms[s]);
                 moves.push(mv.clone());
                 move_ms.push(used_ms[s]);
                 for viewer in 0..2 {
-                    let shown = before.shown_move(viewer, s, m);
+                    let shown = shown[k][viewer].clone();
                     links[order[viewer]].send(ServerMsg::MovePlayed {
                         game_id: game_id.clone(),
                         ply: ply + k as u32,
