@@ -52,6 +52,10 @@ pub struct PlayArgs {
     /// Play one game as a Riddles.io bot on stdin/stdout (golad only); logs go to stderr.
     #[arg(long)]
     pub stdio: bool,
+    /// How to spend the clock: `fixed` (every answer within --time-ms and 100 ms) or `bank`
+    /// (golad --stdio: a fair share of the time bank per move, more on critical moves).
+    #[arg(long, value_parser = ["fixed", "bank"])]
+    pub time_policy: Option<String>,
 }
 
 impl PlayArgs {
@@ -97,6 +101,13 @@ impl PlayArgs {
         if self.stdio {
             s.client.stdio = true;
         }
+        if let Some(p) = &self.time_policy {
+            s.search.time_policy = if p == "bank" {
+                crate::config::TimePolicy::Bank
+            } else {
+                crate::config::TimePolicy::Fixed
+            };
+        }
         if s.client.stdio && s.game != Some(GameKind::Golad) {
             return Err(CliError::Usage(
                 "play: stdio mode (--stdio, client.stdio) is only for golad".into(),
@@ -122,6 +133,7 @@ impl PlayArgs {
             seed: None,
             records: None,
             stdio: false,
+            time_policy: None,
         }
     }
 }
@@ -161,6 +173,7 @@ fn run_stdio(settings: Settings) -> Result<(), CliError> {
         margin_ms: settings.search.margin_ms,
         seed: settings.search.seed.unwrap_or_else(super::clock_seed),
         max_answer_ms: crate::platforms::riddles::bot::MAX_ANSWER_MS,
+        bank: settings.search.time_policy == crate::config::TimePolicy::Bank,
     };
     let rt = super::runtime()?;
     let result = rt.block_on(async {

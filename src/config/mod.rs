@@ -55,6 +55,21 @@ pub struct SearchSettings {
     pub margin_ms: u64,
     /// Seed of the agent's random numbers (unset: from the clock).
     pub seed: Option<u64>,
+    /// `fixed` (default): every answer within `time_ms` and the platform's
+    /// per-move cap. `bank` (GOLAD on stdin/stdout only): spend the
+    /// engine's time bank, a fair share per move as the soft limit and up
+    /// to three times that on a critical move as the hard limit, never more
+    /// than a quarter of the bank.
+    pub time_policy: TimePolicy,
+}
+
+/// How a bot spends a platform's clock (see [`SearchSettings::time_policy`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimePolicy {
+    #[default]
+    Fixed,
+    Bank,
 }
 
 /// Who to play, where, how often, and how to reconnect.
@@ -174,6 +189,7 @@ impl Default for SearchSettings {
             time_ms: None,
             margin_ms: 20,
             seed: None,
+            time_policy: TimePolicy::Fixed,
         }
     }
 }
@@ -328,6 +344,14 @@ impl Settings {
                     "search.time_ms: {t} is more than {max} (a GAT server's timeout is 10 s)"
                 ));
             }
+        }
+        if self.search.time_policy == TimePolicy::Bank
+            && (self.game.is_some_and(|g| g != GameKind::Golad) || !self.client.stdio)
+        {
+            return Err(
+                "search.time_policy: 'bank' is for GOLAD on stdin/stdout (client.stdio = true) only"
+                    .into(),
+            );
         }
         if self.client.games == 0 {
             return Err("client.games: must be at least 1".into());

@@ -57,6 +57,28 @@ impl Deadline {
     }
 }
 
+/// A time manager for a bank with an increment (sudden death plus a bonus
+/// per move, as the Riddles.io engine's clock), in the spirit of
+/// Stockfish's: `soft` is this move's fair share of the bank and of the
+/// increments still to come over `moves_left` moves (this one included);
+/// `hard` allows a critical move up to `stretch` times that, but never
+/// more than `max_bank_share` of the bank, so the bank cannot run out
+/// however many moves take the hard limit in a row (each adds the
+/// increment back). Both before any I/O margin.
+pub fn bank_budget(
+    bank: Duration,
+    increment: Duration,
+    moves_left: u32,
+    stretch: u32,
+    max_bank_share: f64,
+) -> (Duration, Duration) {
+    let n = moves_left.max(1);
+    let soft = (bank + increment * (n - 1)) / n;
+    let cap = bank.mul_f64(max_bank_share.clamp(0.0, 1.0));
+    let hard = (soft * stretch.max(1)).min(cap);
+    (soft.min(hard), hard)
+}
+
 /// What a search may spend on one move: a playout count, a deadline, or both
 /// (whichever ends first). With neither, `Limits::default_playouts` applies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -169,6 +191,35 @@ impl<'a> Budget<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_bank_budget_shares_the_bank_and_never_runs_it_dry() {
+        let ms = Duration::from_millis;
+        // A full Riddles.io bank at round 1: (10 000 + 99 x 100) / 100.
+        let (soft, hard) = bank_budget(ms(10_000), ms(100), 100, 3, 0.25);
+        assert_eq!(soft, ms(199));
+        assert_eq!(hard, ms(597));
+        // The last move may use the bank's share, no more.
+        let (soft, hard) = bank_budget(ms(300), ms(100), 1, 3, 0.25);
+        assert_eq!((soft, hard), (ms(75), ms(75)));
+        // Every move at its hard limit, 100 moves in a row: the bank (capped
+        // at 10 s, +100 ms per answer) never goes below zero.
+        let mut bank = ms(10_000);
+        for left in (1..=100).rev() {
+            let (soft, hard) = bank_budget(bank, ms(100), left, 3, 0.25);
+            assert!(
+                soft <= hard && hard <= bank,
+                "{left}: {soft:?} {hard:?} {bank:?}"
+            );
+            bank = (bank - hard + ms(100)).min(ms(10_000));
+            assert!(bank > Duration::ZERO);
+        }
+        // An empty bank gives nothing to spend.
+        assert_eq!(
+            bank_budget(Duration::ZERO, ms(100), 5, 3, 0.25).1,
+            Duration::ZERO
+        );
+    }
 
     #[test]
     fn margin_is_taken_off_and_soft_never_exceeds_hard() {

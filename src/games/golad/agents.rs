@@ -7,8 +7,9 @@
 //! | `ai1` | the seed's simple MCTS on the plain array board, 100 playouts |
 //! | `ai2` | the same on the bitboard, 100 playouts |
 //! | `ai3` | the seed's improved MCTS (4 greedy children, pass-only playouts, randomised selection), 50 playouts |
-//! | `best` | ladderbot's: AI3's children from the cells that matter plus a second kill, UCB1, the whole time budget |
+//! | `mcts-v1` | `best` before issue 10: AI3's children from the cells that matter plus a second kill, UCB1, the whole time budget |
 //! | `control` | a two-ply search over a territory (control) evaluation; parameters `look`, `decay`, `two` |
+//! | `best` | alpha-beta with iterative deepening over the territory evaluation; see [`super::best::BestConfig::from_params`] |
 //!
 //! The seed agents take `playouts` (their seed value by default; 0 = no
 //! playout cap, so only the time budget counts) and `exploration`.
@@ -30,7 +31,9 @@ use crate::search::{Agent, Decision, Limits};
 pub const DEFAULT: &str = "best";
 
 /// The agent names [`build`] accepts (and `default`).
-pub const NAMES: &[&str] = &["random", "pass", "ai1", "ai2", "ai3", "best", "control"];
+pub const NAMES: &[&str] = &[
+    "random", "pass", "ai1", "ai2", "ai3", "mcts-v1", "control", "best",
+];
 
 /// A seed agent: the caller's limits, with the agent's own playout cap.
 struct Capped<A> {
@@ -178,9 +181,12 @@ pub fn build(
             let two = param_u64(params, "two", 0..=1000)?.unwrap_or(60) as usize;
             Ok(Box::new(super::control::Control::new(look, decay, two)))
         }
-        "best" => {
+        "best" => Ok(Box::new(super::best::Best::new(
+            super::best::BestConfig::from_params(params)?,
+        ))),
+        "mcts-v1" => {
             check_params(name, params, &["exploration", "threshold"])?;
-            let mut cfg = super::best::best_config();
+            let mut cfg = super::mcts_v1::mcts_v1_config();
             if let Some(c) = param_f64(params, "exploration", 0.0..=100.0)? {
                 cfg.exploration = c;
             }
@@ -190,7 +196,7 @@ pub fn build(
             Ok(Box::new(Uct::new(
                 name,
                 cfg,
-                super::best::BestPolicy::default(),
+                super::mcts_v1::MctsV1Policy::default(),
                 seed,
             )))
         }

@@ -1,147 +1,611 @@
-//! `best`: ladderbot's own GOLAD agent, on the same UCT core as the seed's.
+//! `best`: ladderbot's GOLAD agent since issue 10: an iterative-deepening
+//! alpha-beta search over the territory evaluation.
 //!
-//! What it changes from AI3:
-//! - Birth candidates are the dead cells next to a living cell (a birth
-//!   anywhere else dies in the next generation), so expanding a node costs
-//!   a fraction of AI3's full scan and the time goes to playouts.
-//! - Five children: AI3's three greedy births and its best kill, plus the
-//!   second-best kill.
-//! - A node is expanded at its 4th visit, and the exploration constant suits
-//!   share-valued rewards (differences of a few percent).
-//! - It searches for its whole time budget (no playout cap).
+//! - **Evaluation** ([`Territory`]): our share of the control of the field
+//!   after the move's generation (and `look` more generations of passes);
+//!   with `tempo`, the side to move next takes the cells both sides reach in
+//!   the same step.
+//! - **Moves** ([`candidates`]): kills of opponent cells, births on the best
+//!   frontier cells with pairs of the cheapest sacrifices, pass; ordered by
+//!   their evaluation.
+//! - **Search**: negamax with alpha-beta over those candidates, the best
+//!   `widths[ply]` of them at each ply below the root (the root looks at
+//!   `widths[0]`), deepened one ply at a time. The previous depth's best move
+//!   is searched first; a depth cut short by the deadline still counts when
+//!   its first move was finished. Wins, losses and draws are exact.
+//! - **Time**: it stops at the soft deadline, and starts no new depth once
+//!   half the soft budget is gone (the next would not finish). When a depth
+//!   changes the best move, the soft deadline moves half the way to the hard
+//!   one (Stockfish's instability rule; the same under a fixed cap, where
+//!   soft = hard). It reads the
+//!   clock at every node, a fraction of a millisecond apart. Without a
+//!   deadline, a playout budget counts evaluations.
+//!
+//! It takes no randomness: the same position and budget give the same move.
 
-use rand::rngs::SmallRng;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
 
-use super::field::{Field, ROW_MASK};
-use super::moves::{Cell, Move, HEIGHT};
-use super::seed_agents::{greedy_birth_from, pass_playout, share, steps, LifePosition, Part};
-use crate::search::mcts::{FinalChoice, PlayoutResult, Policy, Selection, UctConfig};
-use crate::search::Seat;
+use super::moves::Move;
+use super::territory::{candidates, Territory, Width};
+use super::GolState;
+use crate::games::{check_params, param_f64, param_u64, AgentParams};
+use crate::model::Outcome;
+use crate::search::{Agent, Deadline, Decision, Limits, Seat};
 
-/// `best`'s tree settings.
-pub fn best_config() -> UctConfig {
-    UctConfig {
-        exploration: 0.3,
-        expand_threshold: 4,
-        draw_reward: 0.5,
-        choice: FinalChoice::Visits,
-        selection: Selection::Ucb1,
-    }
+/// A win's value for the winner (a share is at most 1); a loss is `1 - WIN`.
+const WIN: f64 = 2.0;
+
+/// `best`'s settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BestConfig {
+    /// Flood decay per step.
+    pub decay: f64,
+    /// Pass generations after the move's own before the evaluation.
+    pub look: usize,
+    /// Whether the side to move next takes the cells reached at once.
+    pub tempo: bool,
+    /// Weight of the living-cell share against the territory share (0:
+    /// territory only): pushes a side that is ahead to wipe the other out.
+    pub material: f64,
+    /// Candidates searched at each ply (the last entry repeats deeper).
+    pub widths: Vec<usize>,
+    pub width: Width,
+    /// The candidates of the nodes just above the leaves (their best value
+    /// is all that counts there).
+    pub leaf_width: Width,
+    /// Deepest depth (plies) to search.
+    pub max_depth: usize,
+    /// Threads searching the root's moves (1: deterministic; 2 by default,
+    /// for the two cores a ladder machine usually has).
+    pub threads: usize,
 }
 
-/// Dead cells with at least one living neighbour.
-pub fn frontier(f: &Field) -> Vec<Cell> {
-    let occ: Vec<u32> = (0..HEIGHT).map(|y| f.occupied_row(y)).collect();
-    let mut out = Vec::new();
-    for y in 0..HEIGHT {
-        let mut near = occ[y];
-        if y > 0 {
-            near |= occ[y - 1];
-        }
-        if y + 1 < HEIGHT {
-            near |= occ[y + 1];
-        }
-        let mut m = (near | near << 1 | near >> 1) & ROW_MASK & !occ[y];
-        while m != 0 {
-            let x = m.trailing_zeros();
-            m &= m - 1;
-            out.push(Cell {
-                x: x as u8,
-                y: y as u8,
-            });
-        }
-    }
-    out
-}
-
-/// `best`'s children and playouts.
-#[derive(Clone, Copy, Debug)]
-pub struct BestPolicy {
-    pub playout_turns: u32,
-    pub kills: usize,
-}
-
-impl Default for BestPolicy {
+impl Default for BestConfig {
     fn default() -> Self {
-        BestPolicy {
-            playout_turns: 5,
-            kills: 2,
+        BestConfig {
+            decay: 0.5,
+            look: 1,
+            tempo: true,
+            material: 0.0,
+            widths: vec![60, 24, 8],
+            width: Width {
+                births: 8,
+                sacrifices: 6,
+            },
+            leaf_width: Width {
+                births: 8,
+                sacrifices: 6,
+            },
+            max_depth: 6,
+            threads: 2,
         }
     }
 }
 
-impl BestPolicy {
-    pub fn children_of(&self, f: &Field, me: Seat) -> Vec<Move> {
-        use Part::{Birth as Bi, Sacrifice as Sa};
-        let dead = frontier(f);
-        let own: Vec<Cell> = f.living(me).collect();
-        let mut out: Vec<Move> = Vec::with_capacity(3 + self.kills);
-        for order in [[Bi, Sa, Sa], [Sa, Bi, Sa], [Sa, Sa, Bi]] {
-            if let Some(m) = greedy_birth_from(f, me, order, &dead, &own) {
-                if !out.contains(&m) {
-                    out.push(m);
+impl BestConfig {
+    /// The defaults, changed by the profile's `agent_params`: `decay`,
+    /// `look`, `tempo` (0 or 1), `material`, `w0`..`w3` (the widths of plies 0-3),
+    /// `births`, `sacrifices`, `leaf_births`, `leaf_sacrifices`, `depth` and
+    /// `threads`.
+    pub fn from_params(params: &AgentParams) -> Result<Self, String> {
+        check_params(
+            "best",
+            params,
+            &[
+                "decay",
+                "look",
+                "tempo",
+                "material",
+                "w0",
+                "w1",
+                "w2",
+                "w3",
+                "births",
+                "sacrifices",
+                "leaf_births",
+                "leaf_sacrifices",
+                "depth",
+                "threads",
+            ],
+        )?;
+        let mut c = BestConfig::default();
+        if let Some(d) = param_f64(params, "decay", 0.0..=1.0)? {
+            c.decay = d;
+        }
+        if let Some(l) = param_u64(params, "look", 0..=10)? {
+            c.look = l as usize;
+        }
+        if let Some(t) = param_u64(params, "tempo", 0..=1)? {
+            c.tempo = t == 1;
+        }
+        if let Some(m) = param_f64(params, "material", 0.0..=1.0)? {
+            c.material = m;
+        }
+        for (i, key) in ["w0", "w1", "w2", "w3"].into_iter().enumerate() {
+            if let Some(w) = param_u64(params, key, 1..=10_000)? {
+                while c.widths.len() <= i {
+                    let last = *c.widths.last().unwrap_or(&8);
+                    c.widths.push(last);
                 }
+                c.widths[i] = w as usize;
             }
         }
-        let mut kills: Vec<(f64, Cell)> = f
-            .living(me)
-            .chain(f.living(1 - me))
-            .map(|c| {
-                let mut g = *f;
-                g.set(c, None);
-                (share(&steps(&g, 4), me), c)
-            })
-            .collect();
-        kills.sort_by(|a, b| b.0.total_cmp(&a.0));
-        out.extend(kills.iter().take(self.kills).map(|&(_, c)| Move::Kill(c)));
-        if out.is_empty() {
-            out.push(Move::Pass);
+        if let Some(b) = param_u64(params, "births", 0..=288)? {
+            c.width.births = b as usize;
         }
-        out
+        if let Some(n) = param_u64(params, "sacrifices", 2..=288)? {
+            c.width.sacrifices = n as usize;
+        }
+        if let Some(b) = param_u64(params, "leaf_births", 0..=288)? {
+            c.leaf_width.births = b as usize;
+        }
+        if let Some(n) = param_u64(params, "leaf_sacrifices", 2..=288)? {
+            c.leaf_width.sacrifices = n as usize;
+        }
+        if let Some(d) = param_u64(params, "depth", 1..=64)? {
+            c.max_depth = d as usize;
+        }
+        if let Some(t) = param_u64(params, "threads", 1..=64)? {
+            c.threads = t as usize;
+        }
+        Ok(c)
     }
 }
 
-impl<G: LifePosition<Board = Field>> Policy<G> for BestPolicy {
-    fn children(&mut self, pos: &G) -> Vec<Move> {
-        self.children_of(pos.board(), pos.to_move())
+/// The search was stopped: its partial result is not a value.
+struct Stopped;
+
+/// What the threads searching one root depth share.
+struct RootShare {
+    /// The next root move to take.
+    next: AtomicUsize,
+    /// The best root value so far (`f64` bits).
+    alpha: AtomicU64,
+    stopped: AtomicBool,
+    values: Mutex<Vec<Option<f64>>>,
+}
+
+/// The `best` agent (see the module documentation).
+pub struct Best {
+    cfg: BestConfig,
+    eval: Territory,
+    evals: u64,
+    /// When to stop: the soft limit (moved towards the hard one when the
+    /// best move is unstable) and the hard limit.
+    soft: Option<Instant>,
+    hard: Option<Instant>,
+    cap: Option<u64>,
+}
+
+impl Best {
+    pub fn new(cfg: BestConfig) -> Self {
+        Best {
+            eval: Territory::new(cfg.decay),
+            cfg,
+            evals: 0,
+            soft: None,
+            hard: None,
+            cap: None,
+        }
     }
-    fn playout(&mut self, pos: &mut G, _rng: &mut SmallRng) -> PlayoutResult {
-        pass_playout(pos, self.playout_turns)
+
+    /// The value for the side that moved of a finished game.
+    fn terminal(o: Outcome, mover: Seat) -> f64 {
+        match o.winner() {
+            Some(w) if w == mover => WIN,
+            Some(_) => 1.0 - WIN,
+            None => 0.5,
+        }
+    }
+
+    /// The mover's value after `m` in `s`.
+    fn value(&mut self, s: &GolState, m: Move) -> f64 {
+        self.evals += 1;
+        let mut t = *s;
+        t.apply(m);
+        if let Some(o) = t.outcome() {
+            return Self::terminal(o, s.to_move);
+        }
+        let f = t.field.steps(self.cfg.look);
+        let tempo = self.cfg.tempo.then_some(t.to_move);
+        let share = self.eval.share(&f, s.to_move, tempo);
+        let m = self.cfg.material;
+        if m > 0.0 {
+            let (a, b) = (f.count(s.to_move) as f64, f.count(1 - s.to_move) as f64);
+            if a + b > 0.0 {
+                return (1.0 - m) * share + m * a / (a + b);
+            }
+        }
+        share
+    }
+
+    /// Read at every node (a node scores its candidates: a few hundred
+    /// evaluations), so the clock is read every fraction of a millisecond.
+    fn out_of_time(&self) -> bool {
+        if let Some(cap) = self.cap {
+            if self.evals >= cap {
+                return true;
+            }
+        }
+        match (self.soft, self.hard) {
+            (Some(s), Some(h)) => {
+                let now = Instant::now();
+                now >= s || now >= h
+            }
+            _ => false,
+        }
+    }
+
+    fn scored(&mut self, s: &GolState, width: Width) -> Vec<(f64, Move)> {
+        candidates(s, width, |p, m| self.value(p, m))
+    }
+
+    /// Negamax: the value of `s` for its side to move, searched `depth`
+    /// plies (at least 1), within `(alpha, beta)`.
+    fn negamax(
+        &mut self,
+        s: &GolState,
+        depth: usize,
+        ply: usize,
+        mut alpha: f64,
+        beta: f64,
+        stop: &AtomicBool,
+    ) -> Result<f64, Stopped> {
+        let width = if depth <= 1 {
+            self.cfg.leaf_width
+        } else {
+            self.cfg.width
+        };
+        let moves = self.scored(s, width);
+        if self.out_of_time() || stop.load(Ordering::Relaxed) {
+            return Err(Stopped);
+        }
+        let Some(&(first, _)) = moves.first() else {
+            // A finished game is scored by its parent; never reached.
+            return Ok(0.5);
+        };
+        if depth <= 1 {
+            return Ok(first);
+        }
+        let w = self.width_at(ply);
+        let mut best = f64::NEG_INFINITY;
+        for &(v, m) in moves.iter().take(w) {
+            let v = if v >= WIN || v <= 1.0 - WIN {
+                v
+            } else {
+                let mut t = *s;
+                t.apply(m);
+                1.0 - self.negamax(&t, depth - 1, ply + 1, 1.0 - beta, 1.0 - alpha, stop)?
+            };
+            if v > best {
+                best = v;
+            }
+            if v > alpha {
+                alpha = v;
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        Ok(best)
+    }
+
+    /// One depth of the root: the value of each root move (`None`: not
+    /// searched before the stop), and whether the search was stopped. With
+    /// `threads` > 1, helper threads take root moves from a shared counter
+    /// and share the best value found so far as the root's alpha.
+    fn search_depth(
+        &mut self,
+        s: &GolState,
+        depth: usize,
+        root: &[(f64, Move)],
+        stop: &AtomicBool,
+    ) -> (Vec<Option<f64>>, bool) {
+        let shared = RootShare {
+            next: AtomicUsize::new(0),
+            alpha: AtomicU64::new(f64::NEG_INFINITY.to_bits()),
+            stopped: AtomicBool::new(false),
+            values: Mutex::new(vec![None; root.len()]),
+        };
+        let helpers = self.cfg.threads.max(1) - 1;
+        if helpers == 0 || root.len() < 2 {
+            self.root_worker(s, depth, root, &shared, stop);
+        } else {
+            let mut workers: Vec<Best> = (0..helpers)
+                .map(|_| Best {
+                    cfg: self.cfg.clone(),
+                    eval: self.eval.clone(),
+                    evals: 0,
+                    soft: self.soft,
+                    hard: self.hard,
+                    cap: self
+                        .cap
+                        .map(|c| c.saturating_sub(self.evals) / (helpers as u64 + 1)),
+                })
+                .collect();
+            std::thread::scope(|scope| {
+                for w in workers.iter_mut() {
+                    let shared = &shared;
+                    scope.spawn(move || w.root_worker(s, depth, root, shared, stop));
+                }
+                self.root_worker(s, depth, root, &shared, stop);
+            });
+            self.evals += workers.iter().map(|w| w.evals).sum::<u64>();
+        }
+        let values = shared
+            .values
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner());
+        (values, shared.stopped.load(Ordering::Relaxed))
+    }
+
+    /// Takes root moves from `shared` until none is left or time is up.
+    fn root_worker(
+        &mut self,
+        s: &GolState,
+        depth: usize,
+        root: &[(f64, Move)],
+        shared: &RootShare,
+        stop: &AtomicBool,
+    ) {
+        loop {
+            if shared.stopped.load(Ordering::Relaxed) {
+                return;
+            }
+            let i = shared.next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(v, m)) = root.get(i) else {
+                return;
+            };
+            let v = if v >= WIN || v <= 1.0 - WIN {
+                v
+            } else {
+                let alpha = f64::from_bits(shared.alpha.load(Ordering::Relaxed));
+                let mut t = *s;
+                t.apply(m);
+                match self.negamax(&t, depth - 1, 1, f64::NEG_INFINITY, 1.0 - alpha, stop) {
+                    Ok(x) => 1.0 - x,
+                    Err(Stopped) => {
+                        shared.stopped.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                }
+            };
+            let _ = shared
+                .alpha
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |a| {
+                    (v > f64::from_bits(a)).then_some(v.to_bits())
+                });
+            if let Ok(mut values) = shared.values.lock() {
+                values[i] = Some(v);
+            }
+        }
+    }
+
+    fn width_at(&self, ply: usize) -> usize {
+        let w = &self.cfg.widths;
+        w.get(ply)
+            .or(w.last())
+            .copied()
+            .unwrap_or(usize::MAX)
+            .max(1)
+    }
+}
+
+impl Agent<GolState> for Best {
+    fn name(&self) -> &str {
+        "best"
+    }
+
+    fn select(&mut self, s: &GolState, limits: &Limits, stop: &AtomicBool) -> Decision<Move> {
+        self.evals = 0;
+        let deadline: Option<Deadline> = limits.deadline;
+        self.soft = deadline.map(|d| d.soft);
+        self.hard = deadline.map(|d| d.hard);
+        // A playout budget counts evaluations.
+        self.cap = match (limits.deadline, limits.playouts) {
+            (_, Some(p)) => Some(p.max(1)),
+            (None, None) => Some(Limits::DEFAULT_PLAYOUTS),
+            (Some(_), None) => None,
+        };
+        // The root's candidates, scored once: depth 1.
+        let cap = self.cap;
+        self.cap = None;
+        let mut root = self.scored(s, self.cfg.width);
+        self.cap = cap;
+        let Some(&(v1, m1)) = root.first() else {
+            return Decision {
+                mv: Move::Pass,
+                playouts: 0,
+                value: None,
+            };
+        };
+        let mut best = (v1, m1);
+        root.truncate(self.width_at(0));
+        let mut reached = 1;
+        for depth in 2..=self.cfg.max_depth.max(1) {
+            if let (Some(d), Some(soft)) = (deadline, self.soft) {
+                // A depth costs several times the one before: do not start
+                // one that cannot finish.
+                let half = d.start + (soft - d.start) / 2;
+                if Instant::now() >= half {
+                    break;
+                }
+            }
+            let previous = best.1;
+            let (values, stopped) = self.search_depth(s, depth, &root, stop);
+            // The values searched at this depth, root order. Moves that
+            // failed low only have an upper bound, below the best's value.
+            let done: Vec<(f64, Move)> = root
+                .iter()
+                .zip(&values)
+                .filter_map(|(&(_, m), v)| v.map(|v| (v, m)))
+                .collect();
+            // A cut-short depth counts when it finished the previous best
+            // move (searched first).
+            if values.first().is_some_and(|v| v.is_some()) {
+                if let Some(&top) = done.iter().max_by(|x, y| x.0.total_cmp(&y.0)) {
+                    best = top;
+                }
+            }
+            if !stopped {
+                reached = depth;
+            }
+            if stopped {
+                break;
+            }
+            // Instability (Stockfish's time manager): when this depth
+            // changed the best move, allow half the way to the hard limit.
+            if let Some(d) = deadline {
+                if previous != best.1 {
+                    self.soft = Some(d.soft + (d.hard - d.soft) / 2);
+                }
+            }
+            // Next depth: this depth's best first, then the rest in the
+            // order of their values.
+            let mut next = done;
+            next.sort_by(|x, y| y.0.total_cmp(&x.0));
+            root = next;
+            if best.0 >= WIN || best.0 <= 1.0 - WIN {
+                break;
+            }
+        }
+        tracing::debug!(
+            depth = reached,
+            evals = self.evals,
+            value = best.0,
+            "best: searched"
+        );
+        Decision {
+            mv: best.1,
+            playouts: self.evals,
+            value: Some(best.0.clamp(0.0, 1.0)),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::golad::GolState;
+    use crate::search::Deadline;
+    use std::time::Duration;
 
-    #[test]
-    fn the_frontier_is_the_dead_ring_around_living_cells() {
-        let mut f = Field::empty();
-        f.set(Cell { x: 0, y: 0 }, Some(0));
-        f.set(Cell { x: 10, y: 8 }, Some(1));
-        let fr = frontier(&f);
-        assert_eq!(fr.len(), 3 + 8);
-        assert!(
-            fr.contains(&Cell { x: 1, y: 1 })
-                && fr.contains(&Cell { x: 9, y: 7 })
-                && fr.contains(&Cell { x: 11, y: 9 })
-        );
-        assert!(!fr.contains(&Cell { x: 0, y: 0 }) && !fr.contains(&Cell { x: 2, y: 0 }));
+    fn one_thread() -> BestConfig {
+        BestConfig {
+            threads: 1,
+            ..BestConfig::default()
+        }
     }
 
     #[test]
-    fn children_are_legal_and_distinct() {
-        let g = GolState::start(5, 100);
-        let kids = BestPolicy::default().children_of(&g.field, 0);
-        assert!(kids.len() >= 3, "{kids:?}");
-        assert!(
-            kids.iter().any(|m| matches!(m, Move::Birth { .. })),
-            "{kids:?}"
-        );
-        for (i, m) in kids.iter().enumerate() {
-            assert!(g.is_legal(m), "{m:?}");
-            assert!(!kids[..i].contains(m));
+    fn plays_legal_moves_to_the_end_and_is_deterministic() {
+        let stop = AtomicBool::new(false);
+        let limits = Limits::playouts(3000);
+        for seed in 0..2 {
+            let mut a = Best::new(one_thread());
+            let mut s = GolState::start(seed, 20);
+            let mut moves = Vec::new();
+            while s.outcome().is_none() {
+                let d = a.select(&s, &limits, &stop);
+                assert!(s.is_legal(&d.mv), "{:?}", d.mv);
+                moves.push(d.mv);
+                s.apply(d.mv);
+            }
+            let mut b = Best::new(one_thread());
+            let mut t = GolState::start(seed, 20);
+            for m in &moves {
+                assert_eq!(b.select(&t, &limits, &stop).mv, *m);
+                t.apply(*m);
+            }
         }
+    }
+
+    #[test]
+    fn finds_the_winning_kill() {
+        use crate::games::golad::{Cell, Field};
+        // We have a stable block; the opponent has only a blinker. Killing
+        // any of its three cells leaves two that die in the generation:
+        // a win. Any other move lets the blinker live on.
+        let mut f = Field::empty();
+        for (x, y) in [(2, 2), (3, 2), (2, 3), (3, 3)] {
+            f.set(Cell { x, y }, Some(0));
+        }
+        for x in 10..13 {
+            f.set(Cell { x, y: 10 }, Some(1));
+        }
+        let s = GolState::new(f, 100);
+        let mut a = Best::new(BestConfig::default());
+        let stop = AtomicBool::new(false);
+        let d = a.select(&s, &Limits::playouts(5000), &stop);
+        assert!(matches!(d.mv, Move::Kill(Cell { y: 10, .. })), "{:?}", d.mv);
+        assert_eq!(d.value, Some(1.0));
+        let mut t = s;
+        t.apply(d.mv);
+        assert_eq!(t.outcome(), Some(Outcome::Win(0)));
+    }
+
+    #[test]
+    fn two_threads_find_the_same_value_as_one() {
+        // A fixed depth and no time limit: the root's best value is exact,
+        // however the root moves were shared out.
+        let stop = AtomicBool::new(false);
+        let limits = Limits::playouts(100_000_000);
+        for seed in [2, 11] {
+            let mut s = GolState::start(seed, 100);
+            s.apply(Move::Pass);
+            let one = BestConfig {
+                max_depth: 3,
+                widths: vec![12, 6, 4],
+                ..one_thread()
+            };
+            let two = BestConfig {
+                threads: 2,
+                ..one.clone()
+            };
+            let a = Best::new(one).select(&s, &limits, &stop);
+            let b = Best::new(two).select(&s, &limits, &stop);
+            assert!(s.is_legal(&a.mv) && s.is_legal(&b.mv));
+            assert!(
+                (a.value.unwrap() - b.value.unwrap()).abs() < 1e-12,
+                "{a:?} {b:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn answers_within_a_short_deadline() {
+        let stop = AtomicBool::new(false);
+        let s = GolState::start(9, 100);
+        let mut a = Best::new(BestConfig::default());
+        let start = Instant::now();
+        let d = Deadline::per_move(start, Duration::from_millis(30), Duration::ZERO);
+        let got = a.select(&s, &Limits::deadline(d), &stop);
+        assert!(s.is_legal(&got.mv));
+        assert!(got.playouts > 0);
+    }
+
+    #[test]
+    fn beats_the_seeds_ai3() {
+        let stop = AtomicBool::new(false);
+        let limits = Limits::playouts(20_000);
+        let mut score = 0.0;
+        for g in 0..4u64 {
+            let mut a = Best::new(BestConfig::default());
+            let mut b = super::super::agents::build("ai3", &Default::default(), g).unwrap();
+            let mut s = GolState::start(g / 2, 100);
+            let me = (g % 2) as Seat;
+            while s.outcome().is_none() {
+                let d = if s.to_move == me {
+                    a.select(&s, &limits, &stop).mv
+                } else {
+                    b.select(&s, &limits, &stop).mv
+                };
+                s.apply(d);
+            }
+            score += s.outcome().unwrap().reward_for(me, 0.5);
+            assert_ne!(s.outcome(), Some(Outcome::Win(1 - me)), "game {g}");
+        }
+        assert_eq!(score, 4.0);
     }
 }

@@ -346,9 +346,49 @@ impl fmt::Debug for Field {
     }
 }
 
+/// Dead cells with at least one living neighbour.
+pub fn frontier(f: &Field) -> Vec<Cell> {
+    let occ: Vec<u32> = (0..HEIGHT).map(|y| f.occupied_row(y)).collect();
+    let mut out = Vec::new();
+    for y in 0..HEIGHT {
+        let mut near = occ[y];
+        if y > 0 {
+            near |= occ[y - 1];
+        }
+        if y + 1 < HEIGHT {
+            near |= occ[y + 1];
+        }
+        let mut m = (near | near << 1 | near >> 1) & ROW_MASK & !occ[y];
+        while m != 0 {
+            let x = m.trailing_zeros();
+            m &= m - 1;
+            out.push(Cell {
+                x: x as u8,
+                y: y as u8,
+            });
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_frontier_is_the_dead_ring_around_living_cells() {
+        let mut f = Field::empty();
+        f.set(Cell { x: 0, y: 0 }, Some(0));
+        f.set(Cell { x: 10, y: 8 }, Some(1));
+        let fr = frontier(&f);
+        assert_eq!(fr.len(), 3 + 8);
+        assert!(
+            fr.contains(&Cell { x: 1, y: 1 })
+                && fr.contains(&Cell { x: 9, y: 7 })
+                && fr.contains(&Cell { x: 11, y: 9 })
+        );
+        assert!(!fr.contains(&Cell { x: 0, y: 0 }) && !fr.contains(&Cell { x: 2, y: 0 }));
+    }
 
     /// A field from a picture: rows of `.`, `0`, `1`, top row first; rows
     /// and columns not drawn are dead.

@@ -9,7 +9,11 @@
 //! - [`rules`]: [`GolState`], turns, rounds, legality and the end of the game.
 //! - [`agents`]: the registry of GOLAD agents by name.
 //! - [`seed_agents`]: the seed's AI1-AI3 on the one UCT core.
-//! - [`best`]: ladderbot's own agent.
+//! - [`territory`]: the territory evaluation and the candidate moves it
+//!   ranks (issue 10).
+//! - [`best`]: ladderbot's own agent: alpha-beta over the territory
+//!   evaluation.
+//! - [`mcts_v1`]: the agent that was `best` before issue 10, the baseline.
 //! - [`control`]: a two-ply search over a territory evaluation (issue 10's
 //!   first lever).
 //! - [`wire`]: the game on the match server and in records.
@@ -18,10 +22,12 @@ pub mod agents;
 pub mod best;
 pub mod control;
 pub mod field;
+pub mod mcts_v1;
 pub mod moves;
 pub mod reference;
 pub mod rules;
 pub mod seed_agents;
+pub mod territory;
 pub mod wire;
 
 pub use field::Field;

@@ -25,7 +25,7 @@ use crate::games::golad::{self, Field, GolState, Move};
 use crate::games::AgentParams;
 use crate::platforms::riddles::codec::{self as riddles, BotView, MoveRequest};
 use crate::runtime::SearchThread;
-use crate::search::Limits;
+use crate::search::{Deadline, Limits};
 
 /// Project rule: every answer within this many milliseconds of reading
 /// `action move`, whatever the time bank says.
@@ -45,6 +45,30 @@ pub struct StdioConfig {
     pub seed: u64,
     /// The longest an answer may take (normally [`MAX_ANSWER_MS`]).
     pub max_answer_ms: u64,
+    /// Spend the time bank ([`bank_limits`]) instead of `max_answer_ms`.
+    pub bank: bool,
+}
+
+/// The `bank` time policy's limits for one move: the soft limit is this
+/// move's fair share of the bank and of the per-move time still to come
+/// (`time_ms`, when set, is a floor for it), the hard limit up to three
+/// times that but at most a quarter of the bank; both less the margin. The
+/// hard limit is the allowance: the bot answers by then whatever happens.
+pub fn bank_limits(cfg: &StdioConfig, req: &MoveRequest, at: Instant) -> (Limits, Duration) {
+    let bank = Duration::from_millis(req.time_bank_ms);
+    let per_move = Duration::from_millis(req.time_per_move_ms.unwrap_or(0));
+    // Our moves still to make, this one included.
+    let moves_left = req.max_rounds.saturating_sub(req.round) + 1;
+    let (soft, hard) = crate::search::deadline::bank_budget(bank, per_move, moves_left, 3, 0.25);
+    let soft = cfg
+        .time_ms
+        .map_or(soft, |t| soft.max(Duration::from_millis(t)).min(hard));
+    let margin = Duration::from_millis(cfg.margin_ms);
+    let limits = Limits {
+        playouts: cfg.playouts,
+        deadline: Some(Deadline::new(at, soft, hard, margin)),
+    };
+    (limits, hard)
 }
 
 /// What happened while the bot ran.
@@ -166,9 +190,14 @@ async fn answer(
         }
     }
     let state = GolState::from_protocol(field, req.round, req.me, req.max_rounds);
-    let allowance = Duration::from_millis(cfg.max_answer_ms.min(req.time_bank_ms));
     let margin = Duration::from_millis(cfg.margin_ms);
-    let limits = Limits::under_clock(cfg.playouts, cfg.time_ms, at, allowance, margin);
+    let (limits, allowance) = if cfg.bank {
+        bank_limits(cfg, req, at)
+    } else {
+        let allowance = Duration::from_millis(cfg.max_answer_ms.min(req.time_bank_ms));
+        let limits = Limits::under_clock(cfg.playouts, cfg.time_ms, at, allowance, margin);
+        (limits, allowance)
+    };
     tracing::info!(round = req.round, me = req.me, cells0 = counts[0], cells1 = counts[1],
         living0 = ?req.living_cells[0], living1 = ?req.living_cells[1],
         opponent = %req.opponent_move.map_or("null".to_string(), |m| m.to_engine_string()),
@@ -220,6 +249,7 @@ mod tests {
             margin_ms: 20,
             seed: 1,
             max_answer_ms: MAX_ANSWER_MS,
+            bank: false,
         }
     }
 
@@ -288,6 +318,57 @@ mod tests {
         assert!(Move::parse_reply(&out[1]).is_ok());
         assert_eq!(s.skipped_lines, 2);
         assert_eq!(s.forced_passes, 2);
+    }
+
+    #[test]
+    fn the_bank_policy_spends_a_share_of_the_bank_and_stops_by_its_hard_limit() {
+        let req = |bank: u64, round: u32| MoveRequest {
+            me: 0,
+            round,
+            field: String::new(),
+            living_cells: [None, None],
+            opponent_move: None,
+            max_rounds: 100,
+            time_bank_ms: bank,
+            time_per_move_ms: Some(100),
+        };
+        let mut c = cfg("best");
+        c.bank = true;
+        let at = Instant::now();
+        let (limits, allowance) = bank_limits(&c, &req(10_000, 1), at);
+        let d = limits.deadline.unwrap();
+        // Soft 199 ms and hard 597 ms, less the 20 ms margin: far more
+        // than the fixed policy's 100 ms cap, well inside the bank.
+        assert_eq!(d.soft - at, Duration::from_millis(179));
+        assert_eq!(d.hard - at, Duration::from_millis(577));
+        assert_eq!(allowance, Duration::from_millis(597));
+        // Late with a small bank: a quarter of it at most.
+        let (limits, allowance) = bank_limits(&c, &req(400, 100), at);
+        assert_eq!(allowance, Duration::from_millis(100));
+        assert_eq!(
+            limits.deadline.unwrap().hard - at,
+            Duration::from_millis(80)
+        );
+        // `time_ms` is a floor for the soft limit, never past the hard one.
+        c.time_ms = Some(300);
+        let (limits, _) = bank_limits(&c, &req(10_000, 1), at);
+        assert_eq!(
+            limits.deadline.unwrap().soft - at,
+            Duration::from_millis(280)
+        );
+    }
+
+    #[tokio::test]
+    async fn the_bank_policy_answers_legally() {
+        let mut c = cfg("best");
+        c.bank = true;
+        for seat in 0..2 {
+            let (state, lines) = game_lines(seat);
+            let (s, out) = play(&c, &lines).await;
+            assert_eq!(out.len(), 1);
+            assert!(state.is_legal(&Move::parse_reply(&out[0]).unwrap()));
+            assert_eq!(s.forced_passes, 0);
+        }
     }
 
     #[tokio::test]

@@ -1,0 +1,278 @@
+//! The territory evaluation and the candidate moves it ranks, shared by
+//! `control` and `best`.
+//!
+//! - [`Territory::share`]: who controls the field. Both sides' living cells
+//!   flood outwards one 4-neighbour step at a time; a dead cell reached first
+//!   by one side is that side's. A cell reached by both in the same step goes
+//!   to the side given the tempo (the side to move next: it acts first), or
+//!   to nobody. Each cell counts by its closeness to the field's centre, and
+//!   by `decay` to the power of its distance from the side's cells. The
+//!   value is one side's share of the total, in 0..=1.
+//! - [`candidates`]: the moves worth a look, each with its value: every kill
+//!   of an opponent cell; births on the best dead cells next to a living
+//!   cell, each paired with the cheapest sacrifices (the own cells whose loss
+//!   hurts the value least); the pass.
+//!
+//! Pure: no clock, no randomness.
+
+use super::field::{frontier, Field, ROW_MASK};
+use super::moves::{Cell, Move, HEIGHT, WIDTH};
+use super::GolState;
+use crate::search::Seat;
+
+/// The territory evaluation: a flood of control weighted by closeness to
+/// the centre, with `decay` per step.
+#[derive(Clone)]
+pub struct Territory {
+    decay: f64,
+    /// Per row, the summed centre weights of the low 9 and the high 9
+    /// columns for every bit pattern: a row's weight is two lookups.
+    table: Box<[[f64; 512]]>,
+}
+
+impl Territory {
+    pub fn new(decay: f64) -> Self {
+        let max = ((16.0f64 * 16.0) + (18.0 * 18.0)).sqrt();
+        let weight = |x: usize, y: usize| {
+            // Distance from the field's centre (8.5, 7.5), the centre of its
+            // 180-degree symmetry.
+            let d = ((8.5 - x as f64).powi(2) + (7.5 - y as f64).powi(2)).sqrt();
+            (max - d) / max
+        };
+        let mut table = vec![[0.0; 512]; 2 * HEIGHT].into_boxed_slice();
+        for y in 0..HEIGHT {
+            for half in 0..2 {
+                for bits in 0..512usize {
+                    let mut s = 0.0;
+                    for b in 0..9 {
+                        let x = half * 9 + b;
+                        if bits >> b & 1 == 1 && x < WIDTH {
+                            s += weight(x, y);
+                        }
+                    }
+                    table[2 * y + half][bits] = s;
+                }
+            }
+        }
+        Territory { decay, table }
+    }
+
+    #[inline]
+    fn wsum(&self, rows: &[u32; HEIGHT]) -> f64 {
+        let mut s = 0.0;
+        for (y, &r) in rows.iter().enumerate() {
+            if r != 0 {
+                s += self.table[2 * y][(r & 511) as usize]
+                    + self.table[2 * y + 1][(r >> 9) as usize];
+            }
+        }
+        s
+    }
+
+    /// `me`'s share of the control of `f`, in 0..=1: 1 when only `me` has
+    /// living cells, 0 when only the opponent has, 1/2 when nobody has.
+    /// `tempo`: the side that takes the cells both reach in the same step
+    /// (`None`: nobody takes them).
+    pub fn share(&self, f: &Field, me: Seat, tempo: Option<Seat>) -> f64 {
+        let mut a = *f.rows(me);
+        let mut b = *f.rows(1 - me);
+        let alive_a = a.iter().any(|&r| r != 0);
+        let alive_b = b.iter().any(|&r| r != 0);
+        match (alive_a, alive_b) {
+            (false, false) => return 0.5,
+            (false, true) => return 0.0,
+            (true, false) => return 1.0,
+            _ => {}
+        }
+        let mut claimed = [0u32; HEIGHT];
+        for y in 0..HEIGHT {
+            claimed[y] = a[y] | b[y];
+        }
+        let mut sa = self.wsum(&a);
+        let mut sb = self.wsum(&b);
+        let mut w = 1.0;
+        loop {
+            w *= self.decay;
+            let mut any = false;
+            match tempo {
+                None => {
+                    let na = dilate(&a, &claimed);
+                    let nb = dilate(&b, &claimed);
+                    for y in 0..HEIGHT {
+                        let both = na[y] & nb[y];
+                        a[y] = na[y] & !both;
+                        b[y] = nb[y] & !both;
+                        claimed[y] |= na[y] | nb[y];
+                        any |= (na[y] | nb[y]) != 0;
+                    }
+                }
+                Some(first) => {
+                    let (p, q) = if first == me {
+                        (&mut a, &mut b)
+                    } else {
+                        (&mut b, &mut a)
+                    };
+                    *p = dilate(p, &claimed);
+                    for y in 0..HEIGHT {
+                        claimed[y] |= p[y];
+                    }
+                    *q = dilate(q, &claimed);
+                    for y in 0..HEIGHT {
+                        claimed[y] |= q[y];
+                        any |= (p[y] | q[y]) != 0;
+                    }
+                }
+            }
+            if !any || w < 1e-6 {
+                break;
+            }
+            sa += w * self.wsum(&a);
+            sb += w * self.wsum(&b);
+        }
+        sa / (sa + sb)
+    }
+}
+
+/// The dead, unclaimed 4-neighbours of `a`.
+#[inline]
+fn dilate(a: &[u32; HEIGHT], claimed: &[u32; HEIGHT]) -> [u32; HEIGHT] {
+    let mut out = [0u32; HEIGHT];
+    for y in 0..HEIGHT {
+        let mut n = (a[y] << 1 | a[y] >> 1) & ROW_MASK;
+        if y > 0 {
+            n |= a[y - 1];
+        }
+        if y + 1 < HEIGHT {
+            n |= a[y + 1];
+        }
+        out[y] = n & !claimed[y];
+    }
+    out
+}
+
+/// How wide [`candidates`] looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Width {
+    /// Birth cells kept (the best by their value with the two cheapest
+    /// sacrifices).
+    pub births: usize,
+    /// Cheapest sacrifices kept; every pair of them goes with every birth.
+    pub sacrifices: usize,
+}
+
+/// The candidate moves of the side to move in `s`, each with `value(s, m)`
+/// (the mover's value after `m`), best first; ties keep the generation
+/// order (pass, kills, births), so the result is deterministic. Empty once
+/// the game is over.
+pub fn candidates(
+    s: &GolState,
+    width: Width,
+    mut value: impl FnMut(&GolState, Move) -> f64,
+) -> Vec<(f64, Move)> {
+    if s.outcome().is_some() {
+        return Vec::new();
+    }
+    let me = s.to_move;
+    let f = &s.field;
+    let mut out = vec![(value(s, Move::Pass), Move::Pass)];
+    for c in f.living(1 - me) {
+        out.push((value(s, Move::Kill(c)), Move::Kill(c)));
+    }
+    let own: Vec<Cell> = f.living(me).collect();
+    if own.len() >= 2 && width.births > 0 && width.sacrifices >= 2 {
+        let mut sac: Vec<(f64, Cell)> = own.iter().map(|&c| (value(s, Move::Kill(c)), c)).collect();
+        sac.sort_by(|x, y| y.0.total_cmp(&x.0));
+        sac.truncate(width.sacrifices);
+        let pair = [sac[0].1, sac[1].1];
+        let mut births: Vec<(f64, Cell)> = frontier(f)
+            .into_iter()
+            .map(|at| {
+                let m = Move::Birth {
+                    at,
+                    sacrifice: pair,
+                };
+                (value(s, m), at)
+            })
+            .collect();
+        births.sort_by(|x, y| y.0.total_cmp(&x.0));
+        births.truncate(width.births);
+        for (v, at) in births {
+            for i in 0..sac.len() {
+                for j in i + 1..sac.len() {
+                    let m = Move::Birth {
+                        at,
+                        sacrifice: [sac[i].1, sac[j].1],
+                    };
+                    let v = if i == 0 && j == 1 { v } else { value(s, m) };
+                    out.push((v, m));
+                }
+            }
+        }
+    }
+    out.sort_by(|x, y| y.0.total_cmp(&x.0));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_share_is_symmetric_and_knows_the_ends() {
+        let t = Territory::new(0.5);
+        let s = GolState::start(3, 100);
+        for tempo in [None, Some(0), Some(1)] {
+            let v0 = t.share(&s.field, 0, tempo);
+            let v1 = t.share(&s.field, 1, tempo);
+            assert!((v0 + v1 - 1.0).abs() < 1e-9, "{tempo:?}");
+        }
+        // The start is symmetric: an even share without tempo, and the
+        // tempo is worth something to whoever has it.
+        assert!((t.share(&s.field, 0, None) - 0.5).abs() < 1e-9);
+        assert!(t.share(&s.field, 0, Some(0)) > 0.5);
+        assert!(t.share(&s.field, 0, Some(1)) < 0.5);
+        let only0 = Field::from_rows(*s.field.rows(0), [0; HEIGHT]).unwrap();
+        assert_eq!(t.share(&only0, 0, None), 1.0);
+        assert_eq!(t.share(&only0, 1, Some(1)), 0.0);
+        assert_eq!(t.share(&Field::empty(), 0, None), 0.5);
+    }
+
+    #[test]
+    fn the_table_weighs_as_cell_by_cell() {
+        let t = Territory::new(0.5);
+        let mut f = Field::empty();
+        // One lone cell each: the weight of a cell is the share's numerator.
+        f.set(Cell { x: 17, y: 15 }, Some(0));
+        f.set(Cell { x: 8, y: 7 }, Some(1));
+        let rows = *f.rows(0);
+        let max = ((16.0f64 * 16.0) + (18.0 * 18.0)).sqrt();
+        let d = ((8.5f64 - 17.0).powi(2) + (7.5f64 - 15.0).powi(2)).sqrt();
+        assert!((t.wsum(&rows) - (max - d) / max).abs() < 1e-12);
+        // Corner cell vs centre cell: the centre controls more.
+        assert!(t.share(&f, 1, None) > 0.5);
+    }
+
+    #[test]
+    fn candidates_are_legal_distinct_and_sorted() {
+        let t = Territory::new(0.5);
+        let s = GolState::start(5, 100);
+        let w = Width {
+            births: 8,
+            sacrifices: 6,
+        };
+        let c = candidates(&s, w, |p, m| {
+            let mut q = *p;
+            q.apply(m);
+            t.share(&q.field, p.to_move, Some(q.to_move))
+        });
+        // pass + 40 kills + 8 births x 15 pairs
+        assert_eq!(c.len(), 1 + 40 + 8 * 15);
+        for (i, (v, m)) in c.iter().enumerate() {
+            assert!(s.is_legal(m), "{m:?}");
+            assert!(!c[..i].iter().any(|x| x.1 == *m), "{m:?} twice");
+            if i > 0 {
+                assert!(c[i - 1].0 >= *v);
+            }
+        }
+    }
+}
