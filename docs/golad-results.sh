@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Reproduces docs/golad-results.md. Prints one JSON line per measurement.
-# Usage: bash docs/golad-results.sh > golad-results.jsonl    (about 20 minutes on 2 cores)
+# Usage: bash docs/golad-results.sh > golad-results.jsonl    (about 50 minutes on 2 cores)
+# With ERIC=/path/to/eric (the sparring partner, built as docs/golad-results.md says), also the
+# 100 games against it (about 45 minutes more).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -12,10 +14,21 @@ B=target/release/ladderbot
 "$B" bench golad-step --json 2>/dev/null | tail -n 1
 # The seed's strength comparison, in-process: ai3 vs ai2 (their seed budgets: 50 and 100 playouts).
 "$B" match golad --a ai3 --b ai2 --games 200 --jobs 2 --seed 1 --json 2>/dev/null | tail -n 1
-# best through the Riddles.io protocol, as on the ladder: the local engine runs both bots as processes.
-"$B" referee golad --bot "$B play golad --stdio --agent best" --bot "$B play golad --stdio --agent ai3" \
+# mcts-v1 (best before issue 10) through the Riddles.io protocol, as on the ladder: the local
+# engine runs both bots as processes.
+"$B" referee golad --bot "$B play golad --stdio --agent mcts-v1" --bot "$B play golad --stdio --agent ai3" \
   --games 100 --seed 11 --json 2>/dev/null | tail -n 1
 # ... and against ai3 given the same 100 ms as a time budget instead of 50 playouts.
-"$B" referee golad --bot "$B play golad --stdio --agent best" \
+"$B" referee golad --bot "$B play golad --stdio --agent mcts-v1" \
   --bot "$B play golad --stdio --agent ai3 --param playouts=0 --time-ms 100" \
   --games 100 --seed 12 --json 2>/dev/null | tail -n 1
+
+# Issue 10: today's best (the upload profile: 100 ms per answer) against the baselines.
+"$B" referee golad --bot "$B play golad --stdio --profile golad-best" \
+  --bot "$B play golad --stdio --profile golad-mcts-v1" --games 100 --seed 31 --json 2>/dev/null | tail -n 1
+"$B" referee golad --bot "$B play golad --stdio --profile golad-best" \
+  --bot "$B play golad --stdio --profile golad-ai3" --games 100 --seed 32 --json 2>/dev/null | tail -n 1
+if [ -n "${ERIC:-}" ]; then
+  "$B" referee golad --bot "$B play golad --stdio --profile golad-best" --bot "$ERIC" \
+    --games 100 --seed 21 --json 2>/dev/null | tail -n 1
+fi

@@ -65,11 +65,24 @@ pub struct SearchSettings {
 
 /// How a bot spends a platform's clock (see [`SearchSettings::time_policy`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "lowercase", try_from = "String")]
 pub enum TimePolicy {
     #[default]
     Fixed,
     Bank,
+}
+
+impl TryFrom<String> for TimePolicy {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        match s.as_str() {
+            "fixed" => Ok(TimePolicy::Fixed),
+            "bank" => Ok(TimePolicy::Bank),
+            _ => Err(format!(
+                "search.time_policy: '{s}' is not one of: fixed, bank"
+            )),
+        }
+    }
 }
 
 /// Who to play, where, how often, and how to reconnect.
@@ -523,6 +536,26 @@ mod tests {
         let (_d, p) = profile("game = \"four3d\"\n[agent_params]\ndraw_reward = 3.0\n");
         let err = load(Some(&p), env(&[])).unwrap_err().0;
         assert!(err.contains("agent_params.draw_reward"), "{err}");
+    }
+
+    #[test]
+    fn the_bank_time_policy_is_for_golad_on_stdio_only() {
+        let (_d, p) =
+            profile("game = \"golad\"\n[search]\ntime_policy = \"bank\"\n[client]\nstdio = true\n");
+        let s = load(Some(&p), env(&[])).unwrap();
+        assert_eq!(s.search.time_policy, TimePolicy::Bank);
+        let (_d, p) = profile("game = \"four3d\"\n[search]\ntime_policy = \"bank\"\n");
+        let err = load(Some(&p), env(&[])).unwrap_err().0;
+        assert!(err.contains("search.time_policy"), "{err}");
+        let (_d, p) = profile("game = \"golad\"\n");
+        let err = load(Some(&p), env(&[("LADDERBOT_SEARCH__TIME_POLICY", "bank")]))
+            .unwrap_err()
+            .0;
+        assert!(err.contains("search.time_policy"), "{err}");
+        let err = load(None, env(&[("LADDERBOT_SEARCH__TIME_POLICY", "soon")]))
+            .unwrap_err()
+            .0;
+        assert!(err.contains("time_policy"), "{err}");
     }
 
     #[test]

@@ -488,6 +488,7 @@ impl Agent<GolState> for Best {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::golad::testing::{check_legal_and_repeatable, score_against_ai3};
     use crate::search::Deadline;
     use std::time::Duration;
 
@@ -500,24 +501,9 @@ mod tests {
 
     #[test]
     fn plays_legal_moves_to_the_end_and_is_deterministic() {
-        let stop = AtomicBool::new(false);
-        let limits = Limits::playouts(3000);
         for seed in 0..2 {
-            let mut a = Best::new(one_thread());
-            let mut s = GolState::start(seed, 20);
-            let mut moves = Vec::new();
-            while s.outcome().is_none() {
-                let d = a.select(&s, &limits, &stop);
-                assert!(s.is_legal(&d.mv), "{:?}", d.mv);
-                moves.push(d.mv);
-                s.apply(d.mv);
-            }
-            let mut b = Best::new(one_thread());
-            let mut t = GolState::start(seed, 20);
-            for m in &moves {
-                assert_eq!(b.select(&t, &limits, &stop).mv, *m);
-                t.apply(*m);
-            }
+            let make = || Best::new(one_thread());
+            check_legal_and_repeatable(make, seed, 20, &Limits::playouts(3000));
         }
     }
 
@@ -587,25 +573,7 @@ mod tests {
 
     #[test]
     fn beats_the_seeds_ai3() {
-        let stop = AtomicBool::new(false);
-        let limits = Limits::playouts(20_000);
-        let mut score = 0.0;
-        for g in 0..4u64 {
-            let mut a = Best::new(BestConfig::default());
-            let mut b = super::super::agents::build("ai3", &Default::default(), g).unwrap();
-            let mut s = GolState::start(g / 2, 100);
-            let me = (g % 2) as Seat;
-            while s.outcome().is_none() {
-                let d = if s.to_move == me {
-                    a.select(&s, &limits, &stop).mv
-                } else {
-                    b.select(&s, &limits, &stop).mv
-                };
-                s.apply(d);
-            }
-            score += s.outcome().unwrap().reward_for(me, 0.5);
-            assert_ne!(s.outcome(), Some(Outcome::Win(1 - me)), "game {g}");
-        }
-        assert_eq!(score, 4.0);
+        let make = || Best::new(BestConfig::default());
+        assert_eq!(score_against_ai3(make, 4, &Limits::playouts(20_000)), 4.0);
     }
 }

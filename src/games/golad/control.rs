@@ -127,7 +127,7 @@ impl Agent<GolState> for Control {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Outcome;
+    use crate::games::golad::testing::{check_legal_and_repeatable, score_against_ai3};
 
     fn agent() -> Control {
         Control::new(1, 0.5, 60)
@@ -151,49 +151,13 @@ mod tests {
 
     #[test]
     fn plays_legal_moves_to_the_end_and_is_deterministic() {
-        let stop = AtomicBool::new(false);
-        let limits = Limits::playouts(1);
         for seed in 0..3 {
-            let mut a = agent();
-            let mut s = GolState::start(seed, 30);
-            let mut moves = Vec::new();
-            while s.outcome().is_none() {
-                let d = a.select(&s, &limits, &stop);
-                assert!(s.is_legal(&d.mv), "{:?}", d.mv);
-                moves.push(d.mv);
-                s.apply(d.mv);
-            }
-            // The same game again, move for move.
-            let mut b = agent();
-            let mut t = GolState::start(seed, 30);
-            for m in &moves {
-                assert_eq!(b.select(&t, &limits, &stop).mv, *m);
-                t.apply(*m);
-            }
+            check_legal_and_repeatable(agent, seed, 30, &Limits::playouts(1));
         }
     }
 
     #[test]
     fn beats_the_seeds_ai3() {
-        let stop = AtomicBool::new(false);
-        let limits = Limits::playouts(50);
-        let mut score = 0.0;
-        for g in 0..4u64 {
-            let mut a = agent();
-            let mut b = super::super::agents::build("ai3", &Default::default(), g).unwrap();
-            let mut s = GolState::start(g / 2, 100);
-            let me = (g % 2) as Seat;
-            while s.outcome().is_none() {
-                let d = if s.to_move == me {
-                    a.select(&s, &limits, &stop).mv
-                } else {
-                    b.select(&s, &limits, &stop).mv
-                };
-                s.apply(d);
-            }
-            score += s.outcome().unwrap().reward_for(me, 0.5);
-            assert_ne!(s.outcome(), Some(Outcome::Win(1 - me)), "game {g}");
-        }
-        assert_eq!(score, 4.0);
+        assert_eq!(score_against_ai3(agent, 4, &Limits::playouts(50)), 4.0);
     }
 }

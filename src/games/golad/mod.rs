@@ -28,6 +28,8 @@ pub mod reference;
 pub mod rules;
 pub mod seed_agents;
 pub mod territory;
+#[cfg(test)]
+pub mod testing;
 pub mod wire;
 
 pub use field::Field;
