@@ -6,8 +6,7 @@
 //! [`BotView`](crate::platforms::riddles::codec::BotView); on `action move` it
 //! rebuilds the [`GolState`], runs the agent on a [`SearchThread`] under
 //! [`Limits::under_clock`] with allowance = min([`MAX_ANSWER_MS`], time
-//! bank) less the margin (with no playout or time budget of its own, the
-//! bot spends the allowance), or under the `bank` time policy
+//! bank) less the margin, or under the `bank` time policy
 //! ([`bank_limits`]), and writes exactly one line to stdout, flushed.
 //! stdout carries nothing else; logs go to stderr.
 //!
@@ -197,13 +196,7 @@ async fn answer(
         bank_limits(cfg, req, at)
     } else {
         let allowance = Duration::from_millis(cfg.max_answer_ms.min(req.time_bank_ms));
-        // No budget of the bot's own: spend the allowance (a ladder bot
-        // started with no flags should think for its whole 100 ms).
-        let time_ms = match (cfg.playouts, cfg.time_ms) {
-            (None, None) => Some(allowance.as_millis() as u64),
-            (_, t) => t,
-        };
-        let limits = Limits::under_clock(cfg.playouts, time_ms, at, allowance, margin);
+        let limits = Limits::under_clock(cfg.playouts, cfg.time_ms, at, allowance, margin);
         (limits, allowance)
     };
     tracing::info!(round = req.round, me = req.me, cells0 = counts[0], cells1 = counts[1],
