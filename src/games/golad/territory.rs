@@ -15,6 +15,8 @@
 //!
 //! Pure: no clock, no randomness.
 
+use std::sync::Arc;
+
 use super::field::{frontier, Field, ROW_MASK};
 use super::moves::{Cell, Move, HEIGHT, WIDTH};
 use super::GolState;
@@ -27,7 +29,8 @@ pub struct Territory {
     decay: f64,
     /// Per row, the summed centre weights of the low 9 and the high 9
     /// columns for every bit pattern: a row's weight is two lookups.
-    table: Box<[[f64; 512]]>,
+    /// Shared, so a search thread's copy of the evaluation costs nothing.
+    table: Arc<[[f64; 512]]>,
 }
 
 impl Territory {
@@ -39,22 +42,21 @@ impl Territory {
             let d = ((8.5 - x as f64).powi(2) + (7.5 - y as f64).powi(2)).sqrt();
             (max - d) / max
         };
-        let mut table = vec![[0.0; 512]; 2 * HEIGHT].into_boxed_slice();
+        let mut table = vec![[0.0; 512]; 2 * HEIGHT];
         for y in 0..HEIGHT {
             for half in 0..2 {
-                for bits in 0..512usize {
-                    let mut s = 0.0;
-                    for b in 0..9 {
-                        let x = half * 9 + b;
-                        if bits >> b & 1 == 1 && x < WIDTH {
-                            s += weight(x, y);
-                        }
-                    }
-                    table[2 * y + half][bits] = s;
+                for (bits, sum) in table[2 * y + half].iter_mut().enumerate() {
+                    *sum = (0..9)
+                        .filter(|&b| bits >> b & 1 == 1 && half * 9 + b < WIDTH)
+                        .map(|b| weight(half * 9 + b, y))
+                        .sum();
                 }
             }
         }
-        Territory { decay, table }
+        Territory {
+            decay,
+            table: table.into(),
+        }
     }
 
     #[inline]
