@@ -21,6 +21,7 @@ pub const NAMES: &[&str] = &[
     "four3d-es-playouts",
     "golad-step",
     "golad-ai2",
+    "golad-best",
 ];
 
 /// How long to measure.
@@ -74,6 +75,7 @@ pub fn run(name: &str, opts: &BenchOptions) -> Result<BenchReport, String> {
         "four3d-es-playouts" => Ok(four3d_es_playouts(opts)),
         "golad-step" => Ok(golad_step(opts)),
         "golad-ai2" => Ok(golad_ai2(opts)),
+        "golad-best" => Ok(golad_best(opts)),
         other => Err(format!(
             "unknown bench '{other}' (known: {})",
             NAMES.join(", ")
@@ -383,6 +385,88 @@ fn golad_ai2(opts: &BenchOptions) -> BenchReport {
             positions.len(),
             t2 * 1000.0,
             t1 * 1000.0
+        ),
+    )
+}
+
+/// `best`'s search at a fixed depth (3 plies, one thread) over 10 positions
+/// of a game `control` plays against itself: with the cut at the nodes just
+/// above the leaves (`leafcut=1`, the default) against scoring every
+/// candidate there (`leafcut=0`). Both must find the same root values;
+/// `per_s` and `reference_per_s` are searches per second.
+fn golad_best(opts: &BenchOptions) -> BenchReport {
+    use crate::games::golad::GolState;
+    use crate::games::{AgentParams, PlayableGame};
+    use crate::search::Limits;
+    use std::sync::atomic::AtomicBool;
+    let dur = Duration::from_secs_f64(opts.seconds);
+    let stop = AtomicBool::new(false);
+    let unlimited = Limits::playouts(u64::MAX / 4);
+    let mut positions = Vec::new();
+    let mut g = GolState::start(7, 100);
+    let mut control =
+        GolState::build_agent("control", &AgentParams::new(), 7).expect("a built-in agent");
+    while positions.len() < 10 && g.outcome().is_none() {
+        positions.push(g);
+        for _ in 0..2 {
+            if g.outcome().is_none() {
+                let mv = control.select(&g, &unlimited, &stop).mv;
+                g.apply(mv);
+            }
+        }
+    }
+    let agent = |cut: &str| {
+        let mut p = AgentParams::new();
+        for (k, v) in [("depth", "3"), ("threads", "1"), ("leafcut", cut)] {
+            p.insert(k.into(), v.into());
+        }
+        GolState::build_agent("best", &p, 1).expect("a built-in agent")
+    };
+    let (mut cut, mut full) = (agent("1"), agent("0"));
+    let (mut same, mut evals_cut, mut evals_full) = (true, 0u64, 0u64);
+    for p in &positions {
+        let (a, b) = (
+            cut.select(p, &unlimited, &stop),
+            full.select(p, &unlimited, &stop),
+        );
+        same &= a.value == b.value;
+        evals_cut += a.playouts;
+        evals_full += b.playouts;
+    }
+    let per_s = |agent: &mut Box<dyn crate::search::Agent<GolState>>| {
+        let mut k = 0;
+        rate(dur, 1, || {
+            black_box(
+                agent
+                    .select(
+                        black_box(&positions[k % positions.len()]),
+                        &unlimited,
+                        &stop,
+                    )
+                    .mv,
+            );
+            k += 1;
+        })
+    };
+    let (mut fast, mut reference) = (Vec::new(), Vec::new());
+    for _ in 0..opts.samples {
+        fast.push(per_s(&mut cut));
+        reference.push(per_s(&mut full));
+    }
+    report(
+        "golad-best",
+        fast,
+        reference,
+        opts,
+        "searches/s",
+        format!(
+            "GOLAD best, depth 3, one thread, {} positions of a control self-play game: leaf cut \
+             vs every candidate scored; evaluations {} vs {} ({:.2}x fewer); same root values: {}",
+            positions.len(),
+            evals_cut,
+            evals_full,
+            evals_full as f64 / evals_cut.max(1) as f64,
+            if same { "yes" } else { "NO" }
         ),
     )
 }

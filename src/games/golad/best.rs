@@ -7,12 +7,16 @@
 //!   the same step.
 //! - **Moves** ([`candidates`]): kills of opponent cells, births on the best
 //!   frontier cells with pairs of the cheapest sacrifices, pass; ordered by
-//!   their evaluation.
+//!   their evaluation. Wider at the root (`root_width`, and its best births
+//!   improved part by part, [`improve_birth`]) and at the opponent's replies
+//!   to the root's moves (`reply_width`) than further down.
 //! - **Search**: negamax with alpha-beta over those candidates, the best
 //!   `widths[ply]` of them at each ply below the root (the root looks at
 //!   `widths[0]`), deepened one ply at a time. The previous depth's best move
-//!   is searched first; a depth cut short by the deadline still counts when
-//!   its first move was finished. Wins, losses and draws are exact.
+//!   is searched first, and at every ply the move that last cut there (the
+//!   killer). A node just above the leaves stops at the first candidate that
+//!   cuts ([`best_value`]). A depth cut short by the deadline still counts
+//!   when its first move was finished. Wins, losses and draws are exact.
 //! - **Time**: it stops at the soft deadline, and starts no new depth once
 //!   half the soft budget is gone (the next would not finish). When a depth
 //!   changes the best move, the soft deadline moves half the way to the hard
@@ -28,7 +32,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use super::moves::Move;
-use super::territory::{candidates, Territory, Width};
+use super::territory::{best_value, candidates, improve_birth, Territory, Width};
 use super::GolState;
 use crate::games::{check_params, param_f64, param_u64, AgentParams};
 use crate::model::Outcome;
@@ -52,6 +56,14 @@ pub struct BestConfig {
     /// Candidates searched at each ply (the last entry repeats deeper).
     pub widths: Vec<usize>,
     pub width: Width,
+    /// The root's candidates (scored once per move, so they can be many).
+    pub root_width: Width,
+    /// The opponent's replies to the root's moves (one node per root move,
+    /// so they can be wider than the nodes below).
+    pub reply_width: Width,
+    /// The root's best births improved part by part ([`improve_birth`],
+    /// two passes) before the search (0: none).
+    pub improve: usize,
     /// The candidates of the nodes just above the leaves (their best value
     /// is all that counts there).
     pub leaf_width: Width,
@@ -60,6 +72,10 @@ pub struct BestConfig {
     /// Threads searching the root's moves (1: deterministic; 2 by default,
     /// for the two cores a ladder machine usually has).
     pub threads: usize,
+    /// Whether the nodes just above the leaves stop at the first candidate
+    /// that cuts (killer kill first) instead of scoring them all (the same
+    /// values, less work; off only to measure it).
+    pub leaf_cut: bool,
 }
 
 impl Default for BestConfig {
@@ -78,8 +94,18 @@ impl Default for BestConfig {
                 births: 8,
                 sacrifices: 6,
             },
+            root_width: Width {
+                births: 16,
+                sacrifices: 12,
+            },
+            reply_width: Width {
+                births: 12,
+                sacrifices: 10,
+            },
+            improve: 12,
             max_depth: 6,
             threads: 2,
+            leaf_cut: true,
         }
     }
 }
@@ -87,8 +113,10 @@ impl Default for BestConfig {
 impl BestConfig {
     /// The defaults, changed by the profile's `agent_params`: `decay`,
     /// `look`, `tempo` (0 or 1), `material`, `w0`..`w3` (the widths of plies 0-3),
-    /// `births`, `sacrifices`, `leaf_births`, `leaf_sacrifices`, `depth` and
-    /// `threads`.
+    /// `births`, `sacrifices`, `leaf_births`, `leaf_sacrifices`,
+    /// `root_births`, `root_sacrifices`, `reply_births`, `reply_sacrifices`,
+    /// `improve`, `depth`,
+    /// `threads` and `leafcut` (0 or 1).
     pub fn from_params(params: &AgentParams) -> Result<Self, String> {
         check_params(
             "best",
@@ -106,8 +134,14 @@ impl BestConfig {
                 "sacrifices",
                 "leaf_births",
                 "leaf_sacrifices",
+                "root_births",
+                "root_sacrifices",
+                "reply_births",
+                "reply_sacrifices",
+                "improve",
                 "depth",
                 "threads",
+                "leafcut",
             ],
         )?;
         let mut c = BestConfig::default();
@@ -144,11 +178,29 @@ impl BestConfig {
         if let Some(n) = param_u64(params, "leaf_sacrifices", 2..=288)? {
             c.leaf_width.sacrifices = n as usize;
         }
+        if let Some(b) = param_u64(params, "root_births", 0..=288)? {
+            c.root_width.births = b as usize;
+        }
+        if let Some(n) = param_u64(params, "root_sacrifices", 2..=288)? {
+            c.root_width.sacrifices = n as usize;
+        }
+        if let Some(b) = param_u64(params, "reply_births", 0..=288)? {
+            c.reply_width.births = b as usize;
+        }
+        if let Some(n) = param_u64(params, "reply_sacrifices", 2..=288)? {
+            c.reply_width.sacrifices = n as usize;
+        }
+        if let Some(n) = param_u64(params, "improve", 0..=1000)? {
+            c.improve = n as usize;
+        }
         if let Some(d) = param_u64(params, "depth", 1..=64)? {
             c.max_depth = d as usize;
         }
         if let Some(t) = param_u64(params, "threads", 1..=64)? {
             c.threads = t as usize;
+        }
+        if let Some(t) = param_u64(params, "leafcut", 0..=1)? {
+            c.leaf_cut = t == 1;
         }
         Ok(c)
     }
@@ -172,6 +224,8 @@ pub struct Best {
     cfg: BestConfig,
     eval: Territory,
     evals: u64,
+    /// Per ply, the move that last cut a node (the killer heuristic).
+    killers: Vec<Option<Move>>,
     /// When to stop: the soft limit (moved towards the hard one when the
     /// best move is unstable) and the hard limit.
     soft: Option<Instant>,
@@ -185,6 +239,7 @@ impl Best {
             eval: Territory::new(cfg.decay),
             cfg,
             evals: 0,
+            killers: Vec::new(),
             soft: None,
             hard: None,
             cap: None,
@@ -253,12 +308,10 @@ impl Best {
         beta: f64,
         stop: &AtomicBool,
     ) -> Result<f64, Stopped> {
-        let width = if depth <= 1 {
-            self.cfg.leaf_width
-        } else {
-            self.cfg.width
-        };
-        let moves = self.scored(s, width);
+        if depth <= 1 && self.cfg.leaf_cut {
+            return self.leaf(s, ply, beta, stop);
+        }
+        let moves = self.scored(s, self.width_for(ply, depth));
         if self.out_of_time() || stop.load(Ordering::Relaxed) {
             return Err(Stopped);
         }
@@ -269,7 +322,15 @@ impl Best {
         if depth <= 1 {
             return Ok(first);
         }
-        let w = self.width_at(ply);
+        let w = self.width_at(ply).min(moves.len());
+        let mut moves = moves;
+        // The move that cut at this ply last goes first when it is among
+        // the moves searched here (the same moves, so the same value).
+        if let Some(k) = self.killers.get(ply).copied().flatten() {
+            if let Some(i) = moves[..w].iter().position(|&(_, m)| m == k) {
+                moves[..=i].rotate_right(1);
+            }
+        }
         let mut best = f64::NEG_INFINITY;
         for &(v, m) in moves.iter().take(w) {
             let v = if v >= WIN || v <= 1.0 - WIN {
@@ -286,10 +347,56 @@ impl Best {
                 alpha = v;
             }
             if alpha >= beta {
+                if self.killers.len() <= ply {
+                    self.killers.resize(ply + 1, None);
+                }
+                self.killers[ply] = Some(m);
                 break;
             }
         }
         Ok(best)
+    }
+
+    /// A node just above the leaves: the best value of its candidates, or
+    /// as soon as one reaches `beta` (a cut: the parent will not take this
+    /// line) that one. The kill that cut at this ply last time (the killer)
+    /// is tried first. The same value as scoring every candidate whenever
+    /// it is below `beta`, so the root's value does not change.
+    fn leaf(
+        &mut self,
+        s: &GolState,
+        ply: usize,
+        beta: f64,
+        stop: &AtomicBool,
+    ) -> Result<f64, Stopped> {
+        if self.killers.len() <= ply {
+            self.killers.resize(ply + 1, None);
+        }
+        // Only a kill: every kill is a candidate, so its value is one of
+        // theirs.
+        if let Some(k @ Move::Kill(_)) = self.killers[ply] {
+            if s.is_legal(&k) {
+                let v = self.value(s, k);
+                if v >= beta {
+                    return Ok(v);
+                }
+            }
+        }
+        let width = self.width_for(ply, 1);
+        let found = best_value(s, width, beta, |p, m| self.value(p, m));
+        if self.out_of_time() || stop.load(Ordering::Relaxed) {
+            return Err(Stopped);
+        }
+        match found {
+            Some((v, m)) => {
+                if v >= beta && matches!(m, Move::Kill(_)) {
+                    self.killers[ply] = Some(m);
+                }
+                Ok(v)
+            }
+            // A finished game is scored by its parent; never reached.
+            None => Ok(0.5),
+        }
     }
 
     /// One depth of the root: the value of each root move (`None`: not
@@ -318,6 +425,7 @@ impl Best {
                     cfg: self.cfg.clone(),
                     eval: self.eval.clone(),
                     evals: 0,
+                    killers: Vec::new(),
                     soft: self.soft,
                     hard: self.hard,
                     cap: self
@@ -383,6 +491,18 @@ impl Best {
         }
     }
 
+    /// The candidates generated at a node `ply` plies below the root with
+    /// `depth` plies left.
+    fn width_for(&self, ply: usize, depth: usize) -> Width {
+        if ply == 1 {
+            self.cfg.reply_width
+        } else if depth <= 1 {
+            self.cfg.leaf_width
+        } else {
+            self.cfg.width
+        }
+    }
+
     fn width_at(&self, ply: usize) -> usize {
         let w = &self.cfg.widths;
         w.get(ply)
@@ -400,6 +520,7 @@ impl Agent<GolState> for Best {
 
     fn select(&mut self, s: &GolState, limits: &Limits, stop: &AtomicBool) -> Decision<Move> {
         self.evals = 0;
+        self.killers.clear();
         let deadline: Option<Deadline> = limits.deadline;
         self.soft = deadline.map(|d| d.soft);
         self.hard = deadline.map(|d| d.hard);
@@ -412,7 +533,22 @@ impl Agent<GolState> for Best {
         // The root's candidates, scored once: depth 1.
         let cap = self.cap;
         self.cap = None;
-        let mut root = self.scored(s, self.cfg.width);
+        let mut root = self.scored(s, self.cfg.root_width);
+        if self.cfg.improve > 0 {
+            let births: Vec<(f64, Move)> = root
+                .iter()
+                .filter(|(_, m)| matches!(m, Move::Birth { .. }))
+                .take(self.cfg.improve)
+                .copied()
+                .collect();
+            for b in births {
+                let better = improve_birth(s, b, 2, |p, m| self.value(p, m));
+                if !root.iter().any(|&(_, m)| m == better.1) {
+                    root.push(better);
+                }
+            }
+            root.sort_by(|x, y| y.0.total_cmp(&x.0));
+        }
         self.cap = cap;
         let Some(&(v1, m1)) = root.first() else {
             return Decision {
@@ -556,6 +692,39 @@ mod tests {
                 (a.value.unwrap() - b.value.unwrap()).abs() < 1e-12,
                 "{a:?} {b:?}"
             );
+        }
+    }
+
+    #[test]
+    fn params_set_the_widths_and_are_checked() {
+        let p: AgentParams = serde_json::from_str(
+            r#"{"root_births": 20, "root_sacrifices": "9", "reply_births": 5,
+                "reply_sacrifices": 4, "improve": 0, "leafcut": 0}"#,
+        )
+        .unwrap();
+        let c = BestConfig::from_params(&p).unwrap();
+        assert_eq!(
+            (c.root_width, c.reply_width, c.improve, c.leaf_cut),
+            (
+                Width {
+                    births: 20,
+                    sacrifices: 9
+                },
+                Width {
+                    births: 5,
+                    sacrifices: 4
+                },
+                0,
+                false
+            )
+        );
+        for bad in [
+            r#"{"reply_sacrifices": 1}"#,
+            r#"{"leafcut": 2}"#,
+            r#"{"rootbirths": 3}"#,
+        ] {
+            let p: AgentParams = serde_json::from_str(bad).unwrap();
+            assert!(BestConfig::from_params(&p).is_err(), "{bad}");
         }
     }
 

@@ -15,6 +15,7 @@
 //!
 //! Pure: no clock, no randomness.
 
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use super::field::{frontier, Field, ROW_MASK};
@@ -169,16 +170,119 @@ pub struct Width {
 pub fn candidates(
     s: &GolState,
     width: Width,
-    mut value: impl FnMut(&GolState, Move) -> f64,
+    value: impl FnMut(&GolState, Move) -> f64,
 ) -> Vec<(f64, Move)> {
+    let mut out = Vec::new();
+    generate(s, width, value, |v, m| {
+        out.push((v, m));
+        ControlFlow::Continue(())
+    });
+    out.sort_by(|x, y| y.0.total_cmp(&x.0));
+    out
+}
+
+/// The best value among [`candidates`], without sorting them, and stopping
+/// as soon as one reaches `enough` (then the result is that value: at least
+/// `enough`, maybe below the best). `None` once the game is over. Kills come
+/// before the births, which cost more to generate (the sacrifices are
+/// ranked first), so a kill that reaches `enough` saves most of the work.
+pub fn best_value(
+    s: &GolState,
+    width: Width,
+    enough: f64,
+    value: impl FnMut(&GolState, Move) -> f64,
+) -> Option<(f64, Move)> {
+    let mut best: Option<(f64, Move)> = None;
+    generate(s, width, value, |v, m| {
+        if best.is_none_or(|(b, _)| v > b) {
+            best = Some((v, m));
+        }
+        if v >= enough {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    best
+}
+
+/// Improves a birth one part at a time, as a combinatorial bandit would
+/// search its parts: each sacrifice in turn is replaced by the own living
+/// cell that raises `value` most, then the birth cell by the best frontier
+/// cell, for at most `passes` passes or until nothing changes. Returns the
+/// improved birth and its value (the same move when nothing helped).
+pub fn improve_birth(
+    s: &GolState,
+    (mut v, mut m): (f64, Move),
+    passes: usize,
+    mut value: impl FnMut(&GolState, Move) -> f64,
+) -> (f64, Move) {
+    let Move::Birth {
+        mut at,
+        mut sacrifice,
+    } = m
+    else {
+        return (v, m);
+    };
+    let me = s.to_move;
+    let own: Vec<Cell> = s.field.living(me).collect();
+    let spots = frontier(&s.field);
+    for _ in 0..passes {
+        let before = m;
+        for k in 0..2 {
+            for &c in &own {
+                if sacrifice.contains(&c) {
+                    continue;
+                }
+                let mut pair = sacrifice;
+                pair[k] = c;
+                let t = Move::Birth {
+                    at,
+                    sacrifice: pair,
+                };
+                let x = value(s, t);
+                if x > v {
+                    (v, m, sacrifice) = (x, t, pair);
+                }
+            }
+        }
+        for &c in &spots {
+            if c == at {
+                continue;
+            }
+            let t = Move::Birth { at: c, sacrifice };
+            let x = value(s, t);
+            if x > v {
+                (v, m, at) = (x, t, c);
+            }
+        }
+        if m == before {
+            break;
+        }
+    }
+    (v, m)
+}
+
+/// Generates the candidates in the order pass, kills, births (best birth
+/// cells first), handing each with its value to `emit` until it breaks.
+fn generate(
+    s: &GolState,
+    width: Width,
+    mut value: impl FnMut(&GolState, Move) -> f64,
+    mut emit: impl FnMut(f64, Move) -> ControlFlow<()>,
+) {
     if s.outcome().is_some() {
-        return Vec::new();
+        return;
     }
     let me = s.to_move;
     let f = &s.field;
-    let mut out = vec![(value(s, Move::Pass), Move::Pass)];
+    if emit(value(s, Move::Pass), Move::Pass).is_break() {
+        return;
+    }
     for c in f.living(1 - me) {
-        out.push((value(s, Move::Kill(c)), Move::Kill(c)));
+        if emit(value(s, Move::Kill(c)), Move::Kill(c)).is_break() {
+            return;
+        }
     }
     let own: Vec<Cell> = f.living(me).collect();
     if own.len() >= 2 && width.births > 0 && width.sacrifices >= 2 {
@@ -206,13 +310,13 @@ pub fn candidates(
                         sacrifice: [sac[i].1, sac[j].1],
                     };
                     let v = if i == 0 && j == 1 { v } else { value(s, m) };
-                    out.push((v, m));
+                    if emit(v, m).is_break() {
+                        return;
+                    }
                 }
             }
         }
     }
-    out.sort_by(|x, y| y.0.total_cmp(&x.0));
-    out
 }
 
 #[cfg(test)]
@@ -252,6 +356,80 @@ mod tests {
         assert!((t.wsum(&rows) - (max - d) / max).abs() < 1e-12);
         // Corner cell vs centre cell: the centre controls more.
         assert!(t.share(&f, 1, None) > 0.5);
+    }
+
+    #[test]
+    fn best_value_is_the_best_candidate_or_stops_at_enough() {
+        let t = Territory::new(0.5);
+        let w = Width {
+            births: 8,
+            sacrifices: 6,
+        };
+        let value = |p: &GolState, m: Move| {
+            let mut q = *p;
+            q.apply(m);
+            t.share(&q.field, p.to_move, Some(q.to_move))
+        };
+        for seed in 0..4 {
+            let mut s = GolState::start(seed, 100);
+            s.apply(Move::Pass);
+            let mut n_all = 0;
+            let all = candidates(&s, w, |p, m| {
+                n_all += 1;
+                value(p, m)
+            });
+            let (best, _) = all[0];
+            let (v, m) = best_value(&s, w, f64::INFINITY, value).unwrap();
+            assert_eq!(v, best);
+            assert!(all.iter().any(|&(x, y)| x == v && y == m));
+            // A bar below the best: stops at a candidate that reaches it,
+            // after fewer evaluations than scoring them all.
+            let bar = all[all.len() / 2].0;
+            let mut n = 0;
+            let (v, _) = best_value(&s, w, bar, |p, m| {
+                n += 1;
+                value(p, m)
+            })
+            .unwrap();
+            assert!(v >= bar && v <= best);
+            assert!(n < n_all, "{n} of {n_all}");
+        }
+        let mut over = GolState::start(1, 100);
+        over.field = Field::empty();
+        assert!(best_value(&over, w, 0.0, value).is_none());
+    }
+
+    #[test]
+    fn improving_a_birth_never_lowers_its_value() {
+        let t = Territory::new(0.5);
+        let value = |p: &GolState, m: Move| {
+            let mut q = *p;
+            q.apply(m);
+            t.share(&q.field, p.to_move, Some(q.to_move))
+        };
+        for seed in 0..4 {
+            let s = GolState::start(seed, 100);
+            // A poor birth: the two sacrifices whose loss hurts most.
+            let mut own: Vec<(f64, Cell)> = s
+                .field
+                .living(s.to_move)
+                .map(|c| (value(&s, Move::Kill(c)), c))
+                .collect();
+            own.sort_by(|x, y| x.0.total_cmp(&y.0));
+            let at = frontier(&s.field)[0];
+            let poor = Move::Birth {
+                at,
+                sacrifice: [own[0].1, own[1].1],
+            };
+            let v0 = value(&s, poor);
+            let (v, m) = improve_birth(&s, (v0, poor), 2, value);
+            assert!(s.is_legal(&m), "{m:?}");
+            assert_eq!(v, value(&s, m));
+            assert!(v > v0, "seed {seed}: {v} <= {v0}");
+            // A kill is not a birth: returned as it is.
+            let k = Move::Kill(s.field.living(1 - s.to_move).next().unwrap());
+            assert_eq!(improve_birth(&s, (0.25, k), 2, value), (0.25, k));
+        }
     }
 
     #[test]
