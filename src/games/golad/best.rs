@@ -166,29 +166,18 @@ impl BestConfig {
                 c.widths[i] = w as usize;
             }
         }
-        if let Some(b) = param_u64(params, "births", 0..=288)? {
-            c.width.births = b as usize;
-        }
-        if let Some(n) = param_u64(params, "sacrifices", 2..=288)? {
-            c.width.sacrifices = n as usize;
-        }
-        if let Some(b) = param_u64(params, "leaf_births", 0..=288)? {
-            c.leaf_width.births = b as usize;
-        }
-        if let Some(n) = param_u64(params, "leaf_sacrifices", 2..=288)? {
-            c.leaf_width.sacrifices = n as usize;
-        }
-        if let Some(b) = param_u64(params, "root_births", 0..=288)? {
-            c.root_width.births = b as usize;
-        }
-        if let Some(n) = param_u64(params, "root_sacrifices", 2..=288)? {
-            c.root_width.sacrifices = n as usize;
-        }
-        if let Some(b) = param_u64(params, "reply_births", 0..=288)? {
-            c.reply_width.births = b as usize;
-        }
-        if let Some(n) = param_u64(params, "reply_sacrifices", 2..=288)? {
-            c.reply_width.sacrifices = n as usize;
+        for (prefix, w) in [
+            ("", &mut c.width),
+            ("leaf_", &mut c.leaf_width),
+            ("root_", &mut c.root_width),
+            ("reply_", &mut c.reply_width),
+        ] {
+            if let Some(b) = param_u64(params, &format!("{prefix}births"), 0..=288)? {
+                w.births = b as usize;
+            }
+            if let Some(n) = param_u64(params, &format!("{prefix}sacrifices"), 2..=288)? {
+                w.sacrifices = n as usize;
+            }
         }
         if let Some(n) = param_u64(params, "improve", 0..=1000)? {
             c.improve = n as usize;
