@@ -342,7 +342,6 @@ fn golad_ai2(opts: &BenchOptions) -> BenchReport {
     use crate::games::golad::GolState;
     use crate::games::{AgentParams, PlayableGame};
     use crate::search::Limits;
-    use std::sync::atomic::AtomicBool;
     let dur = Duration::from_secs_f64(opts.seconds);
     let mut positions = Vec::new();
     let mut g = GolState::start(7, 100);
@@ -352,20 +351,11 @@ fn golad_ai2(opts: &BenchOptions) -> BenchReport {
         let mv = g.random_move(&mut rng);
         g.apply(mv);
     }
-    let stop = AtomicBool::new(false);
     let limits = Limits::default();
     let moves_per_s = |name: &str| {
         let mut agent =
             GolState::build_agent(name, &AgentParams::new(), 3).expect("a built-in agent");
-        let mut k = 0;
-        rate(dur, 1, || {
-            black_box(
-                agent
-                    .select(black_box(&positions[k % positions.len()]), &limits, &stop)
-                    .mv,
-            );
-            k += 1;
-        })
+        selects_per_s(&mut *agent, &positions, &limits, dur)
     };
     let (mut ai2, mut ai1) = (Vec::new(), Vec::new());
     for _ in 0..opts.samples {
@@ -387,6 +377,25 @@ fn golad_ai2(opts: &BenchOptions) -> BenchReport {
             t1 * 1000.0
         ),
     )
+}
+
+/// Moves an agent chooses per second, cycling through `positions`.
+fn selects_per_s<G: Game>(
+    agent: &mut dyn crate::search::Agent<G>,
+    positions: &[G],
+    limits: &crate::search::Limits,
+    dur: Duration,
+) -> f64 {
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut k = 0;
+    rate(dur, 1, || {
+        black_box(
+            agent
+                .select(black_box(&positions[k % positions.len()]), limits, &stop)
+                .mv,
+        );
+        k += 1;
+    })
 }
 
 /// `best`'s search at a fixed depth (3 plies, one thread) over 10 positions
@@ -433,25 +442,10 @@ fn golad_best(opts: &BenchOptions) -> BenchReport {
         evals_cut += a.playouts;
         evals_full += b.playouts;
     }
-    let per_s = |agent: &mut Box<dyn crate::search::Agent<GolState>>| {
-        let mut k = 0;
-        rate(dur, 1, || {
-            black_box(
-                agent
-                    .select(
-                        black_box(&positions[k % positions.len()]),
-                        &unlimited,
-                        &stop,
-                    )
-                    .mv,
-            );
-            k += 1;
-        })
-    };
     let (mut fast, mut reference) = (Vec::new(), Vec::new());
     for _ in 0..opts.samples {
-        fast.push(per_s(&mut cut));
-        reference.push(per_s(&mut full));
+        fast.push(selects_per_s(&mut *cut, &positions, &unlimited, dur));
+        reference.push(selects_per_s(&mut *full, &positions, &unlimited, dur));
     }
     report(
         "golad-best",

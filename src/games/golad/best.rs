@@ -315,7 +315,7 @@ impl Best {
         let mut moves = moves;
         // The move that cut at this ply last goes first when it is among
         // the moves searched here (the same moves, so the same value).
-        if let Some(k) = self.killers.get(ply).copied().flatten() {
+        if let Some(k) = self.killers[ply] {
             if let Some(i) = moves[..w].iter().position(|&(_, m)| m == k) {
                 moves[..=i].rotate_right(1);
             }
@@ -336,9 +336,6 @@ impl Best {
                 alpha = v;
             }
             if alpha >= beta {
-                if self.killers.len() <= ply {
-                    self.killers.resize(ply + 1, None);
-                }
                 self.killers[ply] = Some(m);
                 break;
             }
@@ -358,9 +355,6 @@ impl Best {
         beta: f64,
         stop: &AtomicBool,
     ) -> Result<f64, Stopped> {
-        if self.killers.len() <= ply {
-            self.killers.resize(ply + 1, None);
-        }
         // Only a kill: every kill is a candidate, so its value is one of
         // theirs.
         if let Some(k @ Move::Kill(_)) = self.killers[ply] {
@@ -414,7 +408,7 @@ impl Best {
                     cfg: self.cfg.clone(),
                     eval: self.eval.clone(),
                     evals: 0,
-                    killers: Vec::new(),
+                    killers: vec![None; self.killers.len()],
                     soft: self.soft,
                     hard: self.hard,
                     cap: self
@@ -509,7 +503,8 @@ impl Agent<GolState> for Best {
 
     fn select(&mut self, s: &GolState, limits: &Limits, stop: &AtomicBool) -> Decision<Move> {
         self.evals = 0;
-        self.killers.clear();
+        // One slot per ply: no node lies deeper than the deepest depth.
+        self.killers = vec![None; self.cfg.max_depth.max(1) + 1];
         let deadline: Option<Deadline> = limits.deadline;
         self.soft = deadline.map(|d| d.soft);
         self.hard = deadline.map(|d| d.hard);
