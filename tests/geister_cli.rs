@@ -330,3 +330,127 @@ fn match_geister_human_report_shows_endings_and_bad_usage_is_exit_2() {
         assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
     }
 }
+
+#[test]
+fn match_geister_over_gat_plays_a_program_and_names_it_in_the_records() {
+    // The program is this binary's own GAT client: started afresh for every
+    // game with the seat's port, as a tournament entry would be.
+    let exe = env!("CARGO_BIN_EXE_ladderbot");
+    let program = format!("{exe} play geister --server {{host}}:{{port}} --agent random --games 1");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games.jsonl");
+    let o = run(
+        &[
+            "match",
+            "geister",
+            "--a",
+            "charge",
+            "--b-cmd",
+            &program,
+            "--over-gat",
+            "--games",
+            "6",
+            "--seed",
+            "4",
+            "--jobs",
+            "2",
+            "--json",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = last_json(&o);
+    assert_eq!(r["games"], 6, "{r}");
+    let (w, d, l) = (
+        r["wins"].as_u64().unwrap(),
+        r["draws"].as_u64().unwrap(),
+        r["losses"].as_u64().unwrap(),
+    );
+    assert_eq!(w + d + l, 6, "{r}");
+    assert_eq!(r["b"], format!("cmd({program})"), "{r}");
+    assert!(r["b_max_ms"].as_f64().unwrap() >= r["b_ms_per_move"].as_f64().unwrap());
+    let mut recs = read_records(&out).unwrap();
+    recs.sort_by_key(|r| r.id.rsplit_once("-g").unwrap().1.parse::<u32>().unwrap());
+    assert_eq!(recs.len(), 6);
+    check_records(&recs);
+    for (i, rec) in recs.iter().enumerate() {
+        // Seats alternate: A moves first in even games.
+        assert_eq!(rec.players[i % 2], "A:charge", "{rec:?}");
+        assert_eq!(rec.players[1 - i % 2], format!("B:cmd({program})"));
+        assert_eq!(rec.reason, EndReason::Rules, "{rec:?}");
+    }
+    let a_wins = recs
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| r.winner == Some(i % 2))
+        .count() as u64;
+    assert_eq!(a_wins, w);
+}
+
+#[test]
+fn a_program_that_exits_without_playing_stops_the_match_with_an_error() {
+    let o = run(
+        &[
+            "match",
+            "geister",
+            "--a",
+            "rule",
+            "--b-cmd",
+            "true",
+            "--over-gat",
+            "--games",
+            "2",
+            "--jobs",
+            "1",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.contains("side B's program exited") && err.contains("before its game ended"),
+        "{err}"
+    );
+    // Programs only play geister over GAT; a missing program is an error too.
+    for args in [
+        &["match", "geister", "--a", "rule", "--b-cmd", "true"][..],
+        &[
+            "match",
+            "four3d",
+            "--a",
+            "pmc",
+            "--b-cmd",
+            "true",
+            "--over-gat",
+        ][..],
+    ] {
+        let o = run(args, &[], None, LIMIT);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    }
+    let o = run(
+        &[
+            "match",
+            "geister",
+            "--a",
+            "rule",
+            "--b-cmd",
+            "/nonexistent/gat-bot",
+            "--over-gat",
+            "--games",
+            "2",
+            "--jobs",
+            "1",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("cannot start"), "{}", stderr(&o));
+}

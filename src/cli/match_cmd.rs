@@ -16,11 +16,21 @@ pub struct MatchArgs {
     #[arg(value_parser = parse_game)]
     pub game: GameKind,
     /// Agent A (results are from A's side).
-    #[arg(long)]
-    pub a: String,
+    #[arg(long, required_unless_present = "a_cmd")]
+    pub a: Option<String>,
     /// Agent B.
-    #[arg(long)]
-    pub b: String,
+    #[arg(long, required_unless_present = "b_cmd")]
+    pub b: Option<String>,
+    /// Geister over GAT only: side A is this GAT client program instead of an agent, started
+    /// for each game; `{host}` and `{port}` in it become the server's address for its seat.
+    #[arg(long, value_name = "CMD ARGS", conflicts_with = "a")]
+    pub a_cmd: Option<String>,
+    /// Like --a-cmd, for side B.
+    #[arg(long, value_name = "CMD ARGS", conflicts_with = "b")]
+    pub b_cmd: Option<String>,
+    /// Append the --a-cmd/--b-cmd programs' stdout and stderr to this file (default: discarded).
+    #[arg(long, value_name = "PATH")]
+    pub program_log: Option<PathBuf>,
     /// Games to play (seats alternate: A moves first in even-numbered games).
     #[arg(long, default_value_t = 200)]
     pub games: u32,
@@ -97,14 +107,31 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
             return Err(CliError::Usage(format!("match: {flag} must be at least 1")));
         }
     }
-    let side = |agent: &String,
+    let has_program = args.a_cmd.is_some() || args.b_cmd.is_some();
+    if has_program && !(args.over_gat && args.game == GameKind::Geister) {
+        return Err(CliError::Usage(
+            "match: --a-cmd and --b-cmd need geister with --over-gat".into(),
+        ));
+    }
+    let program = |c: &Option<String>| {
+        c.as_deref()
+            .map(|c| {
+                crate::platforms::command::split_command(c)
+                    .map_err(|e| CliError::Usage(format!("match: --a-cmd/--b-cmd: {e}")))
+            })
+            .transpose()
+    };
+    let (a_cmd, b_cmd) = (program(&args.a_cmd)?, program(&args.b_cmd)?);
+    let side = |agent: &Option<String>,
+                command: Option<Vec<String>>,
                 pl: Option<u64>,
                 t: Option<u64>,
                 p: &[(String, serde_json::Value)]| SideConfig {
-        agent: agent.clone(),
+        agent: agent.clone().unwrap_or_else(|| "cmd".into()),
         params: params_from(p),
         playouts: pl.or(args.playouts),
         time_ms: t.or(args.time_ms),
+        command,
     };
     let jobs = args
         .jobs
@@ -115,8 +142,20 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
         })
         .max(1);
     let cfg = MatchConfig {
-        a: side(&args.a, args.a_playouts, args.a_time_ms, &args.a_params),
-        b: side(&args.b, args.b_playouts, args.b_time_ms, &args.b_params),
+        a: side(
+            &args.a,
+            a_cmd,
+            args.a_playouts,
+            args.a_time_ms,
+            &args.a_params,
+        ),
+        b: side(
+            &args.b,
+            b_cmd,
+            args.b_playouts,
+            args.b_time_ms,
+            &args.b_params,
+        ),
         games: args.games,
         jobs,
         seed: args.seed.unwrap_or_else(super::clock_seed),
@@ -137,6 +176,9 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
     }
     // Check both agents before starting any thread, so a typo is a usage error.
     for (flag, s) in [("--a", &cfg.a), ("--b", &cfg.b)] {
+        if s.command.is_some() {
+            continue;
+        }
         args.game
             .check_agent(&s.agent, &s.params)
             .map_err(|e| CliError::Usage(format!("match {flag}: {e}")))?;
@@ -155,7 +197,11 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
         }
     }
     let report = if args.over_gat {
-        run_with_bar(&runner::gat::OverGat::default(), &cfg)
+        let driver = runner::gat::OverGat {
+            program_log: args.program_log.clone(),
+            ..Default::default()
+        };
+        run_with_bar(&driver, &cfg)
     } else {
         args.game.visit(RunMatch(&cfg))
     }

@@ -8,7 +8,10 @@
 //!   codec, the stdio bot and a local engine (referee) for bot processes.
 //! - [`gat`]: the GAT Geister server protocol over TCP: codec, client and
 //!   server.
+//! - [`command`]: splitting a bot program's command line (shared by the
+//!   engines that start bot programs).
 
+pub mod command;
 pub mod gat;
 pub mod riddles;
 pub mod ws;

@@ -5,13 +5,26 @@
 //! first) in even games and on the second port in odd ones. The results and
 //! endings come from the server's records; the clients' own verdicts are
 //! checked against them.
+//!
+//! A side may also be an external GAT client program
+//! ([`SideConfig::command`]), for example another team's tournament entry:
+//! it is started afresh for every game with `{host}` and `{port}` in its
+//! command line replaced by the server's address for its seat, and must
+//! play that one game and exit (it is killed [`PROGRAM_GRACE`] after the
+//! game's end). A program that exits before its game has ended stops the
+//! match with an error instead of leaving it waiting.
 
+use std::fs::OpenOptions;
+use std::path::PathBuf;
+use std::process::Stdio;
 use std::time::Duration;
 
+use tokio::process::{Child, Command};
 use tokio::sync::mpsc;
 
 use super::{
-    a_seat, derive_seed, players, side_of_seat, Driver, MatchConfig, Playable, Played, SIDE_NAMES,
+    a_seat, derive_seed, players, side_of_seat, Driver, MatchConfig, Playable, Played, SideConfig,
+    SIDE_NAMES,
 };
 use crate::games::geister::game::{DRAW_KEYS, WIN_KEYS};
 use crate::games::geister::GeisterGame;
@@ -25,13 +38,19 @@ use crate::search::Outcome;
 /// How long a client keeps trying to connect to the worker's server.
 const CONNECT_WINDOW: Duration = Duration::from_secs(30);
 
+/// How long a program may take to exit once its game is over, and how long
+/// the server may take to finish a game's record once a program has exited.
+pub const PROGRAM_GRACE: Duration = Duration::from_secs(5);
+
 /// Geister over GAT TCP, with the server's time control.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OverGat {
     /// Time budget per player and game.
     pub budget: Duration,
     /// Per-move timeout once the budget is spent.
     pub timeout: Duration,
+    /// Where the programs' stdout and stderr are appended (default: nowhere).
+    pub program_log: Option<PathBuf>,
 }
 
 impl Default for OverGat {
@@ -40,7 +59,72 @@ impl Default for OverGat {
         OverGat {
             budget: Duration::from_secs(DEFAULT_BUDGET_S),
             timeout: Duration::from_secs(DEFAULT_TIMEOUT_S),
+            program_log: None,
         }
+    }
+}
+
+/// `words` with `{host}` and `{port}` replaced.
+pub fn program_argv(words: &[String], host: &str, port: u16) -> Vec<String> {
+    words
+        .iter()
+        .map(|w| {
+            w.replace("{host}", host)
+                .replace("{port}", &port.to_string())
+        })
+        .collect()
+}
+
+impl OverGat {
+    fn output(&self) -> Result<Stdio, String> {
+        match &self.program_log {
+            None => Ok(Stdio::null()),
+            Some(p) => OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map(Stdio::from)
+                .map_err(|e| format!("cannot open {}: {e}", p.display())),
+        }
+    }
+
+    /// Starts side `k`'s program for the server's port `port`.
+    fn start_program(&self, k: usize, words: &[String], port: u16) -> Result<Child, String> {
+        let argv = program_argv(words, "127.0.0.1", port);
+        let (program, args) = argv
+            .split_first()
+            .ok_or_else(|| format!("side {}: an empty command", SIDE_NAMES[k]))?;
+        Command::new(program)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(self.output()?)
+            .stderr(self.output()?)
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| {
+                format!(
+                    "side {}: cannot start '{}': {e}",
+                    SIDE_NAMES[k],
+                    argv.join(" ")
+                )
+            })
+    }
+}
+
+/// The first of `programs` to exit: its side and how it exited. Pending
+/// forever without programs.
+async fn first_exit(programs: &mut [(usize, Child)]) -> (usize, String) {
+    let status = |r: std::io::Result<std::process::ExitStatus>| match r {
+        Ok(s) => s.to_string(),
+        Err(e) => e.to_string(),
+    };
+    match programs {
+        [] => std::future::pending().await,
+        [(k, c)] => (*k, status(c.wait().await)),
+        [(k0, c0), (k1, c1), ..] => tokio::select! {
+            r = c0.wait() => (*k0, status(r)),
+            r = c1.wait() => (*k1, status(r)),
+        },
     }
 }
 
@@ -66,7 +150,17 @@ impl Driver for OverGat {
     }
 
     fn check(&self, cfg: &MatchConfig) -> Result<(), String> {
-        Playable::<GeisterGame>::new().check(cfg)
+        // Programs are checked when they start; agents before any game.
+        let agent_or_rule = |s: &SideConfig| match s.command {
+            Some(_) => SideConfig::new("rule"),
+            None => s.clone(),
+        };
+        let agents = MatchConfig {
+            a: agent_or_rule(&cfg.a),
+            b: agent_or_rule(&cfg.b),
+            ..cfg.clone()
+        };
+        Playable::<GeisterGame>::new().check(&agents)
     }
 
     fn worker(&self, _cfg: &MatchConfig) -> Result<GatWorker, String> {
@@ -101,10 +195,11 @@ impl Driver for OverGat {
     fn play(&self, w: &mut GatWorker, cfg: &MatchConfig, index: u32) -> Result<Played, String> {
         let sides = [&cfg.a, &cfg.b];
         let a_seat = a_seat(index);
+        let ports = w.ports;
         let client = |k: usize| {
             let seat = if k == 0 { a_seat } else { 1 - a_seat };
             GatClientConfig {
-                addr: format!("127.0.0.1:{}", w.ports[seat]),
+                addr: format!("127.0.0.1:{}", ports[seat]),
                 agent: sides[k].agent.clone(),
                 params: sides[k].params.clone(),
                 time_ms: sides[k].time_ms,
@@ -116,22 +211,52 @@ impl Driver for OverGat {
                 reconnect_window: CONNECT_WINDOW,
             }
         };
-        let (ca, cb) = (client(0), client(1));
+        let seat_of = |k: usize| if k == 0 { a_seat } else { 1 - a_seat };
         let GatWorker { rt, records, .. } = w;
-        let side_err = |k: usize| move |e: String| format!("side {} over GAT: {e}", SIDE_NAMES[k]);
-        let (sa, sb, record) = rt.block_on(async {
-            tokio::try_join!(
-                async { run_client(ca, |_| {}).await.map_err(side_err(0)) },
-                async { run_client(cb, |_| {}).await.map_err(side_err(1)) },
-                async {
-                    records
-                        .recv()
-                        .await
-                        .ok_or_else(|| "the GAT server stopped".to_string())
-                },
-            )
-        })?;
-        Ok(played_from_record(cfg, index, record, [sa, sb]))
+        rt.block_on(async {
+            // Agents run as tasks of this runtime, programs as processes.
+            let mut clients = Vec::new();
+            let mut programs = Vec::new();
+            for (k, side) in sides.iter().enumerate() {
+                match &side.command {
+                    Some(words) => {
+                        programs.push((k, self.start_program(k, words, ports[seat_of(k)])?))
+                    }
+                    None => clients.push((k, tokio::spawn(run_client(client(k), |_| {})))),
+                }
+            }
+            let record = tokio::select! {
+                r = records.recv() => r.ok_or_else(|| "the GAT server stopped".to_string())?,
+                (k, status) = first_exit(&mut programs) => {
+                    // The server may still be writing the game's record.
+                    match tokio::time::timeout(PROGRAM_GRACE, records.recv()).await {
+                        Ok(Some(r)) => r,
+                        _ => return Err(format!(
+                            "side {}'s program exited ({status}) before its game ended",
+                            SIDE_NAMES[k]
+                        )),
+                    }
+                }
+            };
+            let mut summaries: [Option<GatSummary>; 2] = [None, None];
+            for (k, task) in clients {
+                let s = task
+                    .await
+                    .map_err(|e| format!("side {} over GAT: {e}", SIDE_NAMES[k]))?
+                    .map_err(|e| format!("side {} over GAT: {e}", SIDE_NAMES[k]))?;
+                summaries[k] = Some(s);
+            }
+            for (k, mut child) in programs {
+                if tokio::time::timeout(PROGRAM_GRACE, child.wait())
+                    .await
+                    .is_err()
+                {
+                    tracing::debug!(side = SIDE_NAMES[k], "program killed after its game");
+                    let _ = child.kill().await;
+                }
+            }
+            Ok(played_from_record(cfg, index, record, summaries))
+        })
     }
 
     fn ending_keys(&self) -> Option<(&'static [&'static str], &'static [&'static str])> {
@@ -149,22 +274,26 @@ fn played_from_record(
     cfg: &MatchConfig,
     index: u32,
     mut record: GameRecord,
-    clients: [GatSummary; 2],
+    clients: [Option<GatSummary>; 2],
 ) -> Played {
     let mut decisions = [0u64; 2];
     let mut time = [Duration::ZERO; 2];
+    let mut max_time = [Duration::ZERO; 2];
     // Seat 0 then seat 1 set up, then they move in turn, seat 0 first: the
     // seat of action `ply` is `ply % 2` throughout.
     for (ply, ms) in record.move_ms.iter().enumerate() {
         let k = side_of_seat(index, ply % 2);
         decisions[k] += 1;
         time[k] += Duration::from_millis(*ms);
+        max_time[k] = max_time[k].max(Duration::from_millis(*ms));
     }
     let result = match record.winner {
         Some(s) => Outcome::Win(side_of_seat(index, s)),
         None => Outcome::Draw,
     };
     for (k, c) in clients.iter().enumerate() {
+        // A program's own verdict is not known here.
+        let Some(c) = c else { continue };
         let seen = if c.draws == 1 {
             Outcome::Draw
         } else if c.wins == 1 {
@@ -190,6 +319,7 @@ fn played_from_record(
         decisions,
         playouts: [0; 2],
         time,
+        max_time,
         record,
     }
 }
@@ -260,6 +390,27 @@ mod tests {
             }
         }
         assert_eq!(a_wins, r.wins);
+    }
+
+    #[test]
+    fn a_program_gets_the_address_of_its_seat() {
+        let words: Vec<String> = [
+            "sh",
+            "-c",
+            "echo 1 {port} {host} 5 | ./entry",
+            "--to={host}:{port}",
+        ]
+        .map(String::from)
+        .into();
+        assert_eq!(
+            program_argv(&words, "127.0.0.1", 10001),
+            [
+                "sh",
+                "-c",
+                "echo 1 10001 127.0.0.1 5 | ./entry",
+                "--to=127.0.0.1:10001"
+            ]
+        );
     }
 
     #[test]

@@ -47,6 +47,11 @@ pub struct SideConfig {
     pub playouts: Option<u64>,
     /// Milliseconds per move (the match's `margin_ms` is taken off).
     pub time_ms: Option<u64>,
+    /// An external program playing this side instead of an agent (only
+    /// where the driver starts programs: Geister over GAT), already split
+    /// into words; `{host}` and `{port}` in them are replaced by the
+    /// server's address for the side's seat.
+    pub command: Option<Vec<String>>,
 }
 
 impl SideConfig {
@@ -83,8 +88,20 @@ impl SideConfig {
         }
     }
 
-    /// e.g. `pmc(draw_reward=0.5, playouts=1000)`, or just `random`.
+    /// The agent's name, or `cmd(...)` for a program.
+    pub fn name(&self) -> String {
+        match &self.command {
+            Some(c) => format!("cmd({})", c.join(" ")),
+            None => self.agent.clone(),
+        }
+    }
+
+    /// e.g. `pmc(draw_reward=0.5, playouts=1000)`, or just `random`; a
+    /// program is `cmd(its command line)`.
     pub fn describe(&self) -> String {
+        if self.command.is_some() {
+            return self.name();
+        }
         let mut items: Vec<String> = self
             .params
             .iter()
@@ -231,6 +248,9 @@ pub struct MatchReport {
     pub b_playouts_per_move: f64,
     pub a_ms_per_move: f64,
     pub b_ms_per_move: f64,
+    /// Each side's longest decision, in milliseconds.
+    pub a_max_ms: f64,
+    pub b_max_ms: f64,
     pub seed: u64,
     pub jobs: usize,
     /// How the games ended, for games whose records say (Geister).
@@ -339,6 +359,8 @@ pub struct Played {
     pub decisions: [u64; 2],
     pub playouts: [u64; 2],
     pub time: [Duration; 2],
+    /// The longest decision of each side.
+    pub max_time: [Duration; 2],
     /// The game's record; its `ending`, if any, is counted in the report.
     pub record: GameRecord,
 }
@@ -412,6 +434,12 @@ impl<G: PlayableGame> Driver for Playable<G> {
     }
     fn check(&self, cfg: &MatchConfig) -> Result<(), String> {
         for (k, side) in [&cfg.a, &cfg.b].iter().enumerate() {
+            if side.command.is_some() {
+                return Err(format!(
+                    "side {}: a program can play only geister over GAT",
+                    SIDE_NAMES[k]
+                ));
+            }
             (self.build)(&side.agent, &side.params, 0)
                 .map_err(|e| format!("side {}: {e}", SIDE_NAMES[k]))?;
         }
@@ -430,7 +458,7 @@ pub fn players(cfg: &MatchConfig, index: u32) -> [String; 2] {
     let sides = [&cfg.a, &cfg.b];
     std::array::from_fn(|seat| {
         let k = side_of_seat(index, seat);
-        format!("{}:{}", SIDE_NAMES[k], sides[k].agent)
+        format!("{}:{}", SIDE_NAMES[k], sides[k].name())
     })
 }
 
@@ -467,6 +495,7 @@ fn play_game<G: PlayableGame>(
     let mut decisions = [0u64; 2];
     let mut playouts = [0u64; 2];
     let mut time = [Duration::ZERO; 2];
+    let mut max_time = [Duration::ZERO; 2];
     let mut moves = Vec::with_capacity(log.moves.len());
     let mut move_ms = Vec::with_capacity(log.moves.len());
     for m in &log.moves {
@@ -474,6 +503,7 @@ fn play_game<G: PlayableGame>(
         decisions[k] += 1;
         playouts[k] += m.playouts;
         time[k] += m.time;
+        max_time[k] = max_time[k].max(m.time);
         moves.push(G::move_to_json(m.action));
         move_ms.push(m.time.as_millis() as u64);
     }
@@ -531,6 +561,7 @@ fn play_game<G: PlayableGame>(
         decisions,
         playouts,
         time,
+        max_time,
         record,
     })
 }
@@ -542,6 +573,7 @@ struct Shared {
     decisions: [u64; 2],
     playouts: [u64; 2],
     time: [Duration; 2],
+    max_time: [Duration; 2],
     /// The SPRT decision that stopped the match, if any.
     sprt_decision: Option<&'static str>,
     error: Option<String>,
@@ -629,6 +661,7 @@ pub fn run_with<D: Driver>(
             sh.decisions[k] += p.decisions[k];
             sh.playouts[k] += p.playouts[k];
             sh.time[k] += p.time[k];
+            sh.max_time[k] = sh.max_time[k].max(p.max_time[k]);
         }
         if let (Some(s), Some((lower, upper)), None) = (&cfg.sprt, sprt_bounds, sh.sprt_decision) {
             let t = sh.tally;
@@ -725,6 +758,8 @@ pub fn run_with<D: Driver>(
         b_playouts_per_move: per_move(sh.playouts[1] as f64, 1),
         a_ms_per_move: per_move(sh.time[0].as_secs_f64() * 1000.0, 0),
         b_ms_per_move: per_move(sh.time[1].as_secs_f64() * 1000.0, 1),
+        a_max_ms: sh.max_time[0].as_secs_f64() * 1000.0,
+        b_max_ms: sh.max_time[1].as_secs_f64() * 1000.0,
         seed: cfg.seed,
         jobs: cfg.jobs,
         endings: ending_keys.map(|_| sh.endings.clone()),
@@ -779,13 +814,13 @@ pub fn render_report(r: &MatchReport) -> String {
     }
     let _ = writeln!(
         s,
-        "A: {:.1} playouts/move, {:.3} ms/move",
-        r.a_playouts_per_move, r.a_ms_per_move
+        "A: {:.1} playouts/move, {:.3} ms/move, max {:.1} ms",
+        r.a_playouts_per_move, r.a_ms_per_move, r.a_max_ms
     );
     let _ = write!(
         s,
-        "B: {:.1} playouts/move, {:.3} ms/move",
-        r.b_playouts_per_move, r.b_ms_per_move
+        "B: {:.1} playouts/move, {:.3} ms/move, max {:.1} ms",
+        r.b_playouts_per_move, r.b_ms_per_move, r.b_max_ms
     );
     s
 }
@@ -869,6 +904,8 @@ mod tests {
             r.b_playouts_per_move,
             r.a_ms_per_move,
             r.b_ms_per_move,
+            r.a_max_ms,
+            r.b_max_ms,
         ];
         if let Some(p) = &r.sprt {
             xs.extend([p.llr, p.lower, p.upper]);

@@ -16,7 +16,6 @@
 //! first bot ("A") is player 0 in even games.
 
 pub mod bot;
-pub mod command;
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -31,8 +30,8 @@ use crate::platforms::riddles::codec::{
 };
 use crate::search::{Outcome, Seat};
 
+pub use crate::platforms::command::split_command;
 pub use bot::{Answer, BotProcess};
-pub use command::split_command;
 
 /// What the referee runs.
 #[derive(Clone, Debug)]
@@ -293,6 +292,13 @@ pub async fn play_game(cfg: &RefereeConfig, index: u32) -> Result<GameReport, St
         let seat = state.to_move;
         let b = bot_at[seat];
         let living = [state.field.count(0), state.field.count(1)];
+        tracing::debug!(
+            round = state.round,
+            seat,
+            living0 = living[0],
+            living1 = living[1],
+            "turn"
+        );
         let events = turn_events(
             seat,
             state.round,
