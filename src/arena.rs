@@ -83,6 +83,17 @@ pub fn play_logged<G: Model>(
         }
         let turn = pos.turn();
         if let Turn::Over(outcome) = turn {
+            for (seat, agent) in agents.iter_mut().enumerate() {
+                let obs = pos.observe(seat);
+                if let Err(p) = catch_unwind(AssertUnwindSafe(|| agent.game_over(&obs))) {
+                    // The game is decided: the result stands.
+                    tracing::warn!(
+                        seat,
+                        panic = %panic_message(p.as_ref()),
+                        "an agent panicked when told the game was over"
+                    );
+                }
+            }
             return GameLog {
                 moves,
                 end: pos,

@@ -454,3 +454,147 @@ fn a_program_that_exits_without_playing_stops_the_match_with_an_error() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("cannot start"), "{}", stderr(&o));
 }
+
+#[test]
+fn geister_beliefs_fits_a_model_that_best_can_load_and_scores_the_sources() {
+    let dir = tempfile::tempdir().unwrap();
+    let recs = dir.path().join("games.jsonl");
+    let model = dir.path().join("model.json");
+    // Records to learn from: rule's colours, against charge.
+    let o = run(
+        &[
+            "match",
+            "geister",
+            "--a",
+            "rule",
+            "--b",
+            "charge",
+            "--games",
+            "6",
+            "--seed",
+            "3",
+            "--out",
+            recs.to_str().unwrap(),
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let fit = run(
+        &[
+            "geister-beliefs",
+            "--train",
+            recs.to_str().unwrap(),
+            "--colours-of",
+            "rule",
+            "--out",
+            model.to_str().unwrap(),
+            "--json",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(fit.status.success(), "{}", stderr(&fit));
+    assert!(
+        stderr(&fit).contains("fitted on 6 games"),
+        "{}",
+        stderr(&fit)
+    );
+    let scores: serde_json::Value =
+        serde_json::from_str(stdout(&fit).lines().last().unwrap()).unwrap();
+    assert_eq!(scores["games"], 6);
+    assert!(scores["samples"].as_u64().unwrap() > 50, "{scores}");
+    for source in ["uniform", "seed", "learned"] {
+        let loss = scores["sources"][source]["log_loss"].as_f64().unwrap();
+        assert!(loss > 0.0 && loss < 2.0, "{source}: {scores}");
+    }
+    // The file names every feature and says how it was made.
+    let text = std::fs::read_to_string(&model).unwrap();
+    assert!(
+        text.contains("\"bias\"") && text.contains("geister-beliefs --train"),
+        "{text}"
+    );
+    // best plays with it, kept from game to game (learning as it goes).
+    let p = format!("beliefs={}", model.display());
+    let o = run(
+        &[
+            "match",
+            "geister",
+            "--a",
+            "best",
+            "--a-param",
+            &p,
+            "--a-playouts",
+            "50",
+            "--b",
+            "random",
+            "--games",
+            "4",
+            "--keep-agents",
+            "--jobs",
+            "1",
+            "--json",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(last_json(&o)["games"], 4);
+    // Bad input: no records, a missing file, a bad model file.
+    let none = run(&["geister-beliefs"], &[], None, LIMIT);
+    assert_eq!(none.status.code(), Some(2), "{}", stderr(&none));
+    let missing = run(
+        &["geister-beliefs", "--test", "/nonexistent.jsonl"],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert_eq!(missing.status.code(), Some(1), "{}", stderr(&missing));
+    assert!(
+        stderr(&missing).contains("/nonexistent.jsonl"),
+        "{}",
+        stderr(&missing)
+    );
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{\"weights\": {}}").unwrap();
+    let b = run(
+        &[
+            "geister-beliefs",
+            "--test",
+            recs.to_str().unwrap(),
+            "--model",
+            bad.to_str().unwrap(),
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert_eq!(b.status.code(), Some(2), "{}", stderr(&b));
+    assert!(
+        stderr(&b).contains("no weight for 'bias'"),
+        "{}",
+        stderr(&b)
+    );
+    let p = format!("beliefs={}", bad.display());
+    let m = run(
+        &[
+            "match",
+            "geister",
+            "--a",
+            "best",
+            "--a-param",
+            &p,
+            "--b",
+            "random",
+            "--games",
+            "2",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert_eq!(m.status.code(), Some(2), "{}", stderr(&m));
+}

@@ -73,6 +73,11 @@ pub struct MatchArgs {
     /// GAT server started in-process on loopback (one per job).
     #[arg(long)]
     pub over_gat: bool,
+    /// Each worker keeps its agents from game to game, as in a ladder
+    /// session (Geister `best` learns its opponent's colours game after
+    /// game); results are then reproducible for a given --jobs only.
+    #[arg(long)]
+    pub keep_agents: bool,
 }
 
 fn parse_sprt(s: &str) -> Result<(f64, f64), String> {
@@ -167,6 +172,7 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
             beta: 0.05,
         }),
         margin_ms: settings.search.margin_ms,
+        keep_agents: args.keep_agents,
     };
     if args.over_gat && args.game != GameKind::Geister {
         return Err(CliError::Usage(format!(

@@ -1,10 +1,12 @@
-//! The command line: `play`, `serve`, `match`, `bench`, `referee`, `agents`.
+//! The command line: `play`, `serve`, `match`, `bench`, `referee`,
+//! `geister-beliefs`, `agents`.
 //!
 //! Each command loads the settings (defaults < profile < `LADDERBOT_*`
 //! environment < flags), starts logging on stderr, and runs. Exit codes:
 //! 0 success, 1 a failure while running, 2 bad usage or configuration.
 
 mod bench_cmd;
+mod geister_beliefs;
 mod match_cmd;
 mod play;
 mod referee;
@@ -60,6 +62,8 @@ pub enum Command {
     Bench(bench_cmd::BenchArgs),
     /// Run two bot programs against each other over the Riddles.io GOLAD protocol.
     Referee(referee::RefereeArgs),
+    /// Fit the learned Geister belief model on records, and score belief sources.
+    GeisterBeliefs(geister_beliefs::GeisterBeliefsArgs),
     /// List the games and their agents.
     Agents,
 }
@@ -138,6 +142,10 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Bench(args) => {
             start_logging(&cli.log_format, &settings)?;
             bench_cmd::run(args)
+        }
+        Command::GeisterBeliefs(args) => {
+            start_logging(&cli.log_format, &settings)?;
+            geister_beliefs::run(args)
         }
         Command::Referee(args) => {
             start_logging(&cli.log_format, &settings)?;

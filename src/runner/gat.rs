@@ -17,6 +17,7 @@
 use std::fs::OpenOptions;
 use std::path::PathBuf;
 use std::process::Stdio;
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::process::{Child, Command};
@@ -26,13 +27,15 @@ use super::{
     a_seat, derive_seed, players, side_of_seat, Driver, MatchConfig, Playable, Played, SideConfig,
     SIDE_NAMES,
 };
+use crate::games::geister::agents;
 use crate::games::geister::game::{DRAW_KEYS, WIN_KEYS};
 use crate::games::geister::GeisterGame;
 use crate::games::PlayableGame;
-use crate::platforms::gat::client::{run_client, GatClientConfig, GatSummary};
+use crate::platforms::gat::client::{run_client, run_client_with, GatClientConfig, GatSummary};
 use crate::platforms::gat::codec::{DEFAULT_BUDGET_S, DEFAULT_TIMEOUT_S};
 use crate::platforms::gat::server::{GatServer, GatServerConfig};
 use crate::records::GameRecord;
+use crate::runtime::SearchThread;
 use crate::search::Outcome;
 
 /// How long a client keeps trying to connect to the worker's server.
@@ -133,6 +136,9 @@ pub struct GatWorker {
     rt: tokio::runtime::Runtime,
     ports: [u16; 2],
     records: mpsc::UnboundedReceiver<GameRecord>,
+    /// The agents of sides A and B kept between games
+    /// ([`MatchConfig::keep_agents`]).
+    kept: [Option<Arc<SearchThread<GeisterGame>>>; 2],
 }
 
 impl GatWorker {
@@ -189,7 +195,12 @@ impl Driver for OverGat {
             let _ = tx.send(r.clone());
         }));
         tracing::debug!(ports = ?ports, "GAT server for a match worker");
-        Ok(GatWorker { rt, ports, records })
+        Ok(GatWorker {
+            rt,
+            ports,
+            records,
+            kept: [None, None],
+        })
     }
 
     fn play(&self, w: &mut GatWorker, cfg: &MatchConfig, index: u32) -> Result<Played, String> {
@@ -212,7 +223,21 @@ impl Driver for OverGat {
             }
         };
         let seat_of = |k: usize| if k == 0 { a_seat } else { 1 - a_seat };
-        let GatWorker { rt, records, .. } = w;
+        let GatWorker {
+            rt, records, kept, ..
+        } = w;
+        if cfg.keep_agents {
+            for (k, side) in sides.iter().enumerate() {
+                if side.command.is_none() && kept[k].is_none() {
+                    let c = client(k);
+                    let agent = agents::build(&c.agent, &c.params, c.seed)
+                        .map_err(|e| format!("side {}: {e}", SIDE_NAMES[k]))?;
+                    // The search thread's channels need the runtime.
+                    let _guard = rt.enter();
+                    kept[k] = Some(Arc::new(SearchThread::spawn(agent)));
+                }
+            }
+        }
         rt.block_on(async {
             // Agents run as tasks of this runtime, programs as processes.
             let mut clients = Vec::new();
@@ -222,7 +247,14 @@ impl Driver for OverGat {
                     Some(words) => {
                         programs.push((k, self.start_program(k, words, ports[seat_of(k)])?))
                     }
-                    None => clients.push((k, tokio::spawn(run_client(client(k), |_| {})))),
+                    None => match kept[k].clone() {
+                        Some(agent) => {
+                            let c = client(k);
+                            let task = async move { run_client_with(&c, &agent, |_| {}).await };
+                            clients.push((k, tokio::spawn(task)));
+                        }
+                        None => clients.push((k, tokio::spawn(run_client(client(k), |_| {})))),
+                    },
                 }
             }
             let record = tokio::select! {

@@ -220,3 +220,59 @@ fn a_panic_or_an_illegal_move_loses_the_game() {
     let e = run_with(&driver, &cfg("nobody", "random", 2, 1), &quiet).unwrap_err();
     assert!(e.contains("side A") && e.contains("nobody"), "{e}");
 }
+
+/// Counts the finished games it was told about (each seen with every
+/// colour shown) in a static, by the agent's own tally.
+struct Counting {
+    inner: Box<dyn Agent<GeisterGame>>,
+    seen: usize,
+}
+
+static MOST_SEEN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+impl Agent<GeisterGame> for Counting {
+    fn name(&self) -> &str {
+        "counting"
+    }
+    fn new_game(&mut self) {
+        self.inner.new_game()
+    }
+    fn select(&mut self, obs: &Obs, limits: &Limits, stop: &AtomicBool) -> Decision<Action> {
+        self.inner.select(obs, limits, stop)
+    }
+    fn game_over(&mut self, obs: &Obs) {
+        let Obs::Play(v) = obs else {
+            panic!("game over before the setups")
+        };
+        assert!(v.outcome().is_some());
+        assert!(
+            (0..8).all(|p| v.opp_colour(p).is_some()),
+            "every colour shown"
+        );
+        self.seen += 1;
+        MOST_SEEN.fetch_max(self.seen, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn kept_agents_see_every_game_of_their_worker_and_fresh_ones_one() {
+    use std::sync::atomic::Ordering;
+    fn build(
+        name: &str,
+        params: &AgentParams,
+        seed: u64,
+    ) -> Result<Box<dyn Agent<GeisterGame>>, String> {
+        Ok(Box::new(Counting {
+            inner: agents::build(name, params, seed)?,
+            seen: 0,
+        }))
+    }
+    let driver = Playable::<GeisterGame>::with_build(build);
+    let mut c = cfg("random", "charge", 6, 1);
+    run_with(&driver, &c, &quiet).unwrap();
+    assert_eq!(MOST_SEEN.load(Ordering::SeqCst), 1);
+    c.keep_agents = true;
+    let r = run_with(&driver, &c, &quiet).unwrap();
+    assert_eq!(r.games, 6);
+    assert_eq!(MOST_SEEN.load(Ordering::SeqCst), 6);
+}

@@ -181,6 +181,11 @@ pub struct MatchConfig {
     pub sprt: Option<SprtConfig>,
     /// Safety margin taken off `time_ms` budgets.
     pub margin_ms: u64,
+    /// Each worker keeps its two agents from game to game (a session, as
+    /// on a ladder) instead of building fresh ones for every game; agents
+    /// that learn across games need it. Results then depend on which games
+    /// a worker plays: reproducible for a given `jobs`.
+    pub keep_agents: bool,
 }
 
 /// The SPRT state at the end of a match.
@@ -424,8 +429,12 @@ impl<G: PlayableGame> Default for Playable<G> {
     }
 }
 
+/// The agents a worker keeps between games (sides A and B), with
+/// [`MatchConfig::keep_agents`].
+pub type KeptAgents<G> = Option<[Box<dyn Agent<G>>; 2]>;
+
 impl<G: PlayableGame> Driver for Playable<G> {
-    type Worker = ();
+    type Worker = KeptAgents<G>;
     fn game(&self) -> &str {
         G::ID
     }
@@ -445,11 +454,19 @@ impl<G: PlayableGame> Driver for Playable<G> {
         }
         Ok(())
     }
-    fn worker(&self, _cfg: &MatchConfig) -> Result<(), String> {
-        Ok(())
+    fn worker(&self, _cfg: &MatchConfig) -> Result<KeptAgents<G>, String> {
+        Ok(None)
     }
-    fn play(&self, _w: &mut (), cfg: &MatchConfig, index: u32) -> Result<Played, String> {
-        play_game::<G>(self.build, cfg, index)
+    fn play(&self, w: &mut KeptAgents<G>, cfg: &MatchConfig, index: u32) -> Result<Played, String> {
+        if !cfg.keep_agents {
+            let mut agents = build_agents::<G>(self.build, cfg, index)?;
+            return play_game::<G>(&mut agents, cfg, index);
+        }
+        if w.is_none() {
+            *w = Some(build_agents::<G>(self.build, cfg, index)?);
+        }
+        let agents = w.as_mut().expect("built above");
+        play_game::<G>(agents, cfg, index)
     }
 }
 
@@ -462,23 +479,33 @@ pub fn players(cfg: &MatchConfig, index: u32) -> [String; 2] {
     })
 }
 
-/// Plays game `index` of the match to the end through the one game loop
-/// ([`arena::play_logged`]): fresh agents seeded from (match seed, index,
-/// side), each seeing only its own seat's observation. An agent that
-/// returns an illegal move (or panics) loses the game with reason
-/// `IllegalMove`.
-fn play_game<G: PlayableGame>(
+/// Agents for sides A and B, seeded from (match seed, `index`, side).
+fn build_agents<G: PlayableGame>(
     build: Build<G>,
     cfg: &MatchConfig,
     index: u32,
-) -> Result<Played, String> {
+) -> Result<[Box<dyn Agent<G>>; 2], String> {
     let sides = [&cfg.a, &cfg.b];
     let make = |k: usize| {
         let seed = derive_seed(cfg.seed, index as u64, k as u64 + 1);
         build(&sides[k].agent, &sides[k].params, seed)
             .map_err(|e| format!("side {}: {e}", SIDE_NAMES[k]))
     };
-    let (mut a, mut b) = (make(0)?, make(1)?);
+    Ok([make(0)?, make(1)?])
+}
+
+/// Plays game `index` of the match to the end through the one game loop
+/// ([`arena::play_logged`]) with `agents` (sides A and B: fresh ones, or a
+/// worker's kept ones), each seeing only its own seat's observation. An
+/// agent that returns an illegal move (or panics) loses the game with
+/// reason `IllegalMove`.
+fn play_game<G: PlayableGame>(
+    agents: &mut [Box<dyn Agent<G>>; 2],
+    cfg: &MatchConfig,
+    index: u32,
+) -> Result<Played, String> {
+    let sides = [&cfg.a, &cfg.b];
+    let [a, b] = agents;
     let seats: [&mut dyn Agent<G>; 2] = if a_seat(index) == 0 {
         [a.as_mut(), b.as_mut()]
     } else {
@@ -861,6 +888,7 @@ pub(crate) mod test_support {
             out: None,
             sprt: None,
             margin_ms: 0,
+            keep_agents: false,
         }
     }
 

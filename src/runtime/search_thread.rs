@@ -33,6 +33,7 @@ enum Request<G: Model> {
         reply: oneshot::Sender<Decision<G::Action>>,
     },
     NewGame,
+    GameOver(G::Obs),
 }
 
 /// A running search thread. Dropping it cancels any search and joins the
@@ -141,6 +142,14 @@ impl<G: Model> SearchThread<G> {
             let _ = tx.send(Request::NewGame);
         }
     }
+
+    /// Tells the agent the game is over, with its view of the final
+    /// position (processed in order with searches).
+    pub fn game_over(&self, obs: G::Obs) {
+        if let Some(tx) = &self.tx {
+            let _ = tx.send(Request::GameOver(obs));
+        }
+    }
 }
 
 fn serve<G: Model>(
@@ -152,6 +161,14 @@ fn serve<G: Model>(
     while let Ok(req) = rx.recv() {
         match req {
             Request::NewGame => agent.new_game(),
+            Request::GameOver(obs) => {
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    agent.game_over(&obs)
+                }));
+                if r.is_err() {
+                    tracing::error!(agent = agent.name(), "agent panicked in game_over");
+                }
+            }
             Request::Search {
                 obs,
                 limits,

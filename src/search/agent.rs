@@ -31,6 +31,32 @@ pub trait Agent<G: Model>: Send {
     /// within `limits`, giving up early when `stop` is set. In a
     /// perfect-information game `obs` is the whole position.
     fn select(&mut self, obs: &G::Obs, limits: &Limits, stop: &AtomicBool) -> Decision<G::Action>;
+    /// Called when a game ends, with the seat's observation of the final
+    /// position (in a hidden-information game, what the end reveals).
+    /// Agents that learn from game to game use it; the rest ignore it.
+    fn game_over(&mut self, _obs: &G::Obs) {}
+}
+
+/// Another agent under another name (a baseline kept under its own name
+/// that is built from a newer agent's code with older settings).
+pub struct Renamed<G: Model> {
+    pub name: &'static str,
+    pub inner: Box<dyn Agent<G>>,
+}
+
+impl<G: Model> Agent<G> for Renamed<G> {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn new_game(&mut self) {
+        self.inner.new_game()
+    }
+    fn select(&mut self, obs: &G::Obs, limits: &Limits, stop: &AtomicBool) -> Decision<G::Action> {
+        self.inner.select(obs, limits, stop)
+    }
+    fn game_over(&mut self, obs: &G::Obs) {
+        self.inner.game_over(obs)
+    }
 }
 
 /// Uniformly random legal moves.

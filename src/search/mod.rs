@@ -7,6 +7,6 @@ pub mod deadline;
 pub mod game;
 pub mod mcts;
 
-pub use agent::{panic_message, Agent, Decision, RandomAgent};
+pub use agent::{panic_message, Agent, Decision, RandomAgent, Renamed};
 pub use deadline::{Budget, Deadline, Limits};
 pub use game::{Game, Outcome, Seat};

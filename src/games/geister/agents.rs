@@ -47,7 +47,7 @@ impl RandomGeister {
 }
 
 /// The agent names [`build`] accepts (and `default`).
-pub const NAMES: &[&str] = &["random", "charge", "rule", "best"];
+pub const NAMES: &[&str] = &["random", "charge", "rule", "dmc-v1", "best"];
 
 /// The agent `default` stands for.
 pub const DEFAULT: &str = "random";
@@ -75,6 +75,14 @@ pub fn build(
         "rule" => {
             check_params(name, params, &[])?;
             Ok(Box::new(super::rule_agent::RuleAgent::new(seed)))
+        }
+        "dmc-v1" => {
+            let base = super::best::BestConfig::dmc_v1();
+            let config = super::best::BestConfig::from_params_over(name, base, params)?;
+            Ok(Box::new(crate::search::Renamed {
+                name: "dmc-v1",
+                inner: Box::new(super::best::Best::new(config, seed)),
+            }))
         }
         "best" => {
             let config = super::best::BestConfig::from_params(params)?;

@@ -70,6 +70,31 @@ impl GeisterGame {
     }
 }
 
+/// The two setups and the moves of a game recorded from its setup turn
+/// (the records of the match runner and of `serve-gat`): `moves` starts
+/// with seat 0's and seat 1's `SET:` actions.
+pub fn record_setups_and_moves(
+    start: &Value,
+    moves: &[Value],
+) -> Result<([Setup; 2], Vec<Move>), String> {
+    if !matches!(GeisterGame::state_from_json(start)?, GeisterGame::Setup) {
+        return Err("the record does not start at the setup turn".into());
+    }
+    let mut setups = [None, None];
+    let mut out = Vec::with_capacity(moves.len().saturating_sub(2));
+    for (i, v) in moves.iter().enumerate() {
+        match (i, GeisterGame::move_from_json(v)?) {
+            (0 | 1, Action::Setup(s)) => setups[i] = Some(s),
+            (2.., Action::Move(m)) => out.push(m),
+            _ => return Err(format!("move {i}: {v} is out of place")),
+        }
+    }
+    match setups {
+        [Some(a), Some(b)] => Ok(([a, b], out)),
+        _ => Err("the record has no setups".into()),
+    }
+}
+
 impl Model for GeisterGame {
     type Action = Action;
     type Obs = Obs;

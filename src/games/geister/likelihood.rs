@@ -19,6 +19,80 @@ pub fn position_bonus(sq: Square) -> f64 {
     row + COL[sq.x() as usize]
 }
 
+/// The lines of the seed's table, by which an opponent move that went from
+/// `from` to `to` is classified.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveKind {
+    /// Forward, more contacts, arriving on our home rows (+2.5).
+    HomeContact,
+    /// Forward, more contacts (-1.5).
+    ForwardContact,
+    /// Sideways, more contacts (-1.0).
+    SideContact,
+    /// Forward, out of contact (+4.0).
+    ForwardFlee,
+    /// Otherwise out of contact (+1.5).
+    Flee,
+    /// No contact before or after, arriving on our home rows (+10.0).
+    HomeFree,
+    /// Anything else (0).
+    Other,
+}
+
+impl MoveKind {
+    /// How many kinds there are ([`MoveKind::index`] is below).
+    pub const COUNT: usize = 7;
+
+    /// Classifies a move: contacts are counted against our pieces before
+    /// (`own_before`) and after (`own_after`, a piece it captured removed).
+    pub fn of(
+        from: Square,
+        to: Square,
+        own_before: &[Place; PIECES],
+        own_after: &[Place; PIECES],
+    ) -> MoveKind {
+        let before = contacts(from, own_before);
+        let after = contacts(to, own_after);
+        // The opponent moves toward us = +y in our frame.
+        let forward = to.y() > from.y();
+        let sideways = to.y() == from.y();
+        let home = to.y() >= 4;
+        if forward && after > before && home {
+            MoveKind::HomeContact
+        } else if forward && after > before {
+            MoveKind::ForwardContact
+        } else if sideways && after > before {
+            MoveKind::SideContact
+        } else if forward && after == 0 && before > 0 {
+            MoveKind::ForwardFlee
+        } else if after == 0 && before > 0 {
+            MoveKind::Flee
+        } else if before == 0 && after == 0 && home {
+            MoveKind::HomeFree
+        } else {
+            MoveKind::Other
+        }
+    }
+
+    /// The seed's blue-likelihood change for this kind of move.
+    pub fn delta(self) -> f64 {
+        match self {
+            MoveKind::HomeContact => 2.5,
+            MoveKind::ForwardContact => -1.5,
+            MoveKind::SideContact => -1.0,
+            MoveKind::ForwardFlee => 4.0,
+            MoveKind::Flee => 1.5,
+            MoveKind::HomeFree => 10.0,
+            MoveKind::Other => 0.0,
+        }
+    }
+
+    /// 0..[`MoveKind::COUNT`], in declaration order.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
 /// The change the seed's table gives an opponent piece that moved from
 /// `from` to `to`: contacts are counted against our pieces before
 /// (`own_before`) and after (`own_after`, a piece it captured removed).
@@ -28,31 +102,26 @@ pub fn move_delta(
     own_before: &[Place; PIECES],
     own_after: &[Place; PIECES],
 ) -> f64 {
-    let before = contacts(from, own_before);
-    let after = contacts(to, own_after);
-    // The opponent moves toward us = +y in our frame.
-    let forward = to.y() > from.y();
-    let sideways = to.y() == from.y();
-    let home = to.y() >= 4;
-    if forward && after > before && home {
-        2.5
-    } else if forward && after > before {
-        -1.5
-    } else if sideways && after > before {
-        -1.0
-    } else if forward && after == 0 && before > 0 {
-        4.0
-    } else if after == 0 && before > 0 {
-        1.5
-    } else if before == 0 && after == 0 && home {
-        10.0
-    } else {
-        0.0
+    MoveKind::of(from, to, own_before, own_after).delta()
+}
+
+/// The opponent piece that moved between `opp_before` and `view`, with its
+/// squares before and after (`None` if none stayed on the board and moved,
+/// e.g. it escaped).
+pub fn moved_piece(opp_before: &[Place; PIECES], view: &View) -> Option<(u8, Square, Square)> {
+    let mut moved = None;
+    for (p, before) in opp_before.iter().enumerate() {
+        if let (Some(a), Some(b)) = (before.square(), view.opp(p as u8).square()) {
+            if a != b {
+                moved = Some((p as u8, a, b));
+            }
+        }
     }
+    moved
 }
 
 /// Our places and the opponent's after we play `mv` in `view`.
-fn after_move(view: &View, mv: Move) -> ([Place; PIECES], [Place; PIECES]) {
+pub fn after_move(view: &View, mv: Move) -> ([Place; PIECES], [Place; PIECES]) {
     let mut own = *view.own_places();
     let mut opp = *view.opp_places();
     if let Some(from) = own[mv.piece as usize].square() {
@@ -119,15 +188,9 @@ impl BlueLikelihood {
         let Some((own_before, opp_before)) = self.last.take() else {
             return;
         };
-        let mut moved = None;
-        for (p, before) in opp_before.iter().enumerate() {
-            if let (Some(a), Some(b)) = (before.square(), view.opp(p as u8).square()) {
-                if a != b {
-                    moved = Some((p as u8, a, b));
-                }
-            }
-        }
-        let Some((m, from, to)) = moved else { return };
+        let Some((m, from, to)) = moved_piece(&opp_before, view) else {
+            return;
+        };
         let own_now = view.own_places();
         self.score[m as usize] += move_delta(from, to, &own_before, own_now);
         for (p, before) in opp_before.iter().enumerate() {

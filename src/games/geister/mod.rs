@@ -13,9 +13,23 @@
 /// Every Geister agent's [`crate::search::Agent`] impl, one shape: its
 /// setup (`setup()`) on the setup turn, its move (`choose(view, limits,
 /// stop)`, with `last_playouts()`) on every other; `new_game()` between
-/// games.
+/// games; with `learns`, `game_over(view)` after each.
 macro_rules! geister_agent {
     ($ty:ty, $name:literal) => {
+        geister_agent!(@impl $ty, $name, {});
+    };
+    // An agent that learns from game to game: `game_over(view)` gets its
+    // view of every finished game.
+    ($ty:ty, $name:literal, learns) => {
+        geister_agent!(@impl $ty, $name, {
+            fn game_over(&mut self, obs: &crate::games::geister::Obs) {
+                if let crate::games::geister::Obs::Play(view) = obs {
+                    <$ty>::game_over(self, view)
+                }
+            }
+        });
+    };
+    (@impl $ty:ty, $name:literal, { $($extra:tt)* }) => {
         impl crate::search::Agent<crate::games::geister::GeisterGame> for $ty {
             fn name(&self) -> &str {
                 $name
@@ -39,6 +53,7 @@ macro_rules! geister_agent {
                     }
                 }
             }
+            $($extra)*
         }
     };
 }

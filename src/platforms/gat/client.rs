@@ -16,7 +16,7 @@ use crate::platforms::gat::codec::{
     format_client, parse_server_line, ClientMsg, GatBoard, Outcome, Phase, Reds, ServerMsg,
 };
 use crate::runtime::SearchThread;
-use crate::search::{Deadline, Decision, Limits};
+use crate::search::{Deadline, Decision, Limits, Seat};
 
 /// How many times a refused SET is answered with a new random setup.
 pub const MAX_SET_RETRIES: u32 = 3;
@@ -189,11 +189,22 @@ pub async fn connect_retrying(
 /// reached; a game that breaks off is reported (as a loss) and play goes on.
 pub async fn run_client(
     cfg: GatClientConfig,
-    mut on_game: impl FnMut(&GatGame),
+    on_game: impl FnMut(&GatGame),
 ) -> Result<GatSummary, String> {
     let agent = agents::build(&cfg.agent, &cfg.params, cfg.seed)?;
     let agent = SearchThread::<GeisterGame>::spawn(agent);
-    let budget = MoveBudget::of(&cfg);
+    run_client_with(&cfg, &agent, on_game).await
+}
+
+/// [`run_client`] with an agent already running (`cfg.agent`, `params` and
+/// `seed` are not used): an agent kept from an earlier session goes on
+/// learning.
+pub async fn run_client_with(
+    cfg: &GatClientConfig,
+    agent: &SearchThread<GeisterGame>,
+    mut on_game: impl FnMut(&GatGame),
+) -> Result<GatSummary, String> {
+    let budget = MoveBudget::of(cfg);
     let mut summary = GatSummary::default();
     for number in 1..=cfg.games {
         let stream = connect_retrying(&cfg.addr, cfg.connect_timeout, cfg.reconnect_window).await?;
@@ -207,7 +218,7 @@ pub async fn run_client(
             refused: false,
             error: None,
         };
-        if let Err(e) = play_game(stream, &agent, budget, &mut game).await {
+        if let Err(e) = play_game(stream, agent, budget, &mut game).await {
             tracing::error!(game = number, error = %e, "game broke off");
             eprintln!("game {number}: error: {e}");
             game.error = Some(e);
@@ -262,6 +273,15 @@ fn reds_of(setup: Setup) -> Result<Reds, String> {
 fn opponent_unmoved(board: &GatBoard) -> bool {
     let start = GatBoard::initial(Reds::from_letters("ABCD").expect("four letters"));
     (0..PIECES).all(|i| board.opponent(i).place == start.opponent(i).place)
+}
+
+/// Our view of the end board (the opponent's colours shown) as seat
+/// `seat` after `our_moves` moves; `None` if the board does not read as a
+/// position.
+fn end_view(board: &GatBoard, seat: Seat, our_moves: u32) -> Option<View> {
+    let mut view = View::from_gat(&board.to_string()).ok()?;
+    view.set_context(seat, 2 * our_moves + seat as u32, false);
+    Some(view)
 }
 
 /// One game on one connection; fills `game` as it goes.
@@ -337,8 +357,13 @@ async fn play_game(
                     dir: mv.dir,
                 })
             }
-            ServerMsg::End(o, _) => {
+            ServerMsg::End(o, board) => {
                 game.outcome = Some(o);
+                // The end board shows the opponent's true colours: agents
+                // that learn from game to game see them.
+                if let Some(view) = game.seat.and_then(|s| end_view(&board, s, game.our_moves)) {
+                    agent.game_over(Obs::Play(view));
+                }
                 return Ok(());
             }
         };
@@ -368,6 +393,22 @@ mod tests {
             connect_timeout: Duration::from_secs(1),
             reconnect_window: Duration::from_secs(1),
         }
+    }
+
+    #[test]
+    fn the_end_board_shows_the_opponents_colours() {
+        // Recorded from the real server (protocol/gat-geister/transcripts,
+        // game 1, the second port's last line).
+        let line = "LST:14R99b99b44R99b25R99b45R53b21r99b02b32b40r20r10r";
+        let ServerMsg::End(Outcome::Lost, board) = parse_server_line(line).unwrap() else {
+            panic!("an end line")
+        };
+        let v = end_view(&board, 1, 20).unwrap();
+        assert_eq!(v.seat(), 1);
+        for p in 0..PIECES as u8 {
+            assert!(v.opp_colour(p).is_some(), "piece {p}");
+        }
+        assert_eq!(v.opp_colour(1), Some(crate::games::geister::Colour::Red));
     }
 
     #[test]

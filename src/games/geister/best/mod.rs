@@ -40,6 +40,8 @@
 
 pub mod belief;
 pub mod board;
+pub mod evidence;
+pub mod learned;
 pub mod policy;
 pub mod search;
 
@@ -51,13 +53,15 @@ use rand::{Rng, SeedableRng};
 use super::likelihood::BlueLikelihood;
 use super::patterns::forced_win;
 use super::rule_agent::random_placement;
-use super::rules::{Dir, Move, Setup};
+use super::rules::{Colour, Dir, Move, Setup, PIECES};
 use super::view::View;
 use crate::games::{check_params, param_f64, param_u64, AgentParams};
 use crate::search::Limits;
 
 use belief::Belief;
 use board::{board_move, real_move, Board, ESCAPE};
+use evidence::{Evidence, Features};
+use learned::{Adaptive, BeliefModel, Sample};
 use policy::PlayoutPolicy;
 use search::{Search, TreeConfig};
 
@@ -65,37 +69,98 @@ use search::{Search, TreeConfig};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BestConfig {
     pub tree: TreeConfig,
+    /// Where the likelihoods come from.
+    pub beliefs: Beliefs,
+    /// Inverse temperature applied to the likelihoods.
     pub belief: f64,
     pub policy: PlayoutPolicy,
+    /// With learned beliefs: how many samples' worth the starting model
+    /// weighs when the model is refitted after each game on the colours the
+    /// games revealed ([`learned::Adaptive`]); 0 = never refit.
+    pub adapt: f64,
+    /// Independent searches run at once, one per thread, their root
+    /// statistics summed (root parallelisation); 1 = this thread only.
+    pub threads: usize,
+}
+
+/// The source of the per-piece blue-likelihoods.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Beliefs {
+    /// The seed's table ([`BlueLikelihood`]).
+    Seed,
+    /// A learned model ([`BeliefModel::shipped`], or one read from a file):
+    /// log-odds of blue from each piece's [`Evidence`].
+    Learned(&'static BeliefModel),
 }
 
 impl Default for BestConfig {
     fn default() -> Self {
         BestConfig {
             tree: TreeConfig::default(),
-            belief: 0.15,
+            beliefs: Beliefs::Learned(BeliefModel::shipped()),
+            belief: 1.0,
             policy: PlayoutPolicy::default(),
+            adapt: 100.0,
+            threads: 2,
         }
     }
 }
 
 impl BestConfig {
+    /// `dmc-v1`: `best` as it was before the learned beliefs (the seed's
+    /// likelihood table at inverse temperature 0.15).
+    pub fn dmc_v1() -> Self {
+        BestConfig {
+            beliefs: Beliefs::Seed,
+            belief: 0.15,
+            threads: 1,
+            ..BestConfig::default()
+        }
+    }
+
     /// The parameter names [`BestConfig::from_params`] accepts.
     pub const PARAMS: &'static [&'static str] = &[
         "exploration",
         "threshold",
+        "beliefs",
         "belief",
         "depth",
         "capture",
         "forward",
         "run",
         "danger",
+        "threads",
+        "adapt",
     ];
 
     /// The defaults with `params` applied; unknown names are errors.
     pub fn from_params(params: &AgentParams) -> Result<Self, String> {
-        check_params("best", params, Self::PARAMS)?;
-        let mut c = BestConfig::default();
+        Self::from_params_over("best", BestConfig::default(), params)
+    }
+
+    /// `base` with `params` applied, for the agent `name`.
+    pub fn from_params_over(
+        name: &str,
+        base: BestConfig,
+        params: &AgentParams,
+    ) -> Result<Self, String> {
+        check_params(name, params, Self::PARAMS)?;
+        let mut c = base;
+        if let Some(v) = params.get("beliefs") {
+            c.beliefs = match v.as_str() {
+                Some("seed") => Beliefs::Seed,
+                Some("learned") => Beliefs::Learned(BeliefModel::shipped()),
+                Some(path) => Beliefs::Learned(
+                    learned::load_file(std::path::Path::new(path))
+                        .map_err(|e| format!("{name}: beliefs: {e}"))?,
+                ),
+                None => {
+                    return Err(format!(
+                        "{name}: beliefs must be 'seed', 'learned' or a model file, not {v}"
+                    ))
+                }
+            };
+        }
         if let Some(x) = param_f64(params, "exploration", 0.0..=10.0)? {
             c.tree.exploration = x;
         }
@@ -104,6 +169,12 @@ impl BestConfig {
         }
         if let Some(x) = param_f64(params, "belief", 0.0..=10.0)? {
             c.belief = x;
+        }
+        if let Some(x) = param_f64(params, "adapt", 0.0..=1e9)? {
+            c.adapt = x;
+        }
+        if let Some(x) = param_u64(params, "threads", 1..=64)? {
+            c.threads = x as usize;
         }
         if let Some(x) = param_u64(params, "depth", 0..=300)? {
             c.policy.depth = x as u32;
@@ -137,7 +208,15 @@ pub struct Best {
     rng: SmallRng,
     config: BestConfig,
     likelihood: BlueLikelihood,
-    search: Search,
+    evidence: Evidence,
+    /// The learned model refitted game after game (learned beliefs with
+    /// `adapt` > 0).
+    adaptive: Option<Adaptive>,
+    /// This game's features of the opponent's unrevealed pieces at each of
+    /// our turns, labelled when the game ends.
+    pending: Vec<(u8, Features)>,
+    /// One search per thread (the first runs on the caller's thread).
+    searches: Vec<Search>,
     pub last: LastChoice,
 }
 
@@ -147,7 +226,15 @@ impl Best {
             rng: SmallRng::seed_from_u64(seed),
             config,
             likelihood: BlueLikelihood::new(),
-            search: Search::new(),
+            evidence: Evidence::new(),
+            adaptive: match config.beliefs {
+                Beliefs::Learned(m) if config.adapt > 0.0 => {
+                    Some(Adaptive::new(m.clone(), config.adapt))
+                }
+                _ => None,
+            },
+            pending: Vec::new(),
+            searches: Vec::new(),
             last: LastChoice::default(),
         }
     }
@@ -164,23 +251,82 @@ impl Best {
         if legal.len() <= 1 {
             return self.fallback(view, &legal);
         }
-        let l = self.likelihood.likelihoods(view);
+        let l = self.likelihoods(view);
         let belief = Belief::new(view, &l, self.config.belief);
         let base = Board::from_view(view, 0);
-        let r = self.search.run(
-            &base,
-            &belief,
-            &self.config.policy,
-            &self.config.tree,
-            limits,
-            stop,
-            &mut self.rng,
-        );
+        let threads = self.config.threads.max(1);
+        self.searches.resize_with(threads, Search::new);
+        // A playout budget is split exactly: thread i runs n / threads,
+        // plus one for the first n % threads threads.
+        let per_thread: Vec<Limits> = (0..threads as u64)
+            .map(|i| {
+                let mut l = *limits;
+                if let Some(n) = l.playouts.as_mut() {
+                    *n = *n / threads as u64 + u64::from(i < *n % threads as u64);
+                }
+                l
+            })
+            .collect();
+        let seeds: Vec<u64> = (0..threads).map(|_| self.rng.gen()).collect();
+        let (config, belief) = (&self.config, &belief);
+        let run = |search: &mut Search, i: usize| {
+            search.run(
+                &base,
+                belief,
+                &config.policy,
+                &config.tree,
+                &per_thread[i],
+                stop,
+                &mut SmallRng::seed_from_u64(seeds[i]),
+            )
+        };
+        let (first, rest) = self.searches.split_at_mut(1);
+        let r = std::thread::scope(|scope| {
+            let helpers: Vec<_> = rest
+                .iter_mut()
+                .enumerate()
+                .map(|(i, search)| scope.spawn(move || run(search, i + 1)))
+                .collect();
+            let mut r = run(&mut first[0], 0);
+            for h in helpers {
+                // A helper that panicked only loses its statistics.
+                if let Ok(x) = h.join() {
+                    r.iterations += x.iterations;
+                }
+            }
+            r
+        });
+        let r = if threads > 1 {
+            search::merge_roots(&self.searches, r.iterations)
+        } else {
+            r
+        };
         self.last.iterations = r.iterations;
         r.best
             .and_then(|m| real_move(view, m))
             .filter(|&mv| view.is_legal(mv))
             .unwrap_or_else(|| self.fallback(view, &legal))
+    }
+
+    /// Each opponent piece's blue-likelihood from the configured source
+    /// (-1000 for a piece that skipped a sure escape, as in the seed).
+    fn likelihoods(&self, view: &View) -> [f64; PIECES] {
+        match self.config.beliefs {
+            Beliefs::Seed => self.likelihood.likelihoods(view),
+            Beliefs::Learned(shipped) => {
+                let model = self.adaptive.as_ref().map_or(shipped, |a| a.model());
+                let mut out = [f64::NEG_INFINITY; PIECES];
+                for (p, o) in out.iter_mut().enumerate() {
+                    let p = p as u8;
+                    if self.evidence.marked_red(p) {
+                        *o = -1000.0;
+                    } else if let Some(f) = self.evidence.features(view, p) {
+                        *o = model.log_odds(&f);
+                    }
+                }
+                out
+            }
+        }
     }
 
     /// A move without search: a forward step if any, else any legal move.
@@ -204,6 +350,37 @@ impl Best {
 impl Best {
     pub fn new_game(&mut self) {
         self.likelihood.reset();
+        self.evidence.reset();
+        self.pending.clear();
+    }
+
+    /// Games the learned model has been refitted on so far.
+    pub fn games_learned(&self) -> usize {
+        self.adaptive.as_ref().map_or(0, |a| a.games())
+    }
+
+    /// The game is over and `view` shows every colour: the features seen
+    /// this game, labelled, refit the learned model.
+    pub fn game_over(&mut self, view: &View) {
+        let Some(adaptive) = self.adaptive.as_mut() else {
+            return;
+        };
+        let mut samples = Vec::with_capacity(self.pending.len());
+        for &(p, features) in &self.pending {
+            match view.opp_colour(p) {
+                Some(c) => samples.push(Sample {
+                    features,
+                    blue: c == Colour::Blue,
+                }),
+                // Not a finished game's view: learn nothing from it.
+                None => {
+                    self.pending.clear();
+                    return;
+                }
+            }
+        }
+        self.pending.clear();
+        adaptive.learn(&samples);
     }
     pub fn setup(&mut self) -> Setup {
         self.new_game();
@@ -217,13 +394,24 @@ impl Best {
             self.new_game();
         }
         self.likelihood.observe(view);
+        self.evidence.observe(view);
+        if self.adaptive.is_some() {
+            for p in 0..PIECES as u8 {
+                if view.opp_colour(p).is_none() {
+                    if let Some(f) = self.evidence.features(view, p) {
+                        self.pending.push((p, f));
+                    }
+                }
+            }
+        }
         let mv = self.decide(view, limits, stop);
         self.likelihood.our_move(view, mv);
+        self.evidence.our_move(view, mv);
         mv
     }
 }
 
-geister_agent!(Best, "best");
+geister_agent!(Best, "best", learns);
 
 #[cfg(test)]
 mod tests;

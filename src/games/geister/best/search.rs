@@ -126,6 +126,35 @@ pub struct SearchResult {
     pub iterations: u64,
 }
 
+/// The move with the most visits summed over the roots of `searches`
+/// (searched from the same position, so their root children are the same
+/// moves in the same order; ties go to the higher mean reward).
+pub fn merge_roots(searches: &[Search], iterations: u64) -> SearchResult {
+    let mut sums: Vec<(BMove, u32, f64)> = Vec::new();
+    for s in searches {
+        let kids = s.root_children();
+        if sums.is_empty() {
+            sums = kids.iter().map(|n| (n.mv, 0, 0.0)).collect();
+        }
+        for (acc, n) in sums.iter_mut().zip(kids) {
+            if acc.0 == n.mv {
+                acc.1 += n.visits;
+                acc.2 += n.reward;
+            }
+        }
+    }
+    let best = sums.iter().filter(|a| a.1 > 0).max_by(|a, b| {
+        a.1.cmp(&b.1)
+            .then((a.2 / a.1 as f64).total_cmp(&(b.2 / b.1 as f64)))
+    });
+    SearchResult {
+        best: best.map(|a| a.0),
+        visits: best.map_or(0, |a| a.1),
+        value: best.map_or(0.0, |a| a.2 / a.1 as f64),
+        iterations,
+    }
+}
+
 impl Search {
     pub fn new() -> Self {
         Self::default()

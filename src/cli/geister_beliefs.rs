@@ -1,0 +1,240 @@
+//! `ladderbot geister-beliefs`: fits the learned Geister belief model on
+//! game records and scores belief sources on held-out records.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::CliError;
+use crate::games::geister::best::learned::{self, Adaptive, BeliefModel, Sample, Scores};
+use crate::games::geister::game::record_setups_and_moves;
+use crate::games::geister::{Move, Setup};
+use crate::records::read_records;
+
+#[derive(Debug, Args)]
+pub struct GeisterBeliefsArgs {
+    /// Records to fit on (JSON lines; repeat the flag for more files).
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub train: Vec<PathBuf>,
+    /// Records to score the belief sources on (default: the --train files).
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub test: Vec<PathBuf>,
+    /// Learn and score only the colours of players whose record name
+    /// contains this text (e.g. `cmd(` for external programs); default all.
+    #[arg(long, value_name = "TEXT")]
+    pub colours_of: Option<String>,
+    /// Where to write the fitted model (JSON); without it nothing is written.
+    #[arg(long, value_name = "FILE.json")]
+    pub out: Option<PathBuf>,
+    /// L2 penalty on the weights (the bias aside).
+    #[arg(long, default_value_t = 0.01)]
+    pub l2: f64,
+    /// A model file to score instead of the shipped one (when not fitting).
+    #[arg(long, value_name = "FILE.json")]
+    pub model: Option<PathBuf>,
+    /// Inverse temperature of the seed's table (dmc-v1 uses 0.15).
+    #[arg(long, default_value_t = 0.15)]
+    pub seed_beta: f64,
+    /// Score the learned source as it would play a session: each --test file
+    /// in order, the model refitted after every game toward the starting
+    /// model with a prior worth this many samples (the `adapt` parameter of
+    /// `best`).
+    #[arg(long, value_name = "SAMPLES")]
+    pub adapt: Option<f64>,
+    /// Print the scores as one JSON object on the last line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Games of a session after which `--adapt` also reports the scores apart.
+const ADAPTED_AFTER: usize = 10;
+
+/// A game read from a record: setups, moves, and the seats whose colours
+/// are to be predicted.
+struct Game {
+    setups: [Setup; 2],
+    moves: Vec<Move>,
+    targets: Vec<usize>,
+}
+
+fn load(files: &[PathBuf], colours_of: Option<&str>) -> Result<Vec<Game>, CliError> {
+    let mut games = Vec::new();
+    for f in files {
+        let recs = read_records(f)
+            .map_err(|e| CliError::Runtime(format!("geister-beliefs: {}: {e}", f.display())))?;
+        for (i, r) in recs.iter().enumerate() {
+            if r.game != "geister" {
+                return Err(CliError::Usage(format!(
+                    "geister-beliefs: {} record {}: a {} game",
+                    f.display(),
+                    i + 1,
+                    r.game
+                )));
+            }
+            let (setups, moves) = record_setups_and_moves(&r.start, &r.moves).map_err(|e| {
+                CliError::Runtime(format!(
+                    "geister-beliefs: {} record {}: {e}",
+                    f.display(),
+                    i + 1
+                ))
+            })?;
+            let targets = (0..2)
+                .filter(|&s| colours_of.is_none_or(|t| r.players[s].contains(t)))
+                .collect();
+            games.push(Game {
+                setups,
+                moves,
+                targets,
+            });
+        }
+    }
+    Ok(games)
+}
+
+pub fn run(args: GeisterBeliefsArgs) -> Result<(), CliError> {
+    if args.train.is_empty() && args.test.is_empty() {
+        return Err(CliError::Usage(
+            "geister-beliefs: give --train and/or --test records".into(),
+        ));
+    }
+    if args.out.is_some() && args.train.is_empty() {
+        return Err(CliError::Usage(
+            "geister-beliefs: --out needs --train".into(),
+        ));
+    }
+    if !(args.l2 >= 0.0 && args.l2.is_finite()) {
+        return Err(CliError::Usage("geister-beliefs: --l2 must be >= 0".into()));
+    }
+    let colours_of = args.colours_of.as_deref();
+    let model = if !args.train.is_empty() {
+        let games = load(&args.train, colours_of)?;
+        let mut samples: Vec<Sample> = Vec::new();
+        for g in &games {
+            for &t in &g.targets {
+                samples.extend(learned::samples_from_game(g.setups, &g.moves, 1 - t));
+            }
+        }
+        if samples.is_empty() {
+            return Err(CliError::Runtime(
+                "geister-beliefs: the training records give no samples".into(),
+            ));
+        }
+        let m = learned::fit(&samples, args.l2);
+        eprintln!(
+            "fitted on {} games, {} samples: log loss {:.4} (all-zero model {:.4})",
+            games.len(),
+            samples.len(),
+            learned::log_loss(&m, &samples),
+            std::f64::consts::LN_2
+        );
+        if let Some(out) = &args.out {
+            let names: Vec<String> = args.train.iter().map(|p| p.display().to_string()).collect();
+            let about = format!(
+                "ladderbot geister-beliefs --train {} --l2 {}{}: {} games, {} samples",
+                names.join(" --train "),
+                args.l2,
+                colours_of
+                    .map(|c| format!(" --colours-of '{c}'"))
+                    .unwrap_or_default(),
+                games.len(),
+                samples.len()
+            );
+            std::fs::write(out, m.to_json(&about)).map_err(|e| {
+                CliError::Runtime(format!("geister-beliefs: {}: {e}", out.display()))
+            })?;
+        }
+        m
+    } else if let Some(path) = &args.model {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError::Usage(format!("geister-beliefs: {}: {e}", path.display())))?;
+        BeliefModel::from_json(&text).map_err(CliError::Usage)?
+    } else {
+        BeliefModel::shipped().clone()
+    };
+    let test = if args.test.is_empty() {
+        &args.train
+    } else {
+        &args.test
+    };
+    if args.adapt.is_some_and(|a| !(a >= 0.0 && a.is_finite())) {
+        return Err(CliError::Usage(
+            "geister-beliefs: --adapt must be >= 0".into(),
+        ));
+    }
+    let mut total = Scores::default();
+    let mut later = Scores::default();
+    let mut count = 0;
+    for file in test {
+        let games = load(std::slice::from_ref(file), colours_of)?;
+        count += games.len();
+        let mut adaptive = args.adapt.map(|a| Adaptive::new(model.clone(), a));
+        for (i, g) in games.iter().enumerate() {
+            let current = adaptive.as_ref().map_or(&model, |a| a.model()).clone();
+            let mut learnt = Vec::new();
+            for &t in &g.targets {
+                let sc = learned::score_game(g.setups, &g.moves, 1 - t, args.seed_beta, &current);
+                total.add(&sc);
+                if i >= ADAPTED_AFTER {
+                    later.add(&sc);
+                }
+                if adaptive.is_some() {
+                    learnt.extend(learned::samples_from_game(g.setups, &g.moves, 1 - t));
+                }
+            }
+            if let Some(a) = adaptive.as_mut() {
+                a.learn(&learnt);
+            }
+        }
+    }
+    let games = count;
+    let n = total.samples.max(1) as f64;
+    let turns = total.turns.max(1) as f64;
+    let names = ["uniform", "seed", "learned"];
+    if args.json {
+        let per: serde_json::Map<String, serde_json::Value> = names
+            .iter()
+            .enumerate()
+            .map(|(k, name)| {
+                (
+                    name.to_string(),
+                    serde_json::json!({
+                        "log_loss": total.loss[k] / n,
+                        "reddest_is_red": total.reddest_right[k] as f64 / turns,
+                    }),
+                )
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::json!({
+                "games": games,
+                "samples": total.samples,
+                "turns": total.turns,
+                "sources": per,
+            })
+        );
+    } else {
+        println!(
+            "scored on {} games: {} pieces at {} turns",
+            games, total.samples, total.turns
+        );
+        for (k, name) in names.iter().enumerate() {
+            println!(
+                "{name:>8}: log loss {:.4}, the reddest-looking piece is red {:.1}%",
+                total.loss[k] / n,
+                100.0 * total.reddest_right[k] as f64 / turns
+            );
+        }
+        if args.adapt.is_some() && later.samples > 0 {
+            println!(
+                "after the first {ADAPTED_AFTER} games of each session: learned log loss {:.4}, \
+                 the reddest-looking piece is red {:.1}% (seed {:.4}, {:.1}%)",
+                later.loss[2] / later.samples as f64,
+                100.0 * later.reddest_right[2] as f64 / later.turns.max(1) as f64,
+                later.loss[1] / later.samples as f64,
+                100.0 * later.reddest_right[1] as f64 / later.turns.max(1) as f64,
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,534 @@
+//! The learned belief model: the log-odds that an opponent piece is blue, a
+//! linear function of its [`Evidence`] features, fitted on game records by
+//! L2-regularised logistic regression ([`fit`], Newton's method:
+//! deterministic, no learning rate to tune).
+//!
+//! Training samples come from replaying records ([`samples_from_game`]):
+//! at every turn of the observing seat, each opponent piece on the board
+//! gives its features as that seat saw them and its true colour. The model
+//! shipped with ladderbot is `beliefs.json` beside this file, fitted by
+//! `ladderbot geister-beliefs` (docs/geister-results.md has the command).
+
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use super::super::likelihood::BlueLikelihood;
+use super::super::rules::{Colour, Geister, Move, Setup, PIECES};
+use super::belief::Belief;
+use super::evidence::{Evidence, Features, FEATURES, NAMES};
+
+/// Weights of the log-odds, by feature name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BeliefModel {
+    pub weights: [f64; FEATURES],
+}
+
+/// The file form: named weights and where they came from.
+#[derive(Serialize, Deserialize)]
+struct ModelFile {
+    #[serde(default)]
+    about: String,
+    weights: std::collections::BTreeMap<String, f64>,
+}
+
+impl BeliefModel {
+    /// Log-odds that a piece with features `f` is blue.
+    pub fn log_odds(&self, f: &Features) -> f64 {
+        self.weights.iter().zip(f).map(|(w, x)| w * x).sum()
+    }
+
+    /// Reads the JSON form; every feature must have a weight, and no other
+    /// key may appear.
+    pub fn from_json(text: &str) -> Result<BeliefModel, String> {
+        let file: ModelFile =
+            serde_json::from_str(text).map_err(|e| format!("belief model: {e}"))?;
+        let mut weights = [0.0; FEATURES];
+        for (i, name) in NAMES.iter().enumerate() {
+            let w = file
+                .weights
+                .get(*name)
+                .ok_or_else(|| format!("belief model: no weight for '{name}'"))?;
+            if !w.is_finite() {
+                return Err(format!("belief model: weight '{name}' is not finite"));
+            }
+            weights[i] = *w;
+        }
+        if let Some(k) = file.weights.keys().find(|k| !NAMES.contains(&k.as_str())) {
+            return Err(format!("belief model: unknown feature '{k}'"));
+        }
+        Ok(BeliefModel { weights })
+    }
+
+    /// The JSON form, `about` saying how it was made.
+    pub fn to_json(&self, about: &str) -> String {
+        let file = ModelFile {
+            about: about.to_string(),
+            weights: NAMES
+                .iter()
+                .zip(self.weights)
+                .map(|(n, w)| (n.to_string(), w))
+                .collect(),
+        };
+        serde_json::to_string_pretty(&file).expect("a model serialises") + "\n"
+    }
+
+    /// The model shipped in the binary (`beliefs.json`).
+    pub fn shipped() -> &'static BeliefModel {
+        static MODEL: OnceLock<BeliefModel> = OnceLock::new();
+        MODEL.get_or_init(|| {
+            BeliefModel::from_json(include_str!("beliefs.json"))
+                .expect("the shipped belief model is valid (a unit test checks it)")
+        })
+    }
+}
+
+/// A model read from a JSON file, kept for the life of the process (each
+/// path is read once).
+pub fn load_file(path: &std::path::Path) -> Result<&'static BeliefModel, String> {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    static LOADED: OnceLock<Mutex<HashMap<std::path::PathBuf, &'static BeliefModel>>> =
+        OnceLock::new();
+    let mut loaded = LOADED
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(m) = loaded.get(path) {
+        return Ok(m);
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let model = BeliefModel::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let model: &'static BeliefModel = Box::leak(Box::new(model));
+    loaded.insert(path.to_path_buf(), model);
+    Ok(model)
+}
+
+/// One training sample: a piece's features and whether it was blue.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    pub features: Features,
+    pub blue: bool,
+}
+
+/// The samples of one game seen by `observer`: the game starts from
+/// `setups` (seat 0 moves first) and `moves` are every move in order. At
+/// each of the observer's turns, every opponent piece on the board (and not
+/// yet revealed) gives one sample. Stops at the first illegal move.
+pub fn samples_from_game(setups: [Setup; 2], moves: &[Move], observer: usize) -> Vec<Sample> {
+    let mut g = Geister::new(setups);
+    let mut ev = Evidence::new();
+    let mut out = Vec::new();
+    for &mv in moves {
+        if g.outcome().is_some() || !g.is_legal(mv) {
+            break;
+        }
+        if g.to_move() == observer {
+            let view = g.view(observer);
+            ev.observe(&view);
+            for p in 0..PIECES as u8 {
+                if view.opp_colour(p).is_some() {
+                    continue;
+                }
+                if let Some(features) = ev.features(&view, p) {
+                    let blue = setups[1 - observer].colour(p) == Colour::Blue;
+                    out.push(Sample { features, blue });
+                }
+            }
+            ev.our_move(&view, mv);
+        }
+        g.play(mv);
+    }
+    out
+}
+
+/// How well three belief sources predict the colours in one game, seen by
+/// one observer: the uniform prior, the seed's table at inverse temperature
+/// `seed_beta`, and a learned model. Each source's per-piece likelihoods
+/// become the count-conditioned [`Belief`] the agent samples from; its
+/// marginal blue probabilities are scored.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Scores {
+    /// Pieces scored (unrevealed opponent pieces at the observer's turns).
+    pub samples: usize,
+    /// Observer turns with at least one unknown red and one unknown blue.
+    pub turns: usize,
+    /// Summed log loss of the marginal blue probabilities, per source.
+    pub loss: [f64; 3],
+    /// Turns where the piece the source finds least likely blue is red.
+    pub reddest_right: [usize; 3],
+}
+
+impl Scores {
+    pub fn add(&mut self, o: &Scores) {
+        self.samples += o.samples;
+        self.turns += o.turns;
+        for i in 0..3 {
+            self.loss[i] += o.loss[i];
+            self.reddest_right[i] += o.reddest_right[i];
+        }
+    }
+}
+
+/// [`Scores`] of one game (as [`samples_from_game`] replays it).
+pub fn score_game(
+    setups: [Setup; 2],
+    moves: &[Move],
+    observer: usize,
+    seed_beta: f64,
+    model: &BeliefModel,
+) -> Scores {
+    let mut g = Geister::new(setups);
+    let mut ev = Evidence::new();
+    let mut seed = BlueLikelihood::new();
+    let mut out = Scores::default();
+    for &mv in moves {
+        if g.outcome().is_some() || !g.is_legal(mv) {
+            break;
+        }
+        if g.to_move() == observer {
+            let view = g.view(observer);
+            ev.observe(&view);
+            seed.observe(&view);
+            let mut learned = [f64::NEG_INFINITY; PIECES];
+            for (p, l) in learned.iter_mut().enumerate() {
+                let p = p as u8;
+                if ev.marked_red(p) {
+                    *l = -1000.0;
+                } else if let Some(f) = ev.features(&view, p) {
+                    *l = model.log_odds(&f);
+                }
+            }
+            let sources = [
+                Belief::new(&view, &[0.0; PIECES], 0.0),
+                Belief::new(&view, &seed.likelihoods(&view), seed_beta),
+                Belief::new(&view, &learned, 1.0),
+            ];
+            let unknown: Vec<u8> = (0..PIECES as u8)
+                .filter(|&p| view.opp(p).on_board() && view.opp_colour(p).is_none())
+                .collect();
+            let is_blue = |p: u8| setups[1 - observer].colour(p) == Colour::Blue;
+            let mixed = unknown.iter().any(|&p| is_blue(p)) && unknown.iter().any(|&p| !is_blue(p));
+            out.samples += unknown.len();
+            out.turns += mixed as usize;
+            for (k, b) in sources.iter().enumerate() {
+                let probs = b.blue_probabilities();
+                for &p in &unknown {
+                    let q = probs[p as usize].clamp(1e-6, 1.0 - 1e-6);
+                    out.loss[k] -= if is_blue(p) { q.ln() } else { (1.0 - q).ln() };
+                }
+                if mixed {
+                    let reddest = unknown
+                        .iter()
+                        .copied()
+                        .min_by(|&a, &c| probs[a as usize].total_cmp(&probs[c as usize]))
+                        .expect("unknown is not empty");
+                    out.reddest_right[k] += !is_blue(reddest) as usize;
+                }
+            }
+            ev.our_move(&view, mv);
+            seed.our_move(&view, mv);
+        }
+        g.play(mv);
+    }
+    out
+}
+
+fn sigmoid(z: f64) -> f64 {
+    if z >= 0.0 {
+        1.0 / (1.0 + (-z).exp())
+    } else {
+        let e = z.exp();
+        e / (1.0 + e)
+    }
+}
+
+/// Mean log loss (natural log) of `model` on `samples`.
+pub fn log_loss(model: &BeliefModel, samples: &[Sample]) -> f64 {
+    let mut total = 0.0;
+    for s in samples {
+        let p = sigmoid(model.log_odds(&s.features)).clamp(1e-12, 1.0 - 1e-12);
+        total -= if s.blue { p.ln() } else { (1.0 - p).ln() };
+    }
+    total / samples.len().max(1) as f64
+}
+
+/// Fits the model by Newton's method on the mean log loss plus `l2`/2 times
+/// the squared weights, from all-zero weights.
+pub fn fit(samples: &[Sample], l2: f64) -> BeliefModel {
+    fit_toward(samples, &[0.0; FEATURES], l2)
+}
+
+/// Fits the model by Newton's method on the mean log loss plus `l2`/2 times
+/// the squared distance of the weights from `prior` (a Gaussian prior
+/// centred there), starting at `prior`, until a step changes no weight by
+/// more than 1e-9 (at most 50 steps).
+#[allow(clippy::needless_range_loop)] // index algebra reads best as indices
+pub fn fit_toward(samples: &[Sample], prior: &[f64; FEATURES], l2: f64) -> BeliefModel {
+    let n = samples.len().max(1) as f64;
+    let mut w = *prior;
+    for _ in 0..50 {
+        let mut grad = [0.0; FEATURES];
+        let mut hess = [[0.0; FEATURES]; FEATURES];
+        for s in samples {
+            let x = &s.features;
+            let z: f64 = w.iter().zip(x).map(|(a, b)| a * b).sum();
+            let p = sigmoid(z);
+            let r = p - if s.blue { 1.0 } else { 0.0 };
+            let h = p * (1.0 - p);
+            for i in 0..FEATURES {
+                if x[i] == 0.0 {
+                    continue;
+                }
+                grad[i] += r * x[i] / n;
+                for j in i..FEATURES {
+                    hess[i][j] += h * x[i] * x[j] / n;
+                }
+            }
+        }
+        for i in 0..FEATURES {
+            for j in 0..i {
+                hess[i][j] = hess[j][i];
+            }
+            // A whisker of ridge keeps the system solvable with l2 = 0.
+            let reg = l2.max(1e-9);
+            grad[i] += reg * (w[i] - prior[i]);
+            hess[i][i] += reg;
+        }
+        let step = solve(hess, grad);
+        let mut largest = 0.0f64;
+        for i in 0..FEATURES {
+            w[i] -= step[i];
+            largest = largest.max(step[i].abs());
+        }
+        if largest < 1e-9 {
+            break;
+        }
+    }
+    BeliefModel { weights: w }
+}
+
+/// A model that keeps learning the opponent it plays: after each game, the
+/// game's samples (labelled by the colours the end of the game reveals) are
+/// added to those of the earlier games, and the model is refitted toward
+/// the `prior` model with a penalty worth `strength` samples
+/// ([`fit_toward`] with `l2 = strength / samples`). The oldest samples are
+/// dropped past [`Adaptive::MAX_SAMPLES`].
+#[derive(Clone, Debug)]
+pub struct Adaptive {
+    prior: BeliefModel,
+    strength: f64,
+    samples: Vec<Sample>,
+    current: BeliefModel,
+    games: usize,
+}
+
+impl Adaptive {
+    /// The most samples kept (about 100 games).
+    pub const MAX_SAMPLES: usize = 60_000;
+
+    pub fn new(prior: BeliefModel, strength: f64) -> Self {
+        Adaptive {
+            current: prior.clone(),
+            prior,
+            strength,
+            samples: Vec::new(),
+            games: 0,
+        }
+    }
+
+    /// The model as it stands.
+    pub fn model(&self) -> &BeliefModel {
+        &self.current
+    }
+
+    /// Games learned from so far.
+    pub fn games(&self) -> usize {
+        self.games
+    }
+
+    /// Learns from one more game's samples.
+    pub fn learn(&mut self, game: &[Sample]) {
+        if game.is_empty() {
+            return;
+        }
+        self.games += 1;
+        self.samples.extend_from_slice(game);
+        if self.samples.len() > Self::MAX_SAMPLES {
+            let cut = self.samples.len() - Self::MAX_SAMPLES;
+            self.samples.drain(..cut);
+        }
+        let l2 = self.strength / self.samples.len() as f64;
+        self.current = fit_toward(&self.samples, &self.prior.weights, l2);
+    }
+}
+
+/// Solves `a x = b` by Gaussian elimination with partial pivoting (`a` is
+/// symmetric positive definite here); a singular pivot gives a zero step.
+#[allow(clippy::needless_range_loop)]
+fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> [f64; FEATURES] {
+    for col in 0..FEATURES {
+        let pivot = (col..FEATURES)
+            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
+            .unwrap_or(col);
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        let d = a[col][col];
+        if d.abs() < 1e-15 {
+            continue;
+        }
+        for row in col + 1..FEATURES {
+            let f = a[row][col] / d;
+            if f == 0.0 {
+                continue;
+            }
+            for k in col..FEATURES {
+                a[row][k] -= f * a[col][k];
+            }
+            b[row] -= f * b[col];
+        }
+    }
+    let mut x = [0.0; FEATURES];
+    for col in (0..FEATURES).rev() {
+        let d = a[col][col];
+        if d.abs() < 1e-15 {
+            continue;
+        }
+        let s: f64 = (col + 1..FEATURES).map(|k| a[col][k] * x[k]).sum();
+        x[col] = (b[col] - s) / d;
+    }
+    x
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn the_shipped_model_loads_and_round_trips() {
+        let m = BeliefModel::shipped();
+        assert!(m.weights.iter().all(|w| w.is_finite()));
+        assert!(m.weights.iter().any(|&w| w != 0.0), "a fitted model");
+        let again = BeliefModel::from_json(&m.to_json("test")).unwrap();
+        assert_eq!(&again, m);
+    }
+
+    #[test]
+    fn bad_model_files_are_errors() {
+        let mut m = BeliefModel::shipped().to_json("x");
+        assert!(BeliefModel::from_json("{").is_err());
+        m = m.replacen("\"bias\"", "\"bias2\"", 1);
+        let e = BeliefModel::from_json(&m).unwrap_err();
+        assert!(e.contains("no weight for 'bias'"), "{e}");
+    }
+
+    #[test]
+    fn fit_recovers_the_weights_that_made_the_data() {
+        // Labels drawn from a known model over two informative features.
+        let mut truth = [0.0; FEATURES];
+        truth[0] = -0.5;
+        truth[1] = 1.5;
+        truth[8] = -2.0;
+        let truth = BeliefModel { weights: truth };
+        // 100,000 samples: the standard error of each weight is below 0.03.
+        let mut rng = SmallRng::seed_from_u64(3);
+        let samples: Vec<Sample> = (0..100_000)
+            .map(|_| {
+                let mut f = [0.0; FEATURES];
+                f[0] = 1.0;
+                f[1] = rng.gen_range(0..4) as f64;
+                f[8] = rng.gen_range(0..3) as f64;
+                f[13] = rng.gen::<f64>();
+                let p = sigmoid(truth.log_odds(&f));
+                Sample {
+                    features: f,
+                    blue: rng.gen::<f64>() < p,
+                }
+            })
+            .collect();
+        let m = fit(&samples, 1e-4);
+        for (i, (&w, &t)) in m.weights.iter().zip(&truth.weights).enumerate() {
+            assert!(
+                (w - t).abs() < 0.1,
+                "weight {} ({}): {w} vs {t}",
+                i,
+                NAMES[i]
+            );
+        }
+        assert!(log_loss(&m, &samples) <= log_loss(&truth, &samples) + 1e-9);
+        assert!(
+            log_loss(&m, &samples)
+                < log_loss(
+                    &BeliefModel {
+                        weights: [0.0; FEATURES]
+                    },
+                    &samples
+                )
+        );
+    }
+
+    #[test]
+    fn an_adaptive_model_moves_from_its_prior_toward_the_games() {
+        // The games say feature 8 is strongly red; the prior says nothing.
+        let mut rng = SmallRng::seed_from_u64(9);
+        let game = |rng: &mut SmallRng| -> Vec<Sample> {
+            (0..300)
+                .map(|_| {
+                    let mut f = [0.0; FEATURES];
+                    f[0] = 1.0;
+                    f[8] = rng.gen_range(0..3) as f64;
+                    let p = sigmoid(0.5 - 1.5 * f[8]);
+                    Sample {
+                        features: f,
+                        blue: rng.gen::<f64>() < p,
+                    }
+                })
+                .collect()
+        };
+        let prior = BeliefModel {
+            weights: [0.0; FEATURES],
+        };
+        let mut strong = Adaptive::new(prior.clone(), 1e6);
+        let mut weak = Adaptive::new(prior.clone(), 10.0);
+        assert_eq!(weak.model(), &prior);
+        weak.learn(&[]);
+        assert_eq!(weak.games(), 0, "an empty game is no game");
+        for _ in 0..5 {
+            let g = game(&mut rng);
+            strong.learn(&g);
+            weak.learn(&g);
+        }
+        assert_eq!(weak.games(), 5);
+        let (w, s) = (weak.model().weights[8], strong.model().weights[8]);
+        assert!(
+            (w + 1.5).abs() < 0.3,
+            "the games dominate a weak prior: {w}"
+        );
+        assert!(s.abs() < 0.05, "a strong prior holds: {s}");
+    }
+
+    #[test]
+    fn samples_carry_the_true_colours_of_unrevealed_pieces() {
+        let setups = [
+            Setup::from_letters("ABCD").unwrap(),
+            Setup::from_letters("EFGH").unwrap(),
+        ];
+        let moves: Vec<Move> = ["A,N", "A,N", "B,N", "B,N"]
+            .iter()
+            .map(|m| Move::parse_gat(m).unwrap())
+            .collect();
+        let s = samples_from_game(setups, &moves, 0);
+        // Seat 0 moves twice, and sees 8 unrevealed opponent pieces each time.
+        assert_eq!(s.len(), 16);
+        // Seat 1's reds are E..H (slots 4..7): blue exactly for slots 0..3.
+        for x in &s {
+            let slot = (0..PIECES).find(|&p| x.features[16 + p] == 1.0).unwrap();
+            assert_eq!(x.blue, slot < 4);
+        }
+        // An illegal move stops the replay.
+        let bad = [Move::parse_gat("A,S").unwrap()];
+        assert!(samples_from_game(setups, &bad, 0).is_empty());
+    }
+}
