@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Reproduces docs/geister-results.md. Prints one JSON line per measurement.
-# Usage: bash docs/geister-results.sh > geister-results.jsonl    (about 40 minutes on 2 cores)
+# Usage: bash docs/geister-results.sh > geister-results.jsonl    (about 75 minutes on 2 cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -29,7 +29,12 @@ print(json.dumps({"session": "rule vs rule over serve-gat", "records": len(recor
 EOF
 rm -rf "$out"
 
-# best at 100 ms per move against rule, random and charge.
-"$B" match geister --a best --b rule --games 400 --time-ms 100 --jobs 2 --seed 1 --json 2>/dev/null | tail -n 1
-"$B" match geister --a best --b random --games 100 --time-ms 100 --jobs 2 --seed 1 --json 2>/dev/null | tail -n 1
-"$B" match geister --a best --b charge --games 100 --time-ms 100 --jobs 2 --seed 1 --json 2>/dev/null | tail -n 1
+# dmc-v1 (best before issue 11) at 100 ms per move against rule, random and charge.
+"$B" match geister --a dmc-v1 --b rule --games 400 --time-ms 100 --jobs 2 --seed 1 --json 2>/dev/null | tail -n 1
+"$B" match geister --a dmc-v1 --b random --games 100 --time-ms 100 --jobs 2 --seed 1 --json 2>/dev/null | tail -n 1
+"$B" match geister --a dmc-v1 --b charge --games 100 --time-ms 100 --jobs 2 --seed 1 --json 2>/dev/null | tail -n 1
+
+# best (issue 11) in sessions (--keep-agents: it learns game after game) through serve-gat's code,
+# against dmc-v1 and rule. The runs against the sparring partner need its binary: see the doc.
+"$B" match geister --a best --b dmc-v1 --over-gat --keep-agents --games 200 --jobs 1 --seed 12 --time-ms 100 --json 2>/dev/null | tail -n 1
+"$B" match geister --a best --b rule --over-gat --keep-agents --games 200 --jobs 1 --seed 13 --time-ms 100 --json 2>/dev/null | tail -n 1

@@ -27,6 +27,13 @@ fn play_geister(port: u16, agent: &str, games: u32, seed: u64) -> Guard {
     Guard(Some(c.spawn().expect("start play geister")))
 }
 
+/// Runs the binary with the words of `line` (split on spaces) as its
+/// arguments.
+fn cli(line: &str) -> Output {
+    let args: Vec<&str> = line.split_whitespace().collect();
+    run(&args, &[], None, LIMIT)
+}
+
 /// (games, wins, draws, losses) from a client's `summary:` line.
 fn summary(o: &Output) -> (u32, u32, u32, u32) {
     let text = stdout(o);
@@ -393,24 +400,7 @@ fn match_geister_over_gat_plays_a_program_and_names_it_in_the_records() {
 
 #[test]
 fn a_program_that_exits_without_playing_stops_the_match_with_an_error() {
-    let o = run(
-        &[
-            "match",
-            "geister",
-            "--a",
-            "rule",
-            "--b-cmd",
-            "true",
-            "--over-gat",
-            "--games",
-            "2",
-            "--jobs",
-            "1",
-        ],
-        &[],
-        None,
-        LIMIT,
-    );
+    let o = cli("match geister --a rule --b-cmd true --over-gat --games 2 --jobs 1");
     assert!(!o.status.success());
     let err = stderr(&o);
     assert!(
@@ -418,39 +408,15 @@ fn a_program_that_exits_without_playing_stops_the_match_with_an_error() {
         "{err}"
     );
     // Programs only play geister over GAT; a missing program is an error too.
-    for args in [
-        &["match", "geister", "--a", "rule", "--b-cmd", "true"][..],
-        &[
-            "match",
-            "four3d",
-            "--a",
-            "pmc",
-            "--b-cmd",
-            "true",
-            "--over-gat",
-        ][..],
+    for line in [
+        "match geister --a rule --b-cmd true",
+        "match four3d --a pmc --b-cmd true --over-gat",
     ] {
-        let o = run(args, &[], None, LIMIT);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let o = cli(line);
+        assert_eq!(o.status.code(), Some(2), "{line}: {}", stderr(&o));
     }
-    let o = run(
-        &[
-            "match",
-            "geister",
-            "--a",
-            "rule",
-            "--b-cmd",
-            "/nonexistent/gat-bot",
-            "--over-gat",
-            "--games",
-            "2",
-            "--jobs",
-            "1",
-        ],
-        &[],
-        None,
-        LIMIT,
-    );
+    let o =
+        cli("match geister --a rule --b-cmd /nonexistent/gat-bot --over-gat --games 2 --jobs 1");
     assert!(!o.status.success());
     assert!(stderr(&o).contains("cannot start"), "{}", stderr(&o));
 }
@@ -460,50 +426,22 @@ fn geister_beliefs_fits_a_model_that_best_can_load_and_scores_the_sources() {
     let dir = tempfile::tempdir().unwrap();
     let recs = dir.path().join("games.jsonl");
     let model = dir.path().join("model.json");
+    let (recs_s, model_s) = (recs.to_str().unwrap(), model.to_str().unwrap());
     // Records to learn from: rule's colours, against charge.
-    let o = run(
-        &[
-            "match",
-            "geister",
-            "--a",
-            "rule",
-            "--b",
-            "charge",
-            "--games",
-            "6",
-            "--seed",
-            "3",
-            "--out",
-            recs.to_str().unwrap(),
-        ],
-        &[],
-        None,
-        LIMIT,
-    );
+    let o = cli(&format!(
+        "match geister --a rule --b charge --games 6 --seed 3 --out {recs_s}"
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
-    let fit = run(
-        &[
-            "geister-beliefs",
-            "--train",
-            recs.to_str().unwrap(),
-            "--colours-of",
-            "rule",
-            "--out",
-            model.to_str().unwrap(),
-            "--json",
-        ],
-        &[],
-        None,
-        LIMIT,
-    );
+    let fit = cli(&format!(
+        "geister-beliefs --train {recs_s} --colours-of rule --out {model_s} --json"
+    ));
     assert!(fit.status.success(), "{}", stderr(&fit));
     assert!(
         stderr(&fit).contains("fitted on 6 games"),
         "{}",
         stderr(&fit)
     );
-    let scores: serde_json::Value =
-        serde_json::from_str(stdout(&fit).lines().last().unwrap()).unwrap();
+    let scores = last_json(&fit);
     assert_eq!(scores["games"], 6);
     assert!(scores["samples"].as_u64().unwrap() > 50, "{scores}");
     for source in ["uniform", "seed", "learned"] {
@@ -517,41 +455,16 @@ fn geister_beliefs_fits_a_model_that_best_can_load_and_scores_the_sources() {
         "{text}"
     );
     // best plays with it, kept from game to game (learning as it goes).
-    let p = format!("beliefs={}", model.display());
-    let o = run(
-        &[
-            "match",
-            "geister",
-            "--a",
-            "best",
-            "--a-param",
-            &p,
-            "--a-playouts",
-            "50",
-            "--b",
-            "random",
-            "--games",
-            "4",
-            "--keep-agents",
-            "--jobs",
-            "1",
-            "--json",
-        ],
-        &[],
-        None,
-        LIMIT,
-    );
+    let o = cli(&format!(
+        "match geister --a best --a-param beliefs={model_s} --a-playouts 50 --b random \
+         --games 4 --keep-agents --jobs 1 --json"
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(last_json(&o)["games"], 4);
     // Bad input: no records, a missing file, a bad model file.
-    let none = run(&["geister-beliefs"], &[], None, LIMIT);
+    let none = cli("geister-beliefs");
     assert_eq!(none.status.code(), Some(2), "{}", stderr(&none));
-    let missing = run(
-        &["geister-beliefs", "--test", "/nonexistent.jsonl"],
-        &[],
-        None,
-        LIMIT,
-    );
+    let missing = cli("geister-beliefs --test /nonexistent.jsonl");
     assert_eq!(missing.status.code(), Some(1), "{}", stderr(&missing));
     assert!(
         stderr(&missing).contains("/nonexistent.jsonl"),
@@ -560,41 +473,16 @@ fn geister_beliefs_fits_a_model_that_best_can_load_and_scores_the_sources() {
     );
     let bad = dir.path().join("bad.json");
     std::fs::write(&bad, "{\"weights\": {}}").unwrap();
-    let b = run(
-        &[
-            "geister-beliefs",
-            "--test",
-            recs.to_str().unwrap(),
-            "--model",
-            bad.to_str().unwrap(),
-        ],
-        &[],
-        None,
-        LIMIT,
-    );
+    let bad_s = bad.to_str().unwrap();
+    let b = cli(&format!("geister-beliefs --test {recs_s} --model {bad_s}"));
     assert_eq!(b.status.code(), Some(2), "{}", stderr(&b));
     assert!(
         stderr(&b).contains("no weight for 'bias'"),
         "{}",
         stderr(&b)
     );
-    let p = format!("beliefs={}", bad.display());
-    let m = run(
-        &[
-            "match",
-            "geister",
-            "--a",
-            "best",
-            "--a-param",
-            &p,
-            "--b",
-            "random",
-            "--games",
-            "2",
-        ],
-        &[],
-        None,
-        LIMIT,
-    );
+    let m = cli(&format!(
+        "match geister --a best --a-param beliefs={bad_s} --b random --games 2"
+    ));
     assert_eq!(m.status.code(), Some(2), "{}", stderr(&m));
 }

@@ -108,7 +108,7 @@ pub fn move_delta(
 /// The opponent piece that moved between `opp_before` and `view`, with its
 /// squares before and after (`None` if none stayed on the board and moved,
 /// e.g. it escaped).
-pub fn moved_piece(opp_before: &[Place; PIECES], view: &View) -> Option<(u8, Square, Square)> {
+fn moved_piece(opp_before: &[Place; PIECES], view: &View) -> Option<(u8, Square, Square)> {
     let mut moved = None;
     for (p, before) in opp_before.iter().enumerate() {
         if let (Some(a), Some(b)) = (before.square(), view.opp(p as u8).square()) {
@@ -121,7 +121,7 @@ pub fn moved_piece(opp_before: &[Place; PIECES], view: &View) -> Option<(u8, Squ
 }
 
 /// Our places and the opponent's after we play `mv` in `view`.
-pub fn after_move(view: &View, mv: Move) -> ([Place; PIECES], [Place; PIECES]) {
+fn after_move(view: &View, mv: Move) -> ([Place; PIECES], [Place; PIECES]) {
     let mut own = *view.own_places();
     let mut opp = *view.opp_places();
     if let Some(from) = own[mv.piece as usize].square() {
@@ -138,6 +138,85 @@ pub fn after_move(view: &View, mv: Move) -> ([Place; PIECES], [Place; PIECES]) {
     (own, opp)
 }
 
+/// The opponent's move since our last one, with the position it was made
+/// from.
+#[derive(Clone, Copy, Debug)]
+pub struct OpponentMove {
+    /// Our places and the opponent's right after our last move.
+    pub own_before: [Place; PIECES],
+    pub opp_before: [Place; PIECES],
+    /// The piece that moved, from and to (our frame).
+    pub piece: u8,
+    pub from: Square,
+    pub to: Square,
+}
+
+impl OpponentMove {
+    /// The seed's table line for the move; `own_now` are our places after
+    /// it (a piece it captured gone).
+    pub fn kind(&self, own_now: &[Place; PIECES]) -> MoveKind {
+        MoveKind::of(self.from, self.to, &self.own_before, own_now)
+    }
+
+    /// The opponent's other pieces that stood touching one of ours and
+    /// were left there.
+    pub fn left_in_contact(&self) -> impl Iterator<Item = u8> + '_ {
+        self.opp_before
+            .iter()
+            .enumerate()
+            .filter(move |&(p, before)| {
+                p as u8 != self.piece
+                    && before
+                        .square()
+                        .is_some_and(|sq| contacts(sq, &self.own_before) >= 1)
+            })
+            .map(|(p, _)| p as u8)
+    }
+
+    /// The pieces that could have won by pattern 1, had they been blue, and
+    /// did not (the seed takes them as red).
+    pub fn missed_wins(&self) -> Vec<u8> {
+        missed_forced_wins(
+            &self.own_before,
+            &self.opp_before,
+            self.piece,
+            self.from,
+            self.to,
+        )
+    }
+}
+
+/// Follows the game between our turns: tell it every move we play
+/// ([`MoveWatcher::our_move`]), and it finds the opponent's reply in the
+/// next view ([`MoveWatcher::observe`]).
+#[derive(Clone, Debug, Default)]
+pub struct MoveWatcher {
+    /// Our places and the opponent's right after our last move.
+    pub(crate) last: Option<([Place; PIECES], [Place; PIECES])>,
+}
+
+impl MoveWatcher {
+    /// Remembers the position right after we play `mv` in `view`.
+    pub fn our_move(&mut self, view: &View, mv: Move) {
+        self.last = Some(after_move(view, mv));
+    }
+
+    /// The opponent's move between the position after our last move and
+    /// `view` (`None` before our first move, or if no piece stayed on the
+    /// board and moved).
+    pub fn observe(&mut self, view: &View) -> Option<OpponentMove> {
+        let (own_before, opp_before) = self.last.take()?;
+        let (piece, from, to) = moved_piece(&opp_before, view)?;
+        Some(OpponentMove {
+            own_before,
+            opp_before,
+            piece,
+            from,
+            to,
+        })
+    }
+}
+
 /// The blue-likelihood tracker: feed it every view on our turn
 /// ([`BlueLikelihood::observe`]) and every move we play
 /// ([`BlueLikelihood::our_move`]).
@@ -147,8 +226,7 @@ pub struct BlueLikelihood {
     score: [f64; PIECES],
     /// Pieces that skipped a forced win (treated as red).
     red: [bool; PIECES],
-    /// Our places and the opponent's right after our last move.
-    last: Option<([Place; PIECES], [Place; PIECES])>,
+    watch: MoveWatcher,
 }
 
 impl BlueLikelihood {
@@ -163,7 +241,7 @@ impl BlueLikelihood {
 
     /// Remembers the position right after we play `mv` in `view`.
     pub fn our_move(&mut self, view: &View, mv: Move) {
-        self.last = Some(after_move(view, mv));
+        self.watch.our_move(view, mv);
     }
 
     /// Blue-likelihood of every opponent piece in `view` (score plus the
@@ -185,25 +263,14 @@ impl BlueLikelihood {
     /// Updates the likelihoods from the opponent's move between the
     /// position after our last move and `view`.
     pub fn observe(&mut self, view: &View) {
-        let Some((own_before, opp_before)) = self.last.take() else {
+        let Some(m) = self.watch.observe(view) else {
             return;
         };
-        let Some((m, from, to)) = moved_piece(&opp_before, view) else {
-            return;
-        };
-        let own_now = view.own_places();
-        self.score[m as usize] += move_delta(from, to, &own_before, own_now);
-        for (p, before) in opp_before.iter().enumerate() {
-            if p as u8 == m {
-                continue;
-            }
-            if let Some(sq) = before.square() {
-                if contacts(sq, &own_before) >= 1 {
-                    self.score[p] -= 1.2;
-                }
-            }
+        self.score[m.piece as usize] += m.kind(view.own_places()).delta();
+        for p in m.left_in_contact() {
+            self.score[p as usize] -= 1.2;
         }
-        for p in missed_forced_wins(&own_before, &opp_before, m, from, to) {
+        for p in m.missed_wins() {
             self.red[p as usize] = true;
         }
     }
@@ -252,7 +319,7 @@ mod tests {
         let mut opp_before = *v.opp_places();
         opp_before[1] = Place::At(sq(3, 1));
         let mut a = BlueLikelihood::new();
-        a.last = Some((*v.own_places(), opp_before));
+        a.watch.last = Some((*v.own_places(), opp_before));
         a.observe(&v);
         assert!((a.score[0] + 1.2).abs() < 1e-9);
         assert_eq!(a.score[1], 0.0);
@@ -270,7 +337,7 @@ mod tests {
         let mut opp_before = *v.opp_places();
         opp_before[1] = Place::At(sq(3, 1));
         let mut a = BlueLikelihood::new();
-        a.last = Some((*v.own_places(), opp_before));
+        a.watch.last = Some((*v.own_places(), opp_before));
         a.observe(&v);
         assert_eq!(a.likelihoods(&v)[0], -1000.0);
         // If it steps onto the exit instead, it is not marked.
@@ -278,7 +345,7 @@ mod tests {
         let mut opp_before = *v.opp_places();
         opp_before[0] = Place::At(sq(0, 4));
         let mut a = BlueLikelihood::new();
-        a.last = Some((*v.own_places(), opp_before));
+        a.watch.last = Some((*v.own_places(), opp_before));
         a.observe(&v);
         assert!(a.likelihoods(&v)[0] > 0.0);
     }

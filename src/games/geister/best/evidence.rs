@@ -10,8 +10,7 @@
 //! skipped a sure escape is marked red, as in the seed.
 
 use super::super::geometry::contacts;
-use super::super::likelihood::{after_move, moved_piece, position_bonus, MoveKind};
-use super::super::patterns::missed_forced_wins;
+use super::super::likelihood::{position_bonus, MoveKind, MoveWatcher};
 use super::super::rules::{Move, Place, PIECES};
 use super::super::view::View;
 
@@ -61,8 +60,7 @@ pub type Features = [f64; FEATURES];
 pub struct Evidence {
     counts: [[f64; COUNTS]; PIECES],
     red: [bool; PIECES],
-    /// Our places and the opponent's right after our last move.
-    last: Option<([Place; PIECES], [Place; PIECES])>,
+    watch: MoveWatcher,
 }
 
 impl Evidence {
@@ -77,7 +75,7 @@ impl Evidence {
 
     /// Remembers the position right after we play `mv` in `view`.
     pub fn our_move(&mut self, view: &View, mv: Move) {
-        self.last = Some(after_move(view, mv));
+        self.watch.our_move(view, mv);
     }
 
     /// Whether piece `p` skipped a sure escape (so it is taken as red).
@@ -88,35 +86,24 @@ impl Evidence {
     /// Counts the opponent's move between the position after our last
     /// move and `view`.
     pub fn observe(&mut self, view: &View) {
-        let Some((own_before, opp_before)) = self.last.take() else {
+        let Some(m) = self.watch.observe(view) else {
             return;
         };
-        let Some((m, from, to)) = moved_piece(&opp_before, view) else {
-            return;
-        };
-        let own_now = view.own_places();
-        let c = &mut self.counts[m as usize];
-        c[MoveKind::of(from, to, &own_before, own_now).index()] += 1.0;
-        if own_before.contains(&Place::At(to)) {
+        let c = &mut self.counts[m.piece as usize];
+        c[m.kind(view.own_places()).index()] += 1.0;
+        if m.own_before.contains(&Place::At(m.to)) {
             c[CAPTURES] += 1.0;
         }
         // The opponent moves toward +y in our frame.
-        if to.y() > from.y() {
+        if m.to.y() > m.from.y() {
             c[FORWARD] += 1.0;
-        } else if to.y() < from.y() {
+        } else if m.to.y() < m.from.y() {
             c[BACKWARD] += 1.0;
         }
-        for (p, before) in opp_before.iter().enumerate() {
-            if p as u8 == m {
-                continue;
-            }
-            if let Some(sq) = before.square() {
-                if contacts(sq, &own_before) >= 1 {
-                    self.counts[p][STAYED] += 1.0;
-                }
-            }
+        for p in m.left_in_contact() {
+            self.counts[p as usize][STAYED] += 1.0;
         }
-        for p in missed_forced_wins(&own_before, &opp_before, m, from, to) {
+        for p in m.missed_wins() {
             self.red[p as usize] = true;
         }
     }
@@ -161,7 +148,7 @@ mod tests {
         let mut opp_before = *v.opp_places();
         opp_before[1] = Place::At(sq(3, 1));
         let mut e = Evidence::new();
-        e.last = Some((*v.own_places(), opp_before));
+        e.watch.last = Some((*v.own_places(), opp_before));
         e.observe(&v);
         let a = e.features(&v, 0).unwrap();
         let b = e.features(&v, 1).unwrap();

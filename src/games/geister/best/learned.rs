@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::super::likelihood::BlueLikelihood;
 use super::super::rules::{Colour, Geister, Move, Setup, PIECES};
+use super::super::view::View;
 use super::belief::Belief;
 use super::evidence::{Evidence, Features, FEATURES, NAMES};
 
@@ -116,30 +117,43 @@ pub struct Sample {
 /// each of the observer's turns, every opponent piece on the board (and not
 /// yet revealed) gives one sample. Stops at the first illegal move.
 pub fn samples_from_game(setups: [Setup; 2], moves: &[Move], observer: usize) -> Vec<Sample> {
-    let mut g = Geister::new(setups);
     let mut ev = Evidence::new();
     let mut out = Vec::new();
+    each_turn_of(setups, moves, observer, |view, mv| {
+        ev.observe(view);
+        for p in 0..PIECES as u8 {
+            if view.opp_colour(p).is_some() {
+                continue;
+            }
+            if let Some(features) = ev.features(view, p) {
+                let blue = setups[1 - observer].colour(p) == Colour::Blue;
+                out.push(Sample { features, blue });
+            }
+        }
+        ev.our_move(view, mv);
+    });
+    out
+}
+
+/// Replays the game from `setups` through `moves` (seat 0 first), calling
+/// `turn(view, move)` at each of `observer`'s turns with its view and the
+/// move it played; stops at the end of the game or the first illegal move.
+fn each_turn_of(
+    setups: [Setup; 2],
+    moves: &[Move],
+    observer: usize,
+    mut turn: impl FnMut(&View, Move),
+) {
+    let mut g = Geister::new(setups);
     for &mv in moves {
         if g.outcome().is_some() || !g.is_legal(mv) {
             break;
         }
         if g.to_move() == observer {
-            let view = g.view(observer);
-            ev.observe(&view);
-            for p in 0..PIECES as u8 {
-                if view.opp_colour(p).is_some() {
-                    continue;
-                }
-                if let Some(features) = ev.features(&view, p) {
-                    let blue = setups[1 - observer].colour(p) == Colour::Blue;
-                    out.push(Sample { features, blue });
-                }
-            }
-            ev.our_move(&view, mv);
+            turn(&g.view(observer), mv);
         }
         g.play(mv);
     }
-    out
 }
 
 /// How well three belief sources predict the colours in one game, seen by
@@ -178,59 +192,51 @@ pub fn score_game(
     seed_beta: f64,
     model: &BeliefModel,
 ) -> Scores {
-    let mut g = Geister::new(setups);
     let mut ev = Evidence::new();
     let mut seed = BlueLikelihood::new();
     let mut out = Scores::default();
-    for &mv in moves {
-        if g.outcome().is_some() || !g.is_legal(mv) {
-            break;
-        }
-        if g.to_move() == observer {
-            let view = g.view(observer);
-            ev.observe(&view);
-            seed.observe(&view);
-            let mut learned = [f64::NEG_INFINITY; PIECES];
-            for (p, l) in learned.iter_mut().enumerate() {
-                let p = p as u8;
-                if ev.marked_red(p) {
-                    *l = -1000.0;
-                } else if let Some(f) = ev.features(&view, p) {
-                    *l = model.log_odds(&f);
-                }
+    each_turn_of(setups, moves, observer, |view, mv| {
+        ev.observe(view);
+        seed.observe(view);
+        let mut learned = [f64::NEG_INFINITY; PIECES];
+        for (p, l) in learned.iter_mut().enumerate() {
+            let p = p as u8;
+            if ev.marked_red(p) {
+                *l = -1000.0;
+            } else if let Some(f) = ev.features(view, p) {
+                *l = model.log_odds(&f);
             }
-            let sources = [
-                Belief::new(&view, &[0.0; PIECES], 0.0),
-                Belief::new(&view, &seed.likelihoods(&view), seed_beta),
-                Belief::new(&view, &learned, 1.0),
-            ];
-            let unknown: Vec<u8> = (0..PIECES as u8)
-                .filter(|&p| view.opp(p).on_board() && view.opp_colour(p).is_none())
-                .collect();
-            let is_blue = |p: u8| setups[1 - observer].colour(p) == Colour::Blue;
-            let mixed = unknown.iter().any(|&p| is_blue(p)) && unknown.iter().any(|&p| !is_blue(p));
-            out.samples += unknown.len();
-            out.turns += mixed as usize;
-            for (k, b) in sources.iter().enumerate() {
-                let probs = b.blue_probabilities();
-                for &p in &unknown {
-                    let q = probs[p as usize].clamp(1e-6, 1.0 - 1e-6);
-                    out.loss[k] -= if is_blue(p) { q.ln() } else { (1.0 - q).ln() };
-                }
-                if mixed {
-                    let reddest = unknown
-                        .iter()
-                        .copied()
-                        .min_by(|&a, &c| probs[a as usize].total_cmp(&probs[c as usize]))
-                        .expect("unknown is not empty");
-                    out.reddest_right[k] += !is_blue(reddest) as usize;
-                }
-            }
-            ev.our_move(&view, mv);
-            seed.our_move(&view, mv);
         }
-        g.play(mv);
-    }
+        let sources = [
+            Belief::new(view, &[0.0; PIECES], 0.0),
+            Belief::new(view, &seed.likelihoods(view), seed_beta),
+            Belief::new(view, &learned, 1.0),
+        ];
+        let unknown: Vec<u8> = (0..PIECES as u8)
+            .filter(|&p| view.opp(p).on_board() && view.opp_colour(p).is_none())
+            .collect();
+        let is_blue = |p: u8| setups[1 - observer].colour(p) == Colour::Blue;
+        let mixed = unknown.iter().any(|&p| is_blue(p)) && unknown.iter().any(|&p| !is_blue(p));
+        out.samples += unknown.len();
+        out.turns += mixed as usize;
+        for (k, b) in sources.iter().enumerate() {
+            let probs = b.blue_probabilities();
+            for &p in &unknown {
+                let q = probs[p as usize].clamp(1e-6, 1.0 - 1e-6);
+                out.loss[k] -= if is_blue(p) { q.ln() } else { (1.0 - q).ln() };
+            }
+            if mixed {
+                let reddest = unknown
+                    .iter()
+                    .copied()
+                    .min_by(|&a, &c| probs[a as usize].total_cmp(&probs[c as usize]))
+                    .expect("unknown is not empty");
+                out.reddest_right[k] += !is_blue(reddest) as usize;
+            }
+        }
+        ev.our_move(view, mv);
+        seed.our_move(view, mv);
+    });
     out
 }
 
@@ -296,16 +302,39 @@ pub fn fit_toward(samples: &[Sample], prior: &[f64; FEATURES], l2: f64) -> Belie
             hess[i][i] += reg;
         }
         let step = solve(hess, grad);
-        let mut largest = 0.0f64;
-        for i in 0..FEATURES {
-            w[i] -= step[i];
-            largest = largest.max(step[i].abs());
+        // Damped Newton: halve the step until the objective does not grow
+        // (a plain Newton step can overshoot from a start far from the
+        // optimum, e.g. a prior that is confidently wrong on these games).
+        let reg = l2.max(1e-9);
+        let before = objective(samples, &w, prior, reg);
+        let mut t = 1.0;
+        let mut next = w;
+        loop {
+            for i in 0..FEATURES {
+                next[i] = w[i] - t * step[i];
+            }
+            if objective(samples, &next, prior, reg) <= before || t < 1e-6 {
+                break;
+            }
+            t *= 0.5;
         }
+        let largest = (0..FEATURES)
+            .map(|i| (next[i] - w[i]).abs())
+            .fold(0.0f64, f64::max);
+        w = next;
         if largest < 1e-9 {
             break;
         }
     }
     BeliefModel { weights: w }
+}
+
+/// Mean log loss of weights `w` on `samples` plus `reg`/2 times their
+/// squared distance from `prior`: what [`fit_toward`] minimises.
+fn objective(samples: &[Sample], w: &[f64; FEATURES], prior: &[f64; FEATURES], reg: f64) -> f64 {
+    let m = BeliefModel { weights: *w };
+    let penalty: f64 = w.iter().zip(prior).map(|(a, b)| (a - b) * (a - b)).sum();
+    log_loss(&m, samples) + 0.5 * reg * penalty
 }
 
 /// A model that keeps learning the opponent it plays: after each game, the
