@@ -38,3 +38,6 @@ rm -rf "$out"
 # against dmc-v1 and rule. The runs against the sparring partner need its binary: see the doc.
 "$B" match geister --a best --b dmc-v1 --over-gat --keep-agents --games 200 --jobs 1 --seed 12 --time-ms 100 --json 2>/dev/null | tail -n 1
 "$B" match geister --a best --b rule --over-gat --keep-agents --games 200 --jobs 1 --seed 13 --time-ms 100 --json 2>/dev/null | tail -n 1
+# Against the sparring partner Naotti-2020 (not in the repository; docs/geister-results.md says how to build it):
+# NAO="sh -c 'echo 1 {port} {host} 5 | exec /path/to/naotti'"
+# "$B" match geister --a best --b-cmd "$NAO" --over-gat --keep-agents --games 200 --jobs 1 --seed 11 --time-ms 100 --json | tail -n 1

@@ -539,6 +539,46 @@ mod tests {
     }
 
     #[test]
+    fn a_refit_from_a_confidently_wrong_prior_still_converges() {
+        // The prior is sure feature 8 means blue; the games say it means red.
+        // A plain Newton step from there overshoots by orders of magnitude
+        // (the loss is flat where the prior saturates); the damped fit must
+        // end at the minimum of its objective, below where it started.
+        let mut rng = SmallRng::seed_from_u64(5);
+        let samples: Vec<Sample> = (0..1500)
+            .map(|_| {
+                let mut f = [0.0; FEATURES];
+                f[0] = 1.0;
+                f[8] = rng.gen_range(0..3) as f64;
+                Sample {
+                    features: f,
+                    blue: rng.gen::<f64>() < sigmoid(1.0 - 2.0 * f[8]),
+                }
+            })
+            .collect();
+        let mut prior = [0.0; FEATURES];
+        prior[8] = 30.0;
+        let reg = 10.0 / samples.len() as f64;
+        let m = fit_toward(&samples, &prior, reg);
+        let at = |w: &[f64; FEATURES]| objective(&samples, w, &prior, reg);
+        assert!(m.weights.iter().all(|w| w.is_finite()));
+        assert!(at(&m.weights) < at(&prior), "the refit made things worse");
+        for i in [0, 8] {
+            for d in [-0.01, 0.01] {
+                let mut w = m.weights;
+                w[i] += d;
+                assert!(
+                    at(&m.weights) <= at(&w) + 1e-12,
+                    "not at the minimum along weight {i}"
+                );
+            }
+        }
+        // The pull of the prior (reg * 30) keeps it from the data's -2, but
+        // the data still flips its sign.
+        assert!(m.weights[8] < 0.0, "feature 8 still blue: {}", m.weights[8]);
+    }
+
+    #[test]
     fn samples_carry_the_true_colours_of_unrevealed_pieces() {
         let setups = [
             Setup::from_letters("ABCD").unwrap(),

@@ -4,12 +4,14 @@
 //! 1. **Solver shortcut**: if the seed's forced-win table ([`forced_win`]:
 //!    a blue on an exit, a free run that wins the race, patterns 2-4) names a
 //!    move, it is played without searching.
-//! 2. **Beliefs**: the seed's blue-likelihood of each opponent piece
-//!    ([`BlueLikelihood`], updated from every opponent move; -1000 for a piece
-//!    that skipped a sure escape) becomes a distribution over the colourings
-//!    that fit what is known, i.e. the right number of blues among the pieces
-//!    on the board, each colouring weighted `exp(belief * sum of the
-//!    likelihoods of its blues)` ([`belief::Belief`]).
+//! 2. **Beliefs**: a blue-likelihood of each opponent piece, by default the
+//!    log-odds of the learned model ([`learned::BeliefModel`]) over the
+//!    piece's [`Evidence`] (refitted after every game on the colours the end
+//!    board revealed), or the seed's table ([`BlueLikelihood`], `dmc-v1`);
+//!    -1000 for a piece that skipped a sure escape. It becomes a distribution
+//!    over the colourings that fit what is known, i.e. the right number of
+//!    blues among the pieces on the board, each colouring weighted
+//!    `exp(belief * sum of the likelihoods of its blues)` ([`belief::Belief`]).
 //! 3. **Search**: single-observer information-set MCTS ([`search`]): one tree
 //!    of move sequences, a colouring drawn from the belief for every
 //!    iteration, UCB1 at both sides' nodes (the opponent is treated as
@@ -32,8 +34,10 @@
 //!
 //! Parameters (`--param KEY=VALUE`, `[agent_params]`): `exploration` (UCB1
 //! constant, 0.5), `threshold` (visits before a leaf is expanded, 4),
-//! `belief` (inverse temperature of the likelihoods, 0.15; 0 = uniform over
-//! consistent colourings), `depth` (playout plies before evaluating, 0 = to
+//! `beliefs` (`learned`, `seed`, or a model file), `belief` (inverse
+//! temperature of the likelihoods, 1; 0 = uniform over consistent
+//! colourings), `adapt` (prior weight of the shipped model when refitting,
+//! 100; 0 = never refit), `threads` (root-parallel searches, 2), `depth` (playout plies before evaluating, 0 = to
 //! the end), and the playout weights `capture` (2), `forward` (2), `run`
 //! (4: a blue closing in on an exit) and `danger` (0.5: a blue stepping next
 //! to an opponent piece).
