@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::{params_from, parse_game, parse_param, CliError};
 use crate::config::Settings;
-use crate::games::{GameKind, GameVisitor, PlayableGame};
+use crate::games::{GameKind, GameOptions, GameVisitor, PlayableGame};
 use crate::runner::{self, Driver, MatchConfig, MatchReport, SideConfig, SprtConfig, Tally};
 
 #[derive(Debug, Args)]
@@ -73,6 +73,15 @@ pub struct MatchArgs {
     /// GAT server started in-process on loopback (one per job).
     #[arg(long)]
     pub over_gat: bool,
+    /// Flood-It: board size ROWSxCOLS (default 14x14).
+    #[arg(long, value_name = "ROWSxCOLS")]
+    pub size: Option<String>,
+    /// Flood-It: number of colours (default 6).
+    #[arg(long)]
+    pub colours: Option<u64>,
+    /// A game option KEY=VALUE (repeatable; --size and --colours are two).
+    #[arg(long = "game-option", value_parser = parse_param, value_name = "KEY=VALUE")]
+    pub game_options: Vec<(String, serde_json::Value)>,
     /// Each worker keeps its agents from game to game, as in a ladder
     /// session (Geister `best` learns its opponent's colours game after
     /// game); results are then reproducible for a given --jobs only.
@@ -173,6 +182,7 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
         }),
         margin_ms: settings.search.margin_ms,
         keep_agents: args.keep_agents,
+        game_options: game_options(&args.size, &args.colours, &args.game_options),
     };
     if args.over_gat && args.game != GameKind::Geister {
         return Err(CliError::Usage(format!(
@@ -180,6 +190,9 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
             args.game
         )));
     }
+    args.game
+        .check_options(&cfg.game_options)
+        .map_err(|e| CliError::Usage(format!("match: {e}")))?;
     // Check both agents before starting any thread, so a typo is a usage error.
     for (flag, s) in [("--a", &cfg.a), ("--b", &cfg.b)] {
         if s.command.is_some() {
@@ -219,6 +232,22 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
         println!("{}", runner::render_report(&report));
     }
     Ok(())
+}
+
+/// `--size`, `--colours` and `--game-option` as one map of game options.
+pub fn game_options(
+    size: &Option<String>,
+    colours: &Option<u64>,
+    more: &[(String, serde_json::Value)],
+) -> GameOptions {
+    let mut m = params_from(more);
+    if let Some(s) = size {
+        m.insert("size".into(), serde_json::Value::String(s.clone()));
+    }
+    if let Some(c) = colours {
+        m.insert("colours".into(), serde_json::Value::from(*c));
+    }
+    m
 }
 
 struct RunMatch<'a>(&'a MatchConfig);

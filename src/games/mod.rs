@@ -8,6 +8,7 @@
 //! perfect-information game) and [`PlayableGame`], its `pub mod` line below,
 //! and one line in [`registry!`]'s list.
 
+pub mod floodit;
 pub mod four3d;
 pub mod geister;
 pub mod golad;
@@ -28,6 +29,9 @@ pub const DEFAULT_AGENT: &str = "default";
 /// Agent options from a profile's `[agent_params]` table.
 pub type AgentParams = serde_json::Map<String, Value>;
 
+/// Game options (`--size 14x14 --colours 6` for Flood-It), by name.
+pub type GameOptions = serde_json::Map<String, Value>;
+
 /// What runners, servers, clients and records need of a game, on top of
 /// its rules ([`Model`]): its name, start, wire forms and agents.
 pub trait PlayableGame: Model + fmt::Debug {
@@ -37,6 +41,14 @@ pub trait PlayableGame: Model + fmt::Debug {
     fn agent_names() -> &'static [&'static str];
     /// The starting position (seeded for games with a random start).
     fn start(seed: u64) -> Self;
+    /// The starting position under game options (Flood-It's board size and
+    /// colours...), or why they are not valid. By default a game takes none.
+    fn start_with(seed: u64, options: &GameOptions) -> Result<Self, String> {
+        match options.keys().next() {
+            Some(k) => Err(format!("game {} takes no option '{k}'", Self::ID)),
+            None => Ok(Self::start(seed)),
+        }
+    }
     /// The true state (every hidden part included): records and replays.
     fn state_to_json(&self) -> Value;
     fn state_from_json(v: &Value) -> Result<Self, String>;
@@ -133,6 +145,7 @@ registry! {
     Golad => golad::GolState,
     Geister => geister::GeisterGame,
     Goofspiel => goofspiel::Goofspiel,
+    FloodIt => floodit::FloodIt,
 }
 
 impl GameKind {
@@ -146,6 +159,18 @@ impl GameKind {
             }
         }
         self.visit(Names)
+    }
+
+    /// Checks game options by building a start position with them.
+    pub fn check_options(self, options: &GameOptions) -> Result<(), String> {
+        struct Check<'a>(&'a GameOptions);
+        impl GameVisitor for Check<'_> {
+            type Output = Result<(), String>;
+            fn visit<G: PlayableGame>(self) -> Self::Output {
+                G::start_with(0, self.0).map(|_| ())
+            }
+        }
+        self.visit(Check(options))
     }
 
     /// Builds the agent once to check its name and parameters; its real

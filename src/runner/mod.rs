@@ -34,7 +34,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::arena;
-use crate::games::{AgentParams, PlayableGame};
+use crate::games::{AgentParams, GameOptions, PlayableGame};
 use crate::records::{now_ms, EndReason, GameRecord, RecordWriter};
 use crate::search::{panic_message, Agent, Deadline, Limits, Outcome, Seat};
 
@@ -186,6 +186,9 @@ pub struct MatchConfig {
     /// that learn across games need it. Results then depend on which games
     /// a worker plays: reproducible for a given `jobs`.
     pub keep_agents: bool,
+    /// Game options (Flood-It's `size` and `colours`); empty for the
+    /// game's default start.
+    pub game_options: GameOptions,
 }
 
 /// The SPRT state at the end of a match.
@@ -512,7 +515,7 @@ fn play_game<G: PlayableGame>(
         [b.as_mut(), a.as_mut()]
     };
     let started_ms = now_ms();
-    let start = G::start(derive_seed(cfg.seed, (index / 2) as u64, 0));
+    let start = G::start_with(derive_seed(cfg.seed, (index / 2) as u64, 0), &cfg.game_options)?;
     let start_json = start.state_to_json();
     let never = AtomicBool::new(false);
     let mut limits =
@@ -889,6 +892,7 @@ pub(crate) mod test_support {
             sprt: None,
             margin_ms: 0,
             keep_agents: false,
+            game_options: crate::games::GameOptions::new(),
         }
     }
 

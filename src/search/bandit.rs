@@ -9,6 +9,7 @@ use rand::SeedableRng;
 use super::agent::{Agent, Decision};
 use super::deadline::{Budget, Limits};
 use super::game::{Game, Outcome};
+use super::mcts::{PlayoutResult, Policy, RandomPolicy};
 
 /// Statistics of one root candidate.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -77,6 +78,18 @@ impl PrimitiveMc {
         limits: &Limits,
         stop: &AtomicBool,
     ) -> (Vec<G::Move>, Vec<ArmStats>) {
+        self.search_with(pos, limits, stop, &mut RandomPolicy)
+    }
+
+    /// [`PrimitiveMc::search`] with the playouts of `policy`, scored by
+    /// what they return (the end's result, or a value in 0..=1).
+    pub fn search_with<G: Game, P: Policy<G>>(
+        &mut self,
+        pos: &G,
+        limits: &Limits,
+        stop: &AtomicBool,
+        policy: &mut P,
+    ) -> (Vec<G::Move>, Vec<ArmStats>) {
         let moves = pos.legal_moves();
         let me = pos.to_move();
         let mut stats = vec![ArmStats::default(); moves.len()];
@@ -86,9 +99,14 @@ impl PrimitiveMc {
         let mut budget = Budget::new(limits, stop);
         let mut i = 0;
         while budget.tick() {
-            let o = playout_after(pos, moves[i], &mut self.rng);
+            let mut p = pos.clone();
+            p.play(moves[i]);
+            let r = match p.outcome() {
+                Some(o) => PlayoutResult::End(o),
+                None => policy.playout(&mut p, &mut self.rng),
+            };
             stats[i].playouts += 1;
-            stats[i].reward += o.reward_for(me, self.draw_reward);
+            stats[i].reward += r.reward_for(me, self.draw_reward);
             i += 1;
             if i == moves.len() {
                 i = 0;
@@ -98,27 +116,33 @@ impl PrimitiveMc {
     }
 }
 
+/// The decision of a flat search: the candidate with the best mean (the
+/// first candidate if nothing was played).
+pub fn decide<M: Copy>(moves: &[M], stats: &[ArmStats]) -> Decision<M> {
+    assert!(!moves.is_empty(), "select called on a finished game");
+    let playouts = stats.iter().map(|s| s.playouts).sum();
+    match best_arm(stats) {
+        Some(b) => Decision {
+            mv: moves[b],
+            playouts,
+            value: Some(stats[b].mean()),
+        },
+        // Out of time before a single playout: any legal move beats none.
+        None => Decision {
+            mv: moves[0],
+            playouts,
+            value: None,
+        },
+    }
+}
+
 impl<G: Game> Agent<G> for PrimitiveMc {
     fn name(&self) -> &str {
         "pmc"
     }
     fn select(&mut self, pos: &G, limits: &Limits, stop: &AtomicBool) -> Decision<G::Move> {
         let (moves, stats) = self.search(pos, limits, stop);
-        assert!(!moves.is_empty(), "select called on a finished game");
-        let playouts = stats.iter().map(|s| s.playouts).sum();
-        match best_arm(&stats) {
-            Some(b) => Decision {
-                mv: moves[b],
-                playouts,
-                value: Some(stats[b].mean()),
-            },
-            // Out of time before a single playout: any legal move beats none.
-            None => Decision {
-                mv: moves[0],
-                playouts,
-                value: None,
-            },
-        }
+        decide(&moves, &stats)
     }
 }
 
