@@ -282,3 +282,83 @@ fn help_works_for_every_subcommand() {
         stdout(&o)
     );
 }
+
+#[test]
+fn floodit_plays_against_the_house_and_matches_on_a_chosen_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(
+        &["play", "floodit", "--agent", "greedy"],
+        &[],
+        Some(dir.path()),
+        LIMIT,
+    );
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    assert!(stdout(&o).contains("summary: games 1,"), "{}", stdout(&o));
+
+    let out = dir.path().join("f.jsonl");
+    let o = run(
+        &[
+            "match",
+            "floodit",
+            "--a",
+            "mc",
+            "--b",
+            "greedy",
+            "--games",
+            "4",
+            "--playouts",
+            "100",
+            "--size",
+            "8x10",
+            "--colours",
+            "4",
+            "--seed",
+            "3",
+            "--json",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    assert_eq!(last_json(&o)["games"], 4);
+    let recs = ladderbot::records::read_records(&out).unwrap();
+    assert_eq!(recs.len(), 4);
+    let start_of = |n: usize| {
+        recs.iter()
+            .find(|r| r.id.ends_with(&format!("-g{n}")))
+            .unwrap()
+            .start
+            .clone()
+    };
+    for n in 0..4 {
+        let s = start_of(n);
+        assert_eq!(
+            (s["rows"].as_u64(), s["cols"].as_u64()),
+            (Some(8), Some(10))
+        );
+        assert_eq!(s["colours"].as_u64(), Some(4));
+    }
+    // Each board is played twice, seats swapped; the next pair has another.
+    assert_eq!(start_of(0), start_of(1));
+    assert_eq!(start_of(2), start_of(3));
+    assert_ne!(start_of(0), start_of(2));
+    for r in &recs {
+        let g: ladderbot::games::floodit::FloodIt =
+            ladderbot::games::replay(&r.start, &r.moves).unwrap();
+        use ladderbot::model::Model;
+        assert_eq!(g.turn().outcome().map(|o| o.winner()), Some(r.winner));
+    }
+
+    for bad in [["--size", "1x40"], ["--colours", "9"]] {
+        let mut args = vec![
+            "match", "floodit", "--a", "mc", "--b", "greedy", "--games", "2",
+        ];
+        args.extend(bad);
+        let o = run(&args, &[], None, LIMIT);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("match:"), "{}", stderr(&o));
+    }
+}

@@ -47,6 +47,16 @@ fn every_profile_in_bots_loads_and_builds_its_agent() {
             s.agent.as_str()
         })
         .collect();
+    // Flood-It: one profile per shipped agent, each a match-server client.
+    for agent in ladderbot::games::floodit::agents::NAMES {
+        let (_, s) = seen
+            .iter()
+            .find(|(name, _)| name == &format!("floodit-{agent}"))
+            .unwrap_or_else(|| panic!("no floodit-{agent} profile"));
+        assert_eq!(s.game, Some(GameKind::FloodIt));
+        assert_eq!(&s.agent, agent);
+        assert!(!s.client.stdio);
+    }
     geister.sort_unstable();
     for agent in ["charge", "random", "rule"] {
         assert!(

@@ -65,6 +65,7 @@ fn server_config(records: Option<&Path>) -> ServerConfig {
         heartbeat_timeout: Duration::from_secs(3),
         house: None,
         seed: 7,
+        game_options: Default::default(),
     }
 }
 
@@ -1167,4 +1168,58 @@ async fn real_clients_play_simultaneous_and_hidden_games() {
         };
         assert_eq!(winner, Some(r.winner), "{r:?}");
     }
+}
+
+/// (h) Flood-It on the match server with the server's board options: real
+/// clients play, the records start on the configured board and replay to
+/// their results; a bad option stops the server from starting.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn floodit_games_use_the_servers_board_options_and_replay() {
+    use ladderbot::games::floodit::FloodIt;
+    use ladderbot::model::Model;
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = server_config(Some(&records_path(&dir)));
+    let mut options = ladderbot::games::GameOptions::new();
+    options.insert("size".into(), Value::from("6x9"));
+    options.insert("colours".into(), Value::from(4));
+    config.game_options.insert("floodit".into(), options);
+    let server = start(config).await;
+    let cfg = |name: &str, agent: &str, seed| {
+        let mut c = client_config(&server.url(), name, agent, 2, seed);
+        c.playouts = Some(100);
+        c
+    };
+    let a = tokio::spawn(run_client::<FloodIt>(cfg("mc", "mc", 1), |_| {}));
+    let b = tokio::spawn(run_client::<FloodIt>(cfg("greedy", "greedy", 2), |_| {}));
+    let (sa, sb) = (finish(a).await, finish(b).await);
+    assert_eq!((sa.games, sb.games), (2, 2));
+    assert_eq!((sa.wins, sa.draws), (sb.losses, sb.draws));
+    server.stop().await;
+    let recs = read_records(records_path(&dir)).unwrap();
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        assert_eq!(r.game, "floodit");
+        assert_eq!(r.reason, EndReason::Rules, "{r:?}");
+        assert_eq!(
+            (r.start["rows"].as_u64(), r.start["cols"].as_u64()),
+            (Some(6), Some(9))
+        );
+        assert_eq!(r.start["colours"].as_u64(), Some(4));
+        let g: FloodIt = ladderbot::games::replay(&r.start, &r.moves).unwrap();
+        assert_eq!(
+            g.turn().outcome().map(|o| o.winner()),
+            Some(r.winner),
+            "{r:?}"
+        );
+    }
+
+    let mut bad = server_config(None);
+    let mut options = ladderbot::games::GameOptions::new();
+    options.insert("size".into(), Value::from("40x40"));
+    bad.game_options.insert("floodit".into(), options);
+    let err = Server::bind(bad)
+        .await
+        .err()
+        .expect("a 40x40 board is refused");
+    assert!(err.to_string().contains("game_options.floodit"), "{err}");
 }

@@ -22,6 +22,7 @@ pub const NAMES: &[&str] = &[
     "golad-step",
     "golad-ai2",
     "golad-best",
+    "floodit-playouts",
 ];
 
 /// How long to measure.
@@ -76,6 +77,7 @@ pub fn run(name: &str, opts: &BenchOptions) -> Result<BenchReport, String> {
         "golad-step" => Ok(golad_step(opts)),
         "golad-ai2" => Ok(golad_ai2(opts)),
         "golad-best" => Ok(golad_best(opts)),
+        "floodit-playouts" => Ok(floodit_playouts(opts)),
         other => Err(format!(
             "unknown bench '{other}' (known: {})",
             NAMES.join(", ")
@@ -160,6 +162,56 @@ fn four3d_playouts(opts: &BenchOptions) -> BenchReport {
             opts.samples, opts.seconds
         ),
     }
+}
+
+/// Uniformly random Flood-It playouts on default boards (14 x 14, 6
+/// colours), bitboard rules against the breadth-first reference, the same
+/// eight boards for both, samples interleaved.
+fn floodit_playouts(opts: &BenchOptions) -> BenchReport {
+    use crate::games::floodit::reference::RefFloodIt;
+    use crate::games::floodit::{FloodIt, DEFAULT_COLOURS, DEFAULT_COLS, DEFAULT_ROWS};
+    let dur = Duration::from_secs_f64(opts.seconds);
+    let fast_starts: Vec<FloodIt> = (0..8)
+        .map(|seed| {
+            FloodIt::random(DEFAULT_ROWS, DEFAULT_COLS, DEFAULT_COLOURS, seed)
+                .expect("the default board is valid")
+        })
+        .collect();
+    let ref_starts: Vec<RefFloodIt> = fast_starts
+        .iter()
+        .map(|g| RefFloodIt::new(g.rows(), g.cols(), g.colours(), g.cells()))
+        .collect();
+    let mut rng = SmallRng::seed_from_u64(0xF100_D17);
+    let mut check = 0u64;
+    let (mut i, mut j) = (0usize, 0usize);
+    let mut fast = Vec::with_capacity(opts.samples);
+    let mut reference = Vec::with_capacity(opts.samples);
+    for _ in 0..opts.samples {
+        fast.push(rate(dur, 64, || {
+            let mut g = black_box(&fast_starts[i % 8]).clone();
+            i += 1;
+            fold(&mut check, g.random_playout(&mut rng));
+        }));
+        reference.push(rate(dur, 4, || {
+            let mut g = black_box(&ref_starts[j % 8]).clone();
+            j += 1;
+            fold(&mut check, g.random_playout(&mut rng));
+        }));
+    }
+    black_box(check);
+    report(
+        "floodit-playouts",
+        fast,
+        reference,
+        opts,
+        "playouts/s",
+        format!(
+            "two-player Flood-It random playouts on eight 14 x 14 boards with 6 colours, one \
+             thread: bitboard FloodIt (masked dilation) vs breadth-first RefFloodIt, {} \
+             interleaved samples of {} s each, medians",
+            opts.samples, opts.seconds
+        ),
+    )
 }
 
 /// Builds a report from the two lists of samples.
@@ -520,5 +572,8 @@ mod tests {
         let text = render(&r);
         assert!(text.starts_with("four3d-playouts: "), "{text}");
         eprintln!("{text}");
+        let r = run("floodit-playouts", &o).unwrap();
+        assert!(r.per_s > 0.0 && r.reference_per_s > 0.0);
+        assert_eq!(r.bench, "floodit-playouts");
     }
 }

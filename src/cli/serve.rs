@@ -38,6 +38,10 @@ pub struct ServeArgs {
     /// Seed for random starting positions.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// A game's start option GAME.KEY=VALUE, e.g. floodit.size=10x10 or
+    /// floodit.colours=4 (repeatable).
+    #[arg(long = "game-option", value_parser = super::parse_param, value_name = "GAME.KEY=VALUE")]
+    pub game_options: Vec<(String, serde_json::Value)>,
 }
 
 impl ServeArgs {
@@ -59,6 +63,17 @@ impl ServeArgs {
         set!(house_playouts);
         set!(house_time_ms);
         set!(seed);
+        for (key, value) in &self.game_options {
+            let (game, option) = key.split_once('.').ok_or_else(|| {
+                CliError::Usage(format!(
+                    "serve --game-option {key}: expected GAME.KEY=VALUE"
+                ))
+            })?;
+            v.game_options
+                .entry(game.to_string())
+                .or_default()
+                .insert(option.to_string(), value.clone());
+        }
         Ok(())
     }
 }
@@ -87,6 +102,7 @@ pub fn server_config(s: &ServerSettings) -> ServerConfig {
             time_ms: nonzero(s.house_time_ms),
         }),
         seed: s.seed,
+        game_options: s.game_options.clone(),
     }
 }
 

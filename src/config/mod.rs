@@ -139,6 +139,9 @@ pub struct ServerSettings {
     pub house_time_ms: u64,
     /// Seed for the games' starting positions.
     pub seed: u64,
+    /// Options of a game's start, by game: `[server.game_options.floodit]`
+    /// `size = "10x10"` (each game checks its own).
+    pub game_options: std::collections::BTreeMap<String, crate::games::GameOptions>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -237,6 +240,7 @@ impl Default for ServerSettings {
             house_playouts: 1_000,
             house_time_ms: 0,
             seed: 0,
+            game_options: Default::default(),
         }
     }
 }

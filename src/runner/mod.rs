@@ -515,7 +515,10 @@ fn play_game<G: PlayableGame>(
         [b.as_mut(), a.as_mut()]
     };
     let started_ms = now_ms();
-    let start = G::start_with(derive_seed(cfg.seed, (index / 2) as u64, 0), &cfg.game_options)?;
+    let start = G::start_with(
+        derive_seed(cfg.seed, (index / 2) as u64, 0),
+        &cfg.game_options,
+    )?;
     let start_json = start.state_to_json();
     let never = AtomicBool::new(false);
     let mut limits =

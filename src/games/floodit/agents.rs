@@ -16,7 +16,7 @@ use std::sync::atomic::AtomicBool;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::eval::territory_and_reach;
+use super::eval::{greedy_then_reach, territory_and_reach};
 use super::rules::FloodIt;
 use crate::games::{check_params, param_f64, param_u64, AgentParams, DEFAULT_AGENT};
 use crate::search::bandit::{decide, PrimitiveMc};
@@ -86,10 +86,19 @@ pub fn build(
                 inner: Uct::<FloodIt, _>::new("uct", cfg, crate::search::mcts::RandomPolicy, seed),
             }))
         }
-        "alphabeta" | "best" => {
+        "alphabeta" => {
             check_params(name, params, &["depth"])?;
             let depth = param_u64(params, "depth", 1..=64)?.map(|d| d as u32);
-            Ok(Box::new(AlphaBeta::new(name == "best", depth)))
+            Ok(Box::new(AlphaBeta::new(false, depth)))
+        }
+        "best" => {
+            check_params(name, params, &["depth", "rollout"])?;
+            let depth = param_u64(params, "depth", 1..=64)?.map(|d| d as u32);
+            let mut ab = AlphaBeta::new(true, depth);
+            if let Some(r) = param_u64(params, "rollout", 0..=1000)? {
+                ab.rollout = r as u32;
+            }
+            Ok(Box::new(ab))
         }
         other => Err(format!(
             "unknown floodit agent '{other}' (known: {})",
@@ -227,6 +236,10 @@ pub struct AlphaBeta {
     enhanced: bool,
     depth: Option<u32>,
     tt: HashMap<u64, Entry>,
+    /// The deepest iteration the last search completed.
+    reached: u32,
+    /// Greedy plies played out before the leaf evaluation (0: none).
+    rollout: u32,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -235,6 +248,9 @@ struct Entry {
     value: i32,
     bound: Bound,
     best: u8,
+    /// The value rests on a depth-0 evaluation somewhere below (else every
+    /// line under it reached the end of the game).
+    leaves: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -253,6 +269,8 @@ impl AlphaBeta {
             enhanced,
             depth,
             tt: HashMap::new(),
+            reached: 0,
+            rollout: 0,
         }
     }
 
@@ -269,8 +287,11 @@ impl AlphaBeta {
         (h ^ g.to_move() as u64).wrapping_mul(0x0000_0100_0000_01b3)
     }
 
-    /// The children in search order.
-    fn ordered(&self, g: &FloodIt, first: Option<u8>) -> Vec<(u8, FloodIt)> {
+    /// The children in search order. At the root both agents order by
+    /// immediate gain (colour order among equal gains), so among moves of
+    /// equal value the larger gain is kept: a decided game moves on
+    /// instead of marking time to the ply limit.
+    fn ordered(&self, g: &FloodIt, first: Option<u8>, root: bool) -> Vec<(u8, FloodIt)> {
         let mut kids: Vec<(u8, FloodIt)> = g
             .legal_moves()
             .into_iter()
@@ -280,7 +301,7 @@ impl AlphaBeta {
                 (c, k)
             })
             .collect();
-        if self.enhanced {
+        if self.enhanced || root {
             let me = g.to_move();
             kids.sort_by_key(|(c, k)| (Some(*c) != first, std::cmp::Reverse(k.area(me))));
         }
@@ -306,7 +327,11 @@ impl AlphaBeta {
         }
         if depth == 0 {
             *leaves = true;
-            return Ok(territory_and_reach(g, me));
+            return Ok(if self.rollout == 0 {
+                territory_and_reach(g, me)
+            } else {
+                greedy_then_reach(g, me, self.rollout)
+            });
         }
         let alpha0 = alpha;
         let key = Self::key(g);
@@ -314,20 +339,22 @@ impl AlphaBeta {
         if self.enhanced {
             if let Some(e) = self.tt.get(&key) {
                 first = Some(e.best);
-                if e.depth >= depth {
-                    match e.bound {
-                        Bound::Exact => return Ok(e.value),
-                        Bound::Lower if e.value >= beta => return Ok(e.value),
-                        Bound::Upper if e.value <= alpha => return Ok(e.value),
-                        _ => {}
-                    }
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.value >= beta,
+                    Bound::Upper => e.value <= alpha,
+                };
+                if e.depth >= depth && cut {
+                    *leaves |= e.leaves;
+                    return Ok(e.value);
                 }
             }
         }
         let mut best = i32::MIN;
         let mut best_move = 0;
-        for (c, k) in self.ordered(g, first) {
-            let v = -self.negamax(&k, depth - 1, -beta, -alpha, budget, leaves)?;
+        let mut below = false;
+        for (c, k) in self.ordered(g, first, false) {
+            let v = -self.negamax(&k, depth - 1, -beta, -alpha, budget, &mut below)?;
             if v > best {
                 best = v;
                 best_move = c;
@@ -352,9 +379,11 @@ impl AlphaBeta {
                     value: best,
                     bound,
                     best: best_move,
+                    leaves: below,
                 },
             );
         }
+        *leaves |= below;
         Ok(best)
     }
 
@@ -369,7 +398,7 @@ impl AlphaBeta {
     ) -> Result<(u8, i32), OutOfTime> {
         let mut alpha = -WIN * 2;
         let mut best = None;
-        for (c, k) in self.ordered(g, first) {
+        for (c, k) in self.ordered(g, first, true) {
             let v = -self.negamax(&k, depth - 1, -WIN * 2, -alpha, budget, leaves)?;
             if best.is_none() || v > alpha {
                 alpha = v;
@@ -405,6 +434,7 @@ impl Agent<FloodIt> for AlphaBeta {
         };
         let mut budget = Budget::new(&limits, stop).with_check_every(16);
         let mut choice = moves[0];
+        self.reached = 0;
         if self.tt.len() > 1 << 20 {
             self.tt.clear();
         }
@@ -412,16 +442,30 @@ impl Agent<FloodIt> for AlphaBeta {
             Some(d) => (d, d),
             None => (1, 64),
         };
+        // The last iteration's best move is searched first (enhanced), unless
+        // the game is decided: then the larger gain decides between equals.
+        let mut first = None;
         for depth in from..=to {
             let mut leaves = false;
-            match self.root(g, depth, Some(choice), &mut budget, &mut leaves) {
-                Ok((mv, _)) => choice = mv,
+            match self.root(g, depth, first, &mut budget, &mut leaves) {
+                Ok((mv, v)) => {
+                    choice = mv;
+                    first = (self.enhanced && v.abs() < WIN / 2).then_some(mv);
+                }
                 Err(OutOfTime) => break,
             }
+            self.reached = depth;
             if !leaves {
                 break; // every line reached the end: the search is exact
             }
         }
+        tracing::debug!(
+            agent = self.name(),
+            ply = g.ply(),
+            depth = self.reached,
+            nodes = budget.done(),
+            "floodit alpha-beta"
+        );
         Decision {
             mv: choice,
             playouts: budget.done(),
@@ -435,7 +479,12 @@ mod tests {
     use super::*;
     use crate::model::Outcome;
 
-    fn play(a: &mut dyn Agent<FloodIt>, b: &mut dyn Agent<FloodIt>, seed: u64, limits: &Limits) -> Outcome {
+    fn play(
+        a: &mut dyn Agent<FloodIt>,
+        b: &mut dyn Agent<FloodIt>,
+        seed: u64,
+        limits: &Limits,
+    ) -> Outcome {
         let mut g = FloodIt::random(8, 8, 5, seed).unwrap();
         let stop = AtomicBool::new(false);
         while g.outcome().is_none() {
@@ -484,9 +533,34 @@ mod tests {
                 let mut ab = AlphaBeta::new(enhanced, Some(4));
                 let mut budget = Budget::new(&limits, &stop);
                 let mut leaves = false;
-                vals.push(ab.root(&g, 4, None, &mut budget, &mut leaves).ok().unwrap().1);
+                vals.push(
+                    ab.root(&g, 4, None, &mut budget, &mut leaves)
+                        .ok()
+                        .unwrap()
+                        .1,
+                );
             }
             assert_eq!(vals[0], vals[1], "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn the_table_does_not_end_iterative_deepening_early() {
+        // A table hit under a depth-0 evaluation is not an exact result:
+        // with the same node budget the enhanced search must go at least as
+        // deep as the plain one (it once stopped after two iterations).
+        let stop = AtomicBool::new(false);
+        let limits = Limits::playouts(200_000);
+        for seed in 0..4 {
+            let g = FloodIt::random(10, 10, 6, seed).unwrap();
+            let mut reached = Vec::new();
+            for enhanced in [false, true] {
+                let mut ab = AlphaBeta::new(enhanced, None);
+                ab.select(&g, &limits, &stop);
+                reached.push(ab.reached);
+            }
+            assert!(reached[0] >= 3, "seed {seed}: {reached:?}");
+            assert!(reached[1] >= reached[0], "seed {seed}: {reached:?}");
         }
     }
 

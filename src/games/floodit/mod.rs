@@ -53,7 +53,7 @@ pub mod reference;
 pub mod rules;
 pub mod wire;
 
-pub use rules::FloodIt;
+pub use rules::{FloodIt, DEFAULT_COLOURS, DEFAULT_COLS, DEFAULT_ROWS};
 
 #[cfg(test)]
 mod tests {

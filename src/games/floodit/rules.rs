@@ -79,10 +79,7 @@ impl FloodIt {
     ) -> Result<FloodIt, String> {
         check_size(rows, cols, colours)?;
         if cells.len() != rows * cols {
-            return Err(format!(
-                "{} cells for a {rows} x {cols} board",
-                cells.len()
-            ));
+            return Err(format!("{} cells for a {rows} x {cols} board", cells.len()));
         }
         if let Some(c) = cells.iter().find(|&&c| c >= colours) {
             return Err(format!("colour {} outside 1..={colours}", c + 1));
@@ -184,6 +181,15 @@ impl FloodIt {
         let mask = l.masks[c as usize].and_not(&self.terr[1 - me], w);
         l.shape.grow(&self.terr[me], &mask)
     }
+    /// Plays `c` for the seat to move whose territory after it, `grown`,
+    /// the caller has already computed with [`FloodIt::grown`].
+    #[inline]
+    pub fn set_territory(&mut self, seat: Seat, grown: Bits, c: u8) {
+        debug_assert!(seat == (self.ply & 1) as Seat && grown == self.grown(c));
+        self.terr[seat] = grown;
+        self.colour[seat] = c;
+        self.ply += 1;
+    }
     /// Cells the seat to move gains by choosing `c`.
     pub fn gain(&self, c: u8) -> u32 {
         self.grown(c).count() - self.terr[self.to_move()].count()
@@ -274,7 +280,9 @@ impl Game for FloodIt {
         if self.is_over() {
             return Vec::new();
         }
-        (0..self.layout.colours).filter(|&c| self.allowed(c)).collect()
+        (0..self.layout.colours)
+            .filter(|&c| self.allowed(c))
+            .collect()
     }
     #[inline]
     fn play(&mut self, c: u8) {

@@ -83,7 +83,8 @@ impl PlayableGame for FloodIt {
             }
         }
         let ply = u32::try_from(ply).map_err(|_| format!("ply: {ply} is too large"))?;
-        FloodIt::from_cells(rows, cols, colours as u8, &cells, ply).map_err(|e| format!("board: {e}"))
+        FloodIt::from_cells(rows, cols, colours as u8, &cells, ply)
+            .map_err(|e| format!("board: {e}"))
     }
     fn obs_to_json(obs: &FloodIt) -> Value {
         obs.state_to_json()
@@ -226,7 +227,9 @@ mod tests {
         let good = FloodIt::random(4, 4, 3, 1).unwrap().state_to_json();
         let mut bad = good.clone();
         bad["board"][0] = json!("1239");
-        assert!(FloodIt::state_from_json(&bad).unwrap_err().contains("board[0]"));
+        assert!(FloodIt::state_from_json(&bad)
+            .unwrap_err()
+            .contains("board[0]"));
         let mut bad = good.clone();
         bad["extra"] = json!(1);
         assert!(FloodIt::state_from_json(&bad).is_err());
@@ -235,7 +238,9 @@ mod tests {
         assert!(FloodIt::state_from_json(&bad).is_err());
         let mut bad = good;
         bad["board"] = json!(["1111", "1111", "1111", "1111"]);
-        assert!(FloodIt::state_from_json(&bad).unwrap_err().contains("same colour"));
+        assert!(FloodIt::state_from_json(&bad)
+            .unwrap_err()
+            .contains("same colour"));
         assert!(FloodIt::move_from_json(&json!(0)).is_err());
         assert!(FloodIt::move_from_json(&json!("2")).is_err());
         assert_eq!(FloodIt::move_from_json(&json!(2)).unwrap(), 1);

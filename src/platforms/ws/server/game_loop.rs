@@ -149,7 +149,15 @@ async fn play_game<G: PlayableGame>(
     }
     tracing::info!(game_id, game = G::ID, seat0 = %names[0], seat1 = %names[1], number, of, "game started");
     let started_ms = now_ms();
-    let mut pos = G::start(shared.config.seed.wrapping_add(n));
+    let seed = shared.config.seed.wrapping_add(n);
+    // The options were checked when the server started.
+    let mut pos = match shared.config.game_options.get(G::ID) {
+        Some(options) => G::start_with(seed, options).unwrap_or_else(|e| {
+            tracing::error!(game = G::ID, error = %e, "game options refused: default start");
+            G::start(seed)
+        }),
+        None => G::start(seed),
+    };
     let start = pos.state_to_json();
     let mut bank = [clock.time_bank_ms; 2];
     let mut moves: Vec<Value> = Vec::new();

@@ -145,6 +145,9 @@ pub struct ServerConfig {
     pub house: Option<HouseConfig>,
     /// Seeds starting positions and house agents.
     pub seed: u64,
+    /// Options of a game's start, by game id (Flood-It's board size and
+    /// colours); games without an entry start with none.
+    pub game_options: std::collections::BTreeMap<String, crate::games::GameOptions>,
 }
 
 impl Default for ServerConfig {
@@ -157,6 +160,7 @@ impl Default for ServerConfig {
             heartbeat_timeout: Duration::from_secs(20),
             house: None,
             seed: 0,
+            game_options: Default::default(),
         }
     }
 }
@@ -180,6 +184,13 @@ impl ServerConfig {
                 "heartbeat_timeout ({:?}) must exceed heartbeat_interval ({:?})",
                 self.heartbeat_timeout, self.heartbeat_interval
             )));
+        }
+        for (game, options) in &self.game_options {
+            let kind: crate::games::GameKind = game
+                .parse()
+                .map_err(|e| ServerError::Config(format!("game_options: {e}")))?;
+            kind.check_options(options)
+                .map_err(|e| ServerError::Config(format!("game_options.{game}: {e}")))?;
         }
         if let Some(h) = &self.house {
             if h.name.trim().is_empty() {
