@@ -65,3 +65,22 @@ fn every_profile_in_bots_loads_and_builds_its_agent() {
         );
     }
 }
+
+#[test]
+fn a_profile_sets_the_servers_floodit_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.toml");
+    std::fs::write(
+        &path,
+        "[server.game_options.floodit]\nsize = \"10x12\"\ncolours = 4\n",
+    )
+    .unwrap();
+    let s = config::load(Some(&path), Some(HashMap::new())).unwrap();
+    let o = &s.server.game_options["floodit"];
+    assert_eq!(o["size"], "10x12");
+    assert_eq!(o["colours"], 4);
+    GameKind::FloodIt.check_options(o).unwrap();
+    let mut bad = o.clone();
+    bad.insert("colours".into(), 12.into());
+    assert!(GameKind::FloodIt.check_options(&bad).is_err());
+}

@@ -7,8 +7,12 @@
 //! | `mc` (default) | the seed's Monte Carlo: playouts spread evenly over the candidate colours, uniform random to the end, the best win rate (wins only count; equal rates go to the larger immediate gain) |
 //! | `mc-area` | `mc` with playouts scored by the final territory margin as well as the result (half each) |
 //! | `alphabeta` | the "7 Colors" baseline: depth-limited alpha-beta (iterative deepening under the clock, or `depth`), evaluation territory plus the cells each side reaches first |
-//! | `uct` | UCT on the shared search core, uniform random playouts |
-//! | `best` | alpha-beta with the same evaluation, plus move ordering (the best move of the last iteration and of the transposition table first, then by immediate gain) and a transposition table |
+//! | `uct` | UCT on the shared search core, uniform random playouts; options `greedy=P` (each playout ply takes the largest gain with probability P) and `weight=W` (playouts scored as `mc-area`) |
+//! | `best` | alpha-beta with the same evaluation, plus move ordering (the best move of the last iteration and of the transposition table first, then by immediate gain) and a transposition table; options `eval=race` (ties of the reach race go to the side to move) and `rollout=N` (N greedy plies before the evaluation), measured in `docs/floodit-results.md` and off by default |
+//!
+//! At the root both alpha-beta agents try the colours in order of immediate
+//! gain, so among colours of equal value the larger gain is played: once a
+//! game is decided the sides still fill the board instead of marking time.
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
@@ -16,7 +20,7 @@ use std::sync::atomic::AtomicBool;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::eval::{greedy_then_reach, territory_and_reach};
+use super::eval::{greedy_then_reach, territory_and_race, territory_and_reach};
 use super::rules::FloodIt;
 use crate::games::{check_params, param_f64, param_u64, AgentParams, DEFAULT_AGENT};
 use crate::search::bandit::{decide, PrimitiveMc};
@@ -73,7 +77,11 @@ pub fn build(
             }))
         }
         "uct" => {
-            check_params(name, params, &["exploration", "threshold"])?;
+            check_params(
+                name,
+                params,
+                &["exploration", "threshold", "greedy", "weight"],
+            )?;
             let mut cfg = UctConfig::seed_uct();
             cfg.draw_reward = 0.5;
             if let Some(c) = param_f64(params, "exploration", 0.0..=10.0)? {
@@ -82,8 +90,11 @@ pub fn build(
             if let Some(t) = param_u64(params, "threshold", 1..=1_000_000)? {
                 cfg.expand_threshold = t as u32;
             }
+            let greedy = param_f64(params, "greedy", 0.0..=1.0)?.unwrap_or(0.0);
+            let weight = param_f64(params, "weight", 0.0..=1.0)?.unwrap_or(0.0);
+            let policy = GreedyPlayout { greedy, weight };
             Ok(Box::new(DecidedMovesOn {
-                inner: Uct::<FloodIt, _>::new("uct", cfg, crate::search::mcts::RandomPolicy, seed),
+                inner: Uct::<FloodIt, _>::new("uct", cfg, policy, seed),
             }))
         }
         "alphabeta" => {
@@ -92,11 +103,16 @@ pub fn build(
             Ok(Box::new(AlphaBeta::new(false, depth)))
         }
         "best" => {
-            check_params(name, params, &["depth", "rollout"])?;
+            check_params(name, params, &["depth", "rollout", "eval"])?;
             let depth = param_u64(params, "depth", 1..=64)?.map(|d| d as u32);
             let mut ab = AlphaBeta::new(true, depth);
             if let Some(r) = param_u64(params, "rollout", 0..=1000)? {
                 ab.rollout = r as u32;
+            }
+            match params.get("eval").and_then(|v| v.as_str()) {
+                None | Some("reach") => {}
+                Some("race") => ab.race = true,
+                Some(other) => return Err(format!("best: eval '{other}': expected reach or race")),
             }
             Ok(Box::new(ab))
         }
@@ -165,6 +181,46 @@ impl Policy<FloodIt> for AreaPlayout {
         PlayoutResult::Value(
             (1.0 - self.weight) * result + self.weight * (1.0 + margin / cells) / 2.0,
         )
+    }
+}
+
+/// Playouts where each ply takes the largest immediate gain with
+/// probability `greedy` (else a uniformly random allowed colour), scored as
+/// [`AreaPlayout`] with `weight`. `greedy = 0` is the uniform playout.
+#[derive(Clone, Copy, Debug)]
+pub struct GreedyPlayout {
+    pub greedy: f64,
+    pub weight: f64,
+}
+
+impl Policy<FloodIt> for GreedyPlayout {
+    fn playout(&mut self, pos: &mut FloodIt, rng: &mut SmallRng) -> PlayoutResult {
+        if self.greedy > 0.0 {
+            let choices = pos.colours() - 2;
+            while !pos.is_over() {
+                if rng.gen::<f64>() < self.greedy {
+                    let me = pos.to_move();
+                    let mut best: Option<(u32, u8, super::bits::Bits)> = None;
+                    for i in 0..choices {
+                        let c = pos.nth_allowed(i);
+                        let t = pos.grown(c);
+                        let n = t.count();
+                        if best.as_ref().is_none_or(|b| n > b.0) {
+                            best = Some((n, c, t));
+                        }
+                    }
+                    let (_, c, t) = best.expect("at least one allowed colour");
+                    pos.set_territory(me, t, c);
+                } else {
+                    let c = pos.nth_allowed(rng.gen_range(0..choices));
+                    pos.play(c);
+                }
+            }
+        }
+        AreaPlayout {
+            weight: self.weight,
+        }
+        .playout(pos, rng)
     }
 }
 
@@ -240,6 +296,8 @@ pub struct AlphaBeta {
     reached: u32,
     /// Greedy plies played out before the leaf evaluation (0: none).
     rollout: u32,
+    /// Leaf evaluation by [`territory_and_race`] instead of reach.
+    race: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -271,6 +329,7 @@ impl AlphaBeta {
             tt: HashMap::new(),
             reached: 0,
             rollout: 0,
+            race: false,
         }
     }
 
@@ -327,7 +386,9 @@ impl AlphaBeta {
         }
         if depth == 0 {
             *leaves = true;
-            return Ok(if self.rollout == 0 {
+            return Ok(if self.race {
+                territory_and_race(g, me)
+            } else if self.rollout == 0 {
                 territory_and_reach(g, me)
             } else {
                 greedy_then_reach(g, me, self.rollout)
@@ -562,6 +623,41 @@ mod tests {
             assert!(reached[0] >= 3, "seed {seed}: {reached:?}");
             assert!(reached[1] >= reached[0], "seed {seed}: {reached:?}");
         }
+    }
+
+    #[test]
+    fn fully_greedy_playouts_do_not_depend_on_the_random_numbers() {
+        // greedy = 1: every ply takes the largest gain (the lowest colour
+        // among equals), so any two playouts reach the same end; greedy = 0
+        // is the uniform playout and differs between seeds.
+        let g = FloodIt::random(12, 12, 6, 9).unwrap();
+        let ends = |greedy: f64| {
+            let mut p = GreedyPlayout {
+                greedy,
+                weight: 1.0,
+            };
+            (0..8u64)
+                .map(|seed| {
+                    let mut pos = g.clone();
+                    match p.playout(&mut pos, &mut SmallRng::seed_from_u64(seed)) {
+                        PlayoutResult::Value(v) => (v * 1e6) as i64,
+                        other => panic!("{other:?}"),
+                    }
+                })
+                .collect::<Vec<_>>()
+        };
+        let greedy = ends(1.0);
+        assert!(greedy.iter().all(|&v| v == greedy[0]), "{greedy:?}");
+        let uniform = ends(0.0);
+        assert!(uniform.iter().any(|&v| v != uniform[0]), "{uniform:?}");
+        let mut a = build(
+            "uct",
+            &[("greedy".to_string(), 0.5.into())].into_iter().collect(),
+            1,
+        )
+        .unwrap();
+        let mut b = build("greedy", &AgentParams::new(), 2).unwrap();
+        play(a.as_mut(), b.as_mut(), 5, &Limits::playouts(100));
     }
 
     #[test]

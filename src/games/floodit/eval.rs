@@ -11,32 +11,36 @@ use super::bits::Bits;
 use super::rules::FloodIt;
 use crate::search::Seat;
 
-/// Cells each side reaches first (its territory not included), and the
-/// cells reached by neither (contested, or walled off).
-pub fn reach_first(g: &FloodIt) -> [u32; 2] {
+/// The `open` cells one recolouring step from `held`, whatever the
+/// colour: every colour region of `open` that touches `held`.
+fn one_step(g: &FloodIt, held: &Bits, open: &Bits) -> Bits {
     let l = g.layout();
     let shape = &l.shape;
     let w = shape.words;
+    let edge = shape.dilate(held).and(open, w);
+    let mut got = Bits::EMPTY;
+    if edge.is_empty(w) {
+        return got;
+    }
+    for m in &l.masks {
+        let region = m.and(open, w);
+        let seed = edge.and(&region, w);
+        if !seed.is_empty(w) {
+            got = got.or(&shape.grow(&seed, &region), w);
+        }
+    }
+    got
+}
+
+/// Cells each side reaches first (its territory not included), and the
+/// cells reached by neither (contested, or walled off).
+pub fn reach_first(g: &FloodIt) -> [u32; 2] {
+    let w = g.layout().shape.words;
     let mut held = [*g.territory(0), *g.territory(1)];
     let mut open = g.free();
     let mut reach = [0u32; 2];
     loop {
-        let mut new = [Bits::EMPTY; 2];
-        for seat in 0..2 {
-            let edge = shape.dilate(&held[seat]).and(&open, w);
-            if edge.is_empty(w) {
-                continue;
-            }
-            let mut got = Bits::EMPTY;
-            for m in &l.masks {
-                let region = m.and(&open, w);
-                let seed = edge.and(&region, w);
-                if !seed.is_empty(w) {
-                    got = got.or(&shape.grow(&seed, &region), w);
-                }
-            }
-            new[seat] = got;
-        }
+        let new = [one_step(g, &held[0], &open), one_step(g, &held[1], &open)];
         if new[0].is_empty(w) && new[1].is_empty(w) {
             return reach;
         }
@@ -48,6 +52,37 @@ pub fn reach_first(g: &FloodIt) -> [u32; 2] {
         }
         open = open.and_not(&new[0].or(&new[1], w), w);
     }
+}
+
+/// Like [`reach_first`], but the sides spread in turn, the seat to move
+/// first, so a cell both could reach on the same step goes to the mover.
+pub fn race(g: &FloodIt) -> [u32; 2] {
+    use crate::search::Game;
+    let w = g.layout().shape.words;
+    let mut held = [*g.territory(0), *g.territory(1)];
+    let mut open = g.free();
+    let mut reach = [0u32; 2];
+    let mut seat = g.to_move();
+    let mut idle = 0;
+    while idle < 2 {
+        let got = one_step(g, &held[seat], &open);
+        if got.is_empty(w) {
+            idle += 1;
+        } else {
+            idle = 0;
+            reach[seat] += got.count();
+            held[seat] = held[seat].or(&got, w);
+            open = open.and_not(&got, w);
+        }
+        seat = 1 - seat;
+    }
+    reach
+}
+
+/// Territory plus the cells won in [`race`], `seat`'s minus the opponent's.
+pub fn territory_and_race(g: &FloodIt, seat: Seat) -> i32 {
+    let r = race(g);
+    (g.area(seat) + r[seat]) as i32 - (g.area(1 - seat) + r[1 - seat]) as i32
 }
 
 /// Territory plus the cells reached first, `seat`'s minus the opponent's.
@@ -89,16 +124,8 @@ pub fn greedy_then_reach(g: &FloodIt, seat: Seat, plies: u32) -> i32 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::rules::board;
     use super::*;
-
-    fn board(rows: &[&str]) -> FloodIt {
-        let cols = rows[0].len();
-        let cells: Vec<u8> = rows
-            .iter()
-            .flat_map(|r| r.bytes().map(|b| b - b'1'))
-            .collect();
-        FloodIt::from_cells(rows.len(), cols, 4, &cells, 0).unwrap()
-    }
 
     #[test]
     fn the_nearer_side_reaches_a_region_first() {
@@ -119,5 +146,8 @@ mod tests {
         let r = reach_first(&g);
         assert_eq!(r, [2, 2]);
         assert_eq!(territory_and_reach(&g, 0), 0);
+        // In the race the side to move (seat 0) takes the middle column.
+        assert_eq!(race(&g), [4, 2]);
+        assert_eq!(territory_and_race(&g, 0), 2);
     }
 }

@@ -33,7 +33,7 @@
 //! - A move that absorbs nothing is legal (the colour changes).
 //! - As a safety net against endless play, the game also ends after
 //!   4 x cells plies, scored the same way (larger territory wins). No game
-//!   in our matches came near it.
+//!   of our 400-game matches came near it (at most 52 plies on 14 x 14).
 //! - Colours are 0-based inside the code and 1-based on the wire.
 //!
 //! # Files
@@ -41,7 +41,8 @@
 //! - [`bits`]: the bitset and the masked dilation every rule uses.
 //! - [`rules`]: the position and the search core's [`Game`](crate::search::Game).
 //! - [`reference`]: a plain breadth-first version that checks the rules.
-//! - [`eval`]: territory plus the cells each side reaches first.
+//! - [`eval`]: territory plus the cells each side reaches first (and the
+//!   variants `best` can be asked for).
 //! - [`agents`]: the agents by name.
 //! - [`wire`]: [`PlayableGame`](crate::games::PlayableGame) (id `floodit`),
 //!   JSON, game options.

@@ -306,19 +306,22 @@ impl Game for FloodIt {
     }
 }
 
+/// A board drawn as rows of 1-based colour digits (tests): as many colours
+/// as the largest digit, at least 3.
+#[cfg(test)]
+pub(crate) fn board(rows: &[&str]) -> FloodIt {
+    let cols = rows[0].len();
+    let cells: Vec<u8> = rows
+        .iter()
+        .flat_map(|r| r.bytes().map(|b| b - b'1'))
+        .collect();
+    let k = (*cells.iter().max().unwrap() + 1).max(3);
+    FloodIt::from_cells(rows.len(), cols, k, &cells, 0).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn board(rows: &[&str]) -> FloodIt {
-        let cols = rows[0].len();
-        let cells: Vec<u8> = rows
-            .iter()
-            .flat_map(|r| r.bytes().map(|b| b - b'1'))
-            .collect();
-        let k = (*cells.iter().max().unwrap() + 1).max(3);
-        FloodIt::from_cells(rows.len(), cols, k, &cells, 0).unwrap()
-    }
 
     #[test]
     fn territories_start_as_the_pivot_regions() {
