@@ -106,14 +106,20 @@ pub fn build(
             check_params(name, params, &["depth", "rollout", "eval"])?;
             let depth = param_u64(params, "depth", 1..=64)?.map(|d| d as u32);
             let mut ab = AlphaBeta::new(true, depth);
-            if let Some(r) = param_u64(params, "rollout", 0..=1000)? {
-                ab.rollout = r as u32;
-            }
-            match params.get("eval").and_then(|v| v.as_str()) {
-                None | Some("reach") => {}
-                Some("race") => ab.race = true,
-                Some(other) => return Err(format!("best: eval '{other}': expected reach or race")),
-            }
+            let rollout = param_u64(params, "rollout", 0..=1000)?.unwrap_or(0) as u32;
+            let eval = params.get("eval").map(|v| v.as_str().unwrap_or("?"));
+            ab.leaf = match (eval, rollout) {
+                (None | Some("reach"), 0) => Leaf::Reach,
+                (None | Some("reach"), n) => Leaf::Rollout(n),
+                (Some("race"), 0) => Leaf::Race,
+                (Some("race"), _) => return Err("best: rollout goes with eval=reach only".into()),
+                (Some(_), _) => {
+                    return Err(format!(
+                        "best: eval {}: expected reach or race",
+                        params["eval"]
+                    ))
+                }
+            };
             Ok(Box::new(ab))
         }
         other => Err(format!(
@@ -199,18 +205,7 @@ impl Policy<FloodIt> for GreedyPlayout {
             let choices = pos.colours() - 2;
             while !pos.is_over() {
                 if rng.gen::<f64>() < self.greedy {
-                    let me = pos.to_move();
-                    let mut best: Option<(u32, u8, super::bits::Bits)> = None;
-                    for i in 0..choices {
-                        let c = pos.nth_allowed(i);
-                        let t = pos.grown(c);
-                        let n = t.count();
-                        if best.as_ref().is_none_or(|b| n > b.0) {
-                            best = Some((n, c, t));
-                        }
-                    }
-                    let (_, c, t) = best.expect("at least one allowed colour");
-                    pos.set_territory(me, t, c);
+                    pos.play_largest_gain();
                 } else {
                     let c = pos.nth_allowed(rng.gen_range(0..choices));
                     pos.play(c);
@@ -294,10 +289,18 @@ pub struct AlphaBeta {
     tt: HashMap<u64, Entry>,
     /// The deepest iteration the last search completed.
     reached: u32,
-    /// Greedy plies played out before the leaf evaluation (0: none).
-    rollout: u32,
-    /// Leaf evaluation by [`territory_and_race`] instead of reach.
-    race: bool,
+    leaf: Leaf,
+}
+
+/// How `best` scores a position at depth 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leaf {
+    /// [`territory_and_reach`] (the 7 Colors evaluation).
+    Reach,
+    /// [`territory_and_race`]: ties of the reach go to the side to move.
+    Race,
+    /// This many greedy plies, then [`territory_and_reach`].
+    Rollout(u32),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -328,8 +331,7 @@ impl AlphaBeta {
             depth,
             tt: HashMap::new(),
             reached: 0,
-            rollout: 0,
-            race: false,
+            leaf: Leaf::Reach,
         }
     }
 
@@ -386,12 +388,10 @@ impl AlphaBeta {
         }
         if depth == 0 {
             *leaves = true;
-            return Ok(if self.race {
-                territory_and_race(g, me)
-            } else if self.rollout == 0 {
-                territory_and_reach(g, me)
-            } else {
-                greedy_then_reach(g, me, self.rollout)
+            return Ok(match self.leaf {
+                Leaf::Reach => territory_and_reach(g, me),
+                Leaf::Race => territory_and_race(g, me),
+                Leaf::Rollout(plies) => greedy_then_reach(g, me, plies),
             });
         }
         let alpha0 = alpha;
@@ -658,6 +658,25 @@ mod tests {
         .unwrap();
         let mut b = build("greedy", &AgentParams::new(), 2).unwrap();
         play(a.as_mut(), b.as_mut(), 5, &Limits::playouts(100));
+    }
+
+    #[test]
+    fn best_takes_one_leaf_evaluation() {
+        let p = |json: &str| -> AgentParams { serde_json::from_str(json).unwrap() };
+        for ok in [
+            r#"{}"#,
+            r#"{"eval": "race"}"#,
+            r#"{"eval": "reach", "rollout": 4}"#,
+        ] {
+            assert!(build("best", &p(ok), 0).is_ok(), "{ok}");
+        }
+        for bad in [
+            r#"{"eval": "race", "rollout": 4}"#,
+            r#"{"eval": "voronoi"}"#,
+            r#"{"eval": 3}"#,
+        ] {
+            assert!(build("best", &p(bad), 0).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -97,27 +97,12 @@ pub fn territory_and_reach(g: &FloodIt, seat: Seat) -> i32 {
 /// equal gains) for up to `plies` plies, then [`territory_and_reach`] for
 /// `seat` (or the final margin if the game ended).
 pub fn greedy_then_reach(g: &FloodIt, seat: Seat, plies: u32) -> i32 {
-    use crate::search::Game;
     let mut p = g.clone();
     for _ in 0..plies {
         if p.is_over() {
             return p.score(seat) as i32 - p.score(1 - seat) as i32;
         }
-        let me = p.to_move();
-        let mut best = (0, None);
-        for c in 0..p.colours() {
-            if p.allowed(c) {
-                let t = p.grown(c);
-                let n = t.count();
-                if best.1.is_none() || n > best.0 {
-                    best = (n, Some((c, t)));
-                }
-            }
-        }
-        let (c, t) = best
-            .1
-            .expect("a game that is not over has an allowed colour");
-        p.set_territory(me, t, c);
+        p.play_largest_gain();
     }
     territory_and_reach(&p, seat)
 }
