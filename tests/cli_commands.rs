@@ -362,3 +362,124 @@ fn floodit_plays_against_the_house_and_matches_on_a_chosen_board() {
         assert!(stderr(&o).contains("match:"), "{}", stderr(&o));
     }
 }
+
+#[test]
+fn puyo_plays_against_the_house_matches_and_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(
+        &["play", "puyo", "--agent", "potential"],
+        &[],
+        Some(dir.path()),
+        LIMIT,
+    );
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    assert!(stdout(&o).contains("summary: games 1,"), "{}", stdout(&o));
+
+    let out = dir.path().join("p.jsonl");
+    let o = run(
+        &[
+            "match",
+            "puyo",
+            "--a",
+            "combined",
+            "--b",
+            "potential",
+            "--games",
+            "4",
+            "--seed",
+            "3",
+            "--json",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    assert_eq!(last_json(&o)["games"], 4);
+    let recs = ladderbot::records::read_records(&out).unwrap();
+    assert_eq!(recs.len(), 4);
+    let start_of = |n: usize| {
+        recs.iter()
+            .find(|r| r.id.ends_with(&format!("-g{n}")))
+            .unwrap()
+            .start
+            .clone()
+    };
+    // Each pair sequence is played twice, seats swapped.
+    assert_eq!(start_of(0), start_of(1));
+    assert_ne!(start_of(0), start_of(2));
+    for r in &recs {
+        let g: ladderbot::games::puyo::PuyoDuel =
+            ladderbot::games::replay(&r.start, &r.moves).unwrap();
+        use ladderbot::model::Model;
+        assert_eq!(g.turn().outcome().map(|o| o.winner()), Some(r.winner));
+    }
+}
+
+#[test]
+fn puyo_lab_reports_completion_and_solo_runs() {
+    let o = run(
+        &[
+            "puyo-lab",
+            "completion",
+            "--templates",
+            "domino",
+            "--sequences",
+            "4",
+            "--json",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    let j = last_json(&o);
+    assert_eq!(j["sequences"], 4);
+    // The domino needs 36 puyos: 18 moves at least.
+    let mean = j["mean_moves"].as_f64().unwrap();
+    assert!((18.0..=100.0).contains(&mean), "{j}");
+    assert!(j["over30_share"].as_f64().unwrap() <= 1.0);
+
+    let o = run(
+        &[
+            "puyo-lab",
+            "solo",
+            "--agent",
+            "potential",
+            "--sequences",
+            "3",
+            "--seed",
+            "7",
+            "--json",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    let j = last_json(&o);
+    for key in [
+        "mean_chain",
+        "mean_attack",
+        "mean_score",
+        "mean_fire_move",
+        "mean_ms_per_move",
+    ] {
+        assert!(j[key].is_number(), "{key}: {j}");
+    }
+    // The run ends at the first chain of two links or more.
+    let chain = j["mean_chain"].as_f64().unwrap();
+    assert!(chain == 0.0 || chain >= 2.0 / 3.0, "{j}");
+
+    for bad in [
+        vec!["puyo-lab", "completion", "--templates", "spiral"],
+        vec!["puyo-lab", "completion", "--depth", "4"],
+        vec!["puyo-lab", "solo", "--agent", "nobody"],
+        vec!["puyo-lab", "solo", "--agent", "best", "--param", "beam=0"],
+    ] {
+        let o = run(&bad, &[], None, LIMIT);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
+    }
+}

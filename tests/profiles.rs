@@ -57,6 +57,16 @@ fn every_profile_in_bots_loads_and_builds_its_agent() {
         assert_eq!(&s.agent, agent);
         assert!(!s.client.stdio);
     }
+    // Puyo: one profile per shipped agent, each a match-server client.
+    for agent in ladderbot::games::puyo::agents::NAMES {
+        let (_, s) = seen
+            .iter()
+            .find(|(name, _)| name == &format!("puyo-{agent}"))
+            .unwrap_or_else(|| panic!("no puyo-{agent} profile"));
+        assert_eq!(s.game, Some(GameKind::Puyo));
+        assert_eq!(&s.agent, agent);
+        assert!(!s.client.stdio);
+    }
     geister.sort_unstable();
     for agent in ["charge", "random", "rule"] {
         assert!(

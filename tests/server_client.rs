@@ -1223,3 +1223,62 @@ async fn floodit_games_use_the_servers_board_options_and_replay() {
         .expect("a 40x40 board is refused");
     assert!(err.to_string().contains("game_options.floodit"), "{err}");
 }
+
+/// (i) Puyo duels on the match server: both seats place at once every
+/// turn; real clients play, an illegal placement is refused, and the
+/// records replay to their results.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn puyo_duels_play_through_the_server_and_replay() {
+    use ladderbot::games::puyo::PuyoDuel;
+    use ladderbot::model::Model;
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(server_config(Some(&records_path(&dir)))).await;
+    let cfg = |name: &str, agent: &str, seed| client_config(&server.url(), name, agent, 2, seed);
+    let a = tokio::spawn(run_client::<PuyoDuel>(cfg("c", "combined", 1), |_| {}));
+    let b = tokio::spawn(run_client::<PuyoDuel>(cfg("p", "potential", 2), |_| {}));
+    let (sa, sb) = (finish(a).await, finish(b).await);
+    assert_eq!((sa.games, sb.games), (2, 2));
+    assert_eq!((sa.wins, sa.draws), (sb.losses, sb.draws));
+    server.stop().await;
+    let recs = read_records(records_path(&dir)).unwrap();
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        assert_eq!(r.game, "puyo");
+        assert_eq!(r.reason, EndReason::Rules, "{r:?}");
+        assert_eq!(r.moves.len() % 2, 0, "two placements a turn");
+        let g: PuyoDuel = ladderbot::games::replay(&r.start, &r.moves).unwrap();
+        assert_eq!(
+            g.turn().outcome().map(|o| o.winner()),
+            Some(r.winner),
+            "{r:?}"
+        );
+    }
+
+    // Raw seats: both asked at once with the same pairs; a placement off
+    // the field loses with `illegal_move`.
+    let server = start(server_config(None)).await;
+    let mut a = Raw::connect(&server.url()).await;
+    let mut b = Raw::connect(&server.url()).await;
+    a.hello_game("a", "puyo", 1, Opponent::Any).await;
+    b.hello_game("b", "puyo", 1, Opponent::Any).await;
+    let (gid, obs_a) = next_request(&mut a).await;
+    let (_, obs_b) = next_request(&mut b).await;
+    assert_eq!(obs_a["pairs"], obs_b["pairs"]);
+    assert_eq!(obs_a["pairs"].as_array().unwrap().len(), 3);
+    assert!(obs_a.get("seed").is_none(), "the pairs to come stay hidden");
+    a.play(&gid, json!({"col": 5, "rot": 1})).await;
+    b.play(&gid, json!({"col": 0, "rot": 0})).await;
+    let ServerMsg::GameOver {
+        reason,
+        your_result,
+        ..
+    } = a.recv_until(is_game_over).await
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        (reason, your_result),
+        (EndReason::IllegalMove, YourResult::Loss)
+    );
+    server.stop().await;
+}

@@ -9,6 +9,7 @@ mod bench_cmd;
 mod geister_beliefs;
 mod match_cmd;
 mod play;
+mod puyo_lab;
 mod referee;
 mod serve;
 mod serve_gat;
@@ -64,6 +65,8 @@ pub enum Command {
     Referee(referee::RefereeArgs),
     /// Fit the learned Geister belief model on records, and score belief sources.
     GeisterBeliefs(geister_beliefs::GeisterBeliefsArgs),
+    /// Puyo Puyo one-player experiments: template completion and solo chains.
+    PuyoLab(puyo_lab::PuyoLabArgs),
     /// List the games and their agents.
     Agents,
 }
@@ -142,6 +145,10 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Bench(args) => {
             start_logging(&cli.log_format, &settings)?;
             bench_cmd::run(args)
+        }
+        Command::PuyoLab(args) => {
+            start_logging(&cli.log_format, &settings)?;
+            puyo_lab::run(args)
         }
         Command::GeisterBeliefs(args) => {
             start_logging(&cli.log_format, &settings)?;

@@ -13,6 +13,7 @@ pub mod four3d;
 pub mod geister;
 pub mod golad;
 pub mod goofspiel;
+pub mod puyo;
 
 use std::fmt;
 use std::str::FromStr;
@@ -146,6 +147,7 @@ registry! {
     Geister => geister::GeisterGame,
     Goofspiel => goofspiel::Goofspiel,
     FloodIt => floodit::FloodIt,
+    Puyo => puyo::PuyoDuel,
 }
 
 impl GameKind {

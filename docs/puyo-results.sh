@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Reproduces docs/puyo-results.md. Prints one JSON line per measurement.
+# Usage: bash docs/puyo-results.sh > puyo-results.jsonl    (about 25 minutes on 2 cores)
+# Lab runs use pair sequences 1..N (--seed 1); template sets were chosen on sequences 1000-1039.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# LADDERBOT=path runs a given binary instead of building one.
+B=${LADDERBOT:-target/release/ladderbot}
+[ -n "${LADDERBOT:-}" ] || cargo build --release --quiet
+L="$B puyo-lab"
+
+# Template completion (the seed: 50 trials; stairs 23.40, sandwich 24.06, domino 21.96).
+for t in stairs sandwich domino; do
+  $L completion --templates "$t" --sequences 200 --json 2>/dev/null | tail -n 1
+  $L completion --templates "$t" --sequences 200 --depth 1 --json 2>/dev/null | tail -n 1
+done
+# Share of runs over 30 moves, 500 sequences (the seed: stairs 6.6%, sandwich 9.6%, both 3.4%).
+for t in stairs sandwich all; do
+  $L completion --templates "$t" --sequences 500 --json 2>/dev/null | tail -n 1
+done
+# One player until the final chain, 500 sequences (the seed: combined 10.99 / 438.9, potential 8.80 / 301.0).
+$L solo --agent potential --sequences 500 --json 2>/dev/null | tail -n 1
+$L solo --agent combined --sequences 500 --json 2>/dev/null | tail -n 1
+# best within 50 ms per move (its own budget 40 ms), 200 sequences.
+$L solo --agent best --sequences 200 --json 2>/dev/null | tail -n 1
+# Duels: each pair sequence played twice with the seats swapped.
+$B match puyo --a combined --b potential --games 500 --jobs 2 --seed 31 --json 2>/dev/null | tail -n 1
+$B match puyo --a best --b combined --games 200 --time-ms 50 --jobs 2 --seed 32 --json 2>/dev/null | tail -n 1
+$B match puyo --a best --b potential --games 200 --time-ms 50 --jobs 2 --seed 33 --json 2>/dev/null | tail -n 1

@@ -1,0 +1,208 @@
+//! `ladderbot puyo-lab`: Puyo Puyo one-player experiments on seeded pair
+//! sequences (the seed's completion and solo experiments). Each prints a
+//! summary, or with `--json` one JSON object on the last line.
+
+use clap::{Args, Subcommand};
+use serde_json::json;
+
+use super::CliError;
+use crate::games::puyo::{lab, planner, template};
+use crate::games::AgentParams;
+
+#[derive(Debug, Args)]
+pub struct PuyoLabArgs {
+    #[command(subcommand)]
+    pub command: LabCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LabCommand {
+    /// Template placement alone: moves until the best match reaches 0.95.
+    Completion(CompletionArgs),
+    /// One player: an agent builds until it fires its final chain.
+    Solo(SoloArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionArgs {
+    /// Template set: stairs, sandwich, domino or all.
+    #[arg(long, default_value = "stairs")]
+    pub templates: String,
+    /// Pair sequences (runs).
+    #[arg(long, default_value_t = 50)]
+    pub sequences: u64,
+    /// Search depth: 1 (the current pair) or 3 (all known pairs).
+    #[arg(long, default_value_t = 3)]
+    pub depth: usize,
+    /// First sequence's seed (sequences are seed, seed+1, ...).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SoloArgs {
+    /// Agent: template, potential, combined or best.
+    #[arg(long)]
+    pub agent: String,
+    /// Pair sequences (runs).
+    #[arg(long, default_value_t = 50)]
+    pub sequences: u64,
+    /// First sequence's seed (sequences are seed, seed+1, ...).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// An agent parameter, KEY=VALUE (repeatable).
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn mean(xs: impl Iterator<Item = f64>) -> f64 {
+    let (s, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
+    if n == 0 {
+        0.0
+    } else {
+        s / n as f64
+    }
+}
+
+fn parse_params(raw: &[String]) -> Result<AgentParams, CliError> {
+    let mut params = AgentParams::new();
+    for p in raw {
+        let (k, v) = p
+            .split_once('=')
+            .ok_or_else(|| CliError::Usage(format!("--param {p}: expected KEY=VALUE")))?;
+        params.insert(k.trim().to_string(), json!(v.trim()));
+    }
+    Ok(params)
+}
+
+pub fn run(args: PuyoLabArgs) -> Result<(), CliError> {
+    match args.command {
+        LabCommand::Completion(a) => completion(a),
+        LabCommand::Solo(a) => solo(a),
+    }
+}
+
+fn completion(a: CompletionArgs) -> Result<(), CliError> {
+    if !(1..=3).contains(&a.depth) {
+        return Err(CliError::Usage(
+            "puyo-lab completion: --depth must be 1, 2 or 3".into(),
+        ));
+    }
+    if a.sequences == 0 {
+        return Err(CliError::Usage(
+            "puyo-lab completion: --sequences must be at least 1".into(),
+        ));
+    }
+    let set = template::set(&a.templates).map_err(CliError::Usage)?;
+    let planner = planner::TemplatePlanner::new(set, a.depth);
+    let runs: Vec<lab::CompletionRun> = (0..a.sequences)
+        .map(|i| lab::completion_run(&planner, a.seed + i))
+        .collect();
+    let cap = lab::MAX_MOVES as f64;
+    let n = runs.len() as f64;
+    let done: Vec<f64> = runs.iter().filter_map(|r| r.moves.map(f64::from)).collect();
+    let failed = runs.len() - done.len();
+    // A run that never completes counts as the cap: the mean is then a
+    // lower bound, and `failed` says how many.
+    let mean_moves = mean(runs.iter().map(|r| r.moves.map_or(cap, f64::from)));
+    let over30 = runs
+        .iter()
+        .filter(|r| r.moves.is_none_or(|m| m > 30))
+        .count() as f64
+        / n;
+    let played: u32 = runs.iter().map(|r| r.played).sum();
+    let ms_per_move = runs.iter().map(|r| r.total_ms).sum::<f64>() / played.max(1) as f64;
+    let max_ms = runs.iter().map(|r| r.max_ms).fold(0.0, f64::max);
+    let mut sorted = done.clone();
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted.get(sorted.len() / 2).copied();
+    let out = json!({
+        "command": "completion",
+        "templates": a.templates,
+        "depth": a.depth,
+        "sequences": a.sequences,
+        "seed": a.seed,
+        "completed": done.len(),
+        "failed": failed,
+        "mean_moves": mean_moves,
+        "median_moves": median,
+        "over30_share": over30,
+        "mean_ms_per_move": ms_per_move,
+        "max_ms_per_move": max_ms,
+    });
+    if a.json {
+        println!("{out}");
+    } else {
+        println!(
+            "completion ({}, depth {}): {} sequences, mean {:.2} moves (median {}), {:.1}% over 30, {} never completed; {:.2} ms per move (max {:.1})",
+            a.templates,
+            a.depth,
+            a.sequences,
+            mean_moves,
+            median.map_or("-".into(), |m| m.to_string()),
+            over30 * 100.0,
+            failed,
+            ms_per_move,
+            max_ms
+        );
+    }
+    Ok(())
+}
+
+fn solo(a: SoloArgs) -> Result<(), CliError> {
+    if a.sequences == 0 {
+        return Err(CliError::Usage(
+            "puyo-lab solo: --sequences must be at least 1".into(),
+        ));
+    }
+    let params = parse_params(&a.params)?;
+    let mut chooser = planner::build_chooser(&a.agent, &params).map_err(CliError::Usage)?;
+    let runs: Vec<lab::SoloRun> = (0..a.sequences)
+        .map(|i| lab::solo_run(chooser.as_mut(), a.seed + i))
+        .collect();
+    let played: u32 = runs.iter().map(|r| r.played).sum();
+    let ms_per_move = runs.iter().map(|r| r.total_ms).sum::<f64>() / played.max(1) as f64;
+    let max_ms = runs.iter().map(|r| r.max_ms).fold(0.0, f64::max);
+    let fired: Vec<&lab::SoloRun> = runs.iter().filter(|r| r.fire_move.is_some()).collect();
+    let mean_chain = mean(runs.iter().map(|r| r.chain as f64));
+    let mean_attack = mean(runs.iter().map(|r| r.attack as f64));
+    let mean_score = mean(runs.iter().map(|r| r.score as f64));
+    let mean_fire = mean(fired.iter().filter_map(|r| r.fire_move.map(f64::from)));
+    let under8 = runs.iter().filter(|r| r.chain < 8).count() as f64 / runs.len() as f64;
+    let out = json!({
+        "command": "solo",
+        "agent": a.agent,
+        "sequences": a.sequences,
+        "seed": a.seed,
+        "mean_chain": mean_chain,
+        "mean_attack": mean_attack,
+        "mean_score": mean_score,
+        "mean_fire_move": mean_fire,
+        "fired": fired.len(),
+        "under8_share": under8,
+        "mean_ms_per_move": ms_per_move,
+        "max_ms_per_move": max_ms,
+    });
+    if a.json {
+        println!("{out}");
+    } else {
+        println!(
+            "solo {}: {} sequences, mean chain {:.2}, attack {:.1}, Tsu score {:.0}, fired at move {:.1} ({} fired, {:.1}% under 8 links); {:.2} ms per move (max {:.1})",
+            a.agent,
+            a.sequences,
+            mean_chain,
+            mean_attack,
+            mean_score,
+            mean_fire,
+            fired.len(),
+            under8 * 100.0,
+            ms_per_move,
+            max_ms
+        );
+    }
+    Ok(())
+}

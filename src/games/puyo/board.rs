@@ -1,0 +1,650 @@
+//! One player's field: 6 columns x 13 rows with gravity, as bitboards.
+//!
+//! Layout: one `u128` plane per kind of puyo (four colours and ojama);
+//! column `c` (0 = left) owns bits `16c .. 16c + 13`, row 0 is the bottom.
+//! The three spare bits above each column keep shifts from wrapping, so a
+//! neighbour step is one shift and one mask, and resolving a chain never
+//! allocates.
+
+use std::fmt;
+
+/// Columns of the field.
+pub const COLS: usize = 6;
+/// Rows of the field.
+pub const ROWS: usize = 13;
+/// Cells of the field.
+pub const CELLS: usize = COLS * ROWS;
+/// The puyo colours (0..COLOURS); ojama is [`OJAMA`].
+pub const COLOURS: usize = 4;
+/// The kind index of an ojama (garbage) puyo.
+pub const OJAMA: u8 = 4;
+/// Kinds of puyo: four colours and ojama.
+pub const KINDS: usize = 5;
+/// The cell whose filling loses the game (Tsu): column 3, row 12
+/// (1-based), i.e. column index 2, row index 11.
+pub const DEATH_COL: usize = 2;
+pub const DEATH_ROW: usize = 11;
+/// Most links a chain can have on this field: floor(78 / 4).
+pub const MAX_CHAIN: usize = CELLS / 4;
+
+const COL_BITS: u128 = (1 << ROWS) - 1;
+/// Every valid cell.
+pub const VALID: u128 = {
+    let mut m = 0u128;
+    let mut c = 0;
+    while c < COLS {
+        m |= COL_BITS << (16 * c);
+        c += 1;
+    }
+    m
+};
+
+/// The bit of a cell.
+#[inline]
+pub const fn bit(col: usize, row: usize) -> u128 {
+    1u128 << (16 * col + row)
+}
+
+/// The cell index 0..CELLS (`col * ROWS + row`) of a bit position.
+#[inline]
+pub fn cell_of_bitpos(pos: u32) -> usize {
+    let col = (pos / 16) as usize;
+    let row = (pos % 16) as usize;
+    col * ROWS + row
+}
+
+/// The four orthogonal neighbours of every cell of `x`, within the field.
+#[inline]
+pub fn neighbours(x: u128) -> u128 {
+    ((x << 1) | (x >> 1) | (x << 16) | (x >> 16)) & VALID
+}
+
+/// `x` grown by its neighbours inside `within`, until it stops growing.
+#[inline]
+pub fn flood(mut x: u128, within: u128) -> u128 {
+    loop {
+        let next = (x | neighbours(x)) & within;
+        if next == x {
+            return x;
+        }
+        x = next;
+    }
+}
+
+/// What one chain did: its links and, per link, what vanished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chain {
+    /// Links (0 when nothing vanished).
+    pub links: u8,
+    /// Coloured puyos cleared at each link (ojama not counted).
+    pub cleared: [u8; MAX_CHAIN],
+    /// Distinct colours cleared at each link.
+    pub colours: [u8; MAX_CHAIN],
+    /// Sum over the link's groups of the Tsu group bonus.
+    pub group_bonus: [u16; MAX_CHAIN],
+    /// Ojama cleared over the whole chain.
+    pub ojama_cleared: u16,
+}
+
+impl Default for Chain {
+    fn default() -> Self {
+        Chain {
+            links: 0,
+            cleared: [0; MAX_CHAIN],
+            colours: [0; MAX_CHAIN],
+            group_bonus: [0; MAX_CHAIN],
+            ojama_cleared: 0,
+        }
+    }
+}
+
+impl Chain {
+    /// The seed's attack (ojama sent): `3N(N-1) + sum_i i * (c_i - 4)`,
+    /// `c_i` the coloured puyos cleared at link `i` (1-based).
+    pub fn attack(&self) -> u32 {
+        let n = self.links as i64;
+        if n == 0 {
+            return 0;
+        }
+        let mut a = 3 * n * (n - 1);
+        for i in 0..self.links as usize {
+            a += (i as i64 + 1) * (self.cleared[i] as i64 - 4);
+        }
+        a.max(0) as u32
+    }
+
+    /// The official Puyo Puyo Tsu score of the chain.
+    pub fn tsu_score(&self) -> u32 {
+        let mut total = 0u32;
+        for i in 0..self.links as usize {
+            let bonus = chain_power(i + 1)
+                + colour_bonus(self.colours[i] as usize)
+                + self.group_bonus[i] as u32;
+            total += 10 * self.cleared[i] as u32 * bonus.max(1);
+        }
+        total
+    }
+
+    /// All coloured puyos the chain cleared.
+    pub fn total_cleared(&self) -> u32 {
+        self.cleared[..self.links as usize]
+            .iter()
+            .map(|&c| c as u32)
+            .sum()
+    }
+}
+
+/// Tsu chain power of link `n` (1-based): 0, 8, 16, 32, 64, 96, 128, then
+/// +32 per link up to 512 at 19.
+pub fn chain_power(n: usize) -> u32 {
+    match n {
+        0 | 1 => 0,
+        2 => 8,
+        3 => 16,
+        4 => 32,
+        5 => 64,
+        6 => 96,
+        _ => (128 + 32 * (n as u32 - 7)).min(512),
+    }
+}
+
+/// Tsu colour bonus for `k` distinct colours cleared in one link.
+pub fn colour_bonus(k: usize) -> u32 {
+    [0, 0, 3, 6, 12, 24][k.min(5)]
+}
+
+/// Tsu group bonus for one group of `size` puyos.
+pub fn group_bonus(size: u32) -> u32 {
+    match size {
+        0..=4 => 0,
+        5..=10 => size - 3,
+        _ => 10,
+    }
+}
+
+/// Tsu points per ojama sent: 70.
+pub const TSU_POINTS_PER_OJAMA: u32 = 70;
+
+/// One player's field.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Board {
+    planes: [u128; KINDS],
+}
+
+impl Board {
+    pub fn empty() -> Self {
+        Board::default()
+    }
+
+    /// The plane of one kind (colour 0..4 or [`OJAMA`]).
+    #[inline]
+    pub fn plane(&self, kind: u8) -> u128 {
+        self.planes[kind as usize]
+    }
+
+    /// Every occupied cell.
+    #[inline]
+    pub fn occupied(&self) -> u128 {
+        self.planes.iter().fold(0, |a, &p| a | p)
+    }
+
+    /// The kind at a cell, if any.
+    pub fn get(&self, col: usize, row: usize) -> Option<u8> {
+        let b = bit(col, row);
+        (0..KINDS as u8).find(|&k| self.planes[k as usize] & b != 0)
+    }
+
+    /// Puts `kind` at a cell, without gravity (tests, reading positions).
+    pub fn set(&mut self, col: usize, row: usize, kind: Option<u8>) {
+        let b = bit(col, row);
+        for p in &mut self.planes {
+            *p &= !b;
+        }
+        if let Some(k) = kind {
+            self.planes[k as usize] |= b;
+        }
+    }
+
+    /// The stack height of a column.
+    #[inline]
+    pub fn height(&self, col: usize) -> usize {
+        ((self.occupied() >> (16 * col)) & COL_BITS).count_ones() as usize
+    }
+
+    /// Number of puyos on the field.
+    pub fn count(&self) -> u32 {
+        self.occupied().count_ones()
+    }
+
+    /// Whether every column is a stack from the floor (no floating puyo).
+    pub fn is_settled(&self) -> bool {
+        let occ = self.occupied();
+        (0..COLS).all(|c| {
+            let col = (occ >> (16 * c)) & COL_BITS;
+            col & (col + 1) == 0
+        })
+    }
+
+    /// Whether the losing cell is filled.
+    pub fn is_dead(&self) -> bool {
+        self.occupied() & bit(DEATH_COL, DEATH_ROW) != 0
+    }
+
+    /// Drops one puyo onto a column; false (and no change) when it is full.
+    #[inline]
+    pub fn drop_puyo(&mut self, col: usize, kind: u8) -> bool {
+        let h = self.height(col);
+        if h >= ROWS {
+            return false;
+        }
+        self.planes[kind as usize] |= bit(col, h);
+        true
+    }
+
+    /// Groups of four or more of one colour, with the ojama next to them:
+    /// the cells that vanish now (0 when none), and the link's record.
+    fn vanishing(&self) -> (u128, u8, u8, u16) {
+        let mut clear = 0u128;
+        let mut cleared = 0u8;
+        let mut colours = 0u8;
+        let mut bonus = 0u16;
+        for c in 0..COLOURS {
+            let p = self.planes[c];
+            // A cell in a group of 4+ has a same-coloured neighbour.
+            let mut cand = p & neighbours(p);
+            let mut any = false;
+            while cand != 0 {
+                let seed = cand & cand.wrapping_neg();
+                let group = flood(seed, p);
+                cand &= !group;
+                let n = group.count_ones();
+                if n >= 4 {
+                    clear |= group;
+                    cleared += n as u8;
+                    bonus += group_bonus(n) as u16;
+                    any = true;
+                }
+            }
+            colours += any as u8;
+        }
+        if clear != 0 {
+            clear |= neighbours(clear) & self.planes[OJAMA as usize];
+        }
+        (clear, cleared, colours, bonus)
+    }
+
+    /// Whether anything would vanish now.
+    pub fn would_vanish(&self) -> bool {
+        for c in 0..COLOURS {
+            let p = self.planes[c];
+            let mut cand = p & neighbours(p);
+            while cand != 0 {
+                let seed = cand & cand.wrapping_neg();
+                let group = flood(seed, p);
+                if group.count_ones() >= 4 {
+                    return true;
+                }
+                cand &= !group;
+            }
+        }
+        false
+    }
+
+    /// Removes `mask` and lets everything above fall.
+    fn remove_and_fall(&mut self, mask: u128) {
+        for p in &mut self.planes {
+            *p &= !mask;
+        }
+        for c in 0..COLS {
+            let mut removed = ((mask >> (16 * c)) & COL_BITS) as u32;
+            // Highest removed cell first, so lower indices stay valid.
+            while removed != 0 {
+                let r = (31 - removed.leading_zeros()) as usize;
+                removed &= !(1 << r);
+                let low: u128 = ((1u128 << r) - 1) << (16 * c);
+                let high: u128 = (COL_BITS << (16 * c)) & !low & !(1u128 << (16 * c + r));
+                for p in &mut self.planes {
+                    *p = (*p & !(COL_BITS << (16 * c))) | (*p & low) | ((*p & high) >> 1);
+                }
+            }
+        }
+    }
+
+    /// Takes a group away (as if it vanished, with the ojama next to it)
+    /// and lets the rest fall; [`Board::resolve`] then plays the chain it
+    /// starts.
+    pub fn remove_group(&mut self, group: u128) {
+        let clear = group | (neighbours(group) & self.planes[OJAMA as usize]);
+        self.remove_and_fall(clear);
+    }
+
+    /// Resolves every chain link until nothing vanishes.
+    pub fn resolve(&mut self) -> Chain {
+        let mut chain = Chain::default();
+        loop {
+            let (clear, cleared, colours, bonus) = self.vanishing();
+            if clear == 0 {
+                return chain;
+            }
+            let i = chain.links as usize;
+            chain.cleared[i] = cleared;
+            chain.colours[i] = colours;
+            chain.group_bonus[i] = bonus;
+            chain.ojama_cleared += (clear & self.planes[OJAMA as usize]).count_ones() as u16;
+            chain.links += 1;
+            self.remove_and_fall(clear);
+        }
+    }
+
+    /// Drops a pair (see [`Placement`]) without resolving; false (and no
+    /// change) when it does not fit.
+    pub fn drop_pair(&mut self, pair: Pair, at: Placement) -> bool {
+        if !self.fits(at) {
+            return false;
+        }
+        let (c0, c1) = at.columns();
+        match at.rot {
+            // Child below the axis: it lands first.
+            2 => {
+                self.drop_puyo(c1, pair.child);
+                self.drop_puyo(c0, pair.axis);
+            }
+            _ => {
+                self.drop_puyo(c0, pair.axis);
+                self.drop_puyo(c1, pair.child);
+            }
+        }
+        true
+    }
+
+    /// Whether the puyo at `cell` (a bit) belongs to a group of four or
+    /// more of its colour.
+    #[inline]
+    pub fn in_big_group(&self, cell: u128, kind: u8) -> bool {
+        kind != OJAMA && flood(cell, self.planes[kind as usize]).count_ones() >= 4
+    }
+
+    /// Drops one puyo and says whether it makes a group vanish, on a field
+    /// where nothing vanished before (then only the new puyo's group can).
+    #[inline]
+    pub fn drop_and_check(&mut self, col: usize, kind: u8) -> Option<bool> {
+        let h = self.height(col);
+        if h >= ROWS {
+            return None;
+        }
+        let b = bit(col, h);
+        self.planes[kind as usize] |= b;
+        Some(self.in_big_group(b, kind))
+    }
+
+    /// Drops a pair and resolves the chain it starts. On a settled field
+    /// where nothing vanishes (every field between moves), only the new
+    /// puyos' groups are looked at before resolving.
+    pub fn play(&mut self, pair: Pair, at: Placement) -> Option<Chain> {
+        if !self.fits(at) {
+            return None;
+        }
+        let (c0, c1) = at.columns();
+        let (first, second) = if at.rot == 2 {
+            ((c1, pair.child), (c0, pair.axis))
+        } else {
+            ((c0, pair.axis), (c1, pair.child))
+        };
+        let a = self.drop_and_check(first.0, first.1).unwrap_or(false);
+        let b = self.drop_and_check(second.0, second.1).unwrap_or(false);
+        // (A first puyo's group that the second joins is the second's.)
+        if a || b {
+            Some(self.resolve())
+        } else {
+            Some(Chain::default())
+        }
+    }
+
+    /// Whether a placement fits: both puyos land inside the field.
+    pub fn fits(&self, at: Placement) -> bool {
+        if at.col as usize >= COLS || at.rot > 3 {
+            return false;
+        }
+        let (c0, c1) = at.columns();
+        if c1 >= COLS {
+            return false;
+        }
+        if c0 == c1 {
+            self.height(c0) + 2 <= ROWS
+        } else {
+            self.height(c0) < ROWS && self.height(c1) < ROWS
+        }
+    }
+
+    /// The placements that fit, with a pair of one colour's mirror
+    /// placements left out (they give the same field).
+    pub fn placements(&self, pair: Pair) -> impl Iterator<Item = Placement> + '_ {
+        Placement::ALL
+            .iter()
+            .copied()
+            .filter(move |&p| self.fits(p) && (pair.axis != pair.child || p.rot < 2))
+    }
+
+    /// Drops `n` ojama, Tsu style: whole rows of six first, then the rest
+    /// one per column in the columns `cols` (distinct, in order). Cells
+    /// that do not fit are lost. Returns how many landed.
+    pub fn drop_ojama(&mut self, n: u32, cols: &[usize]) -> u32 {
+        let mut landed = 0;
+        for _ in 0..n / COLS as u32 {
+            for c in 0..COLS {
+                landed += self.drop_puyo(c, OJAMA) as u32;
+            }
+        }
+        for &c in cols.iter().take((n % COLS as u32) as usize) {
+            landed += self.drop_puyo(c, OJAMA) as u32;
+        }
+        landed
+    }
+
+    /// Same-colour orthogonal neighbour pairs (coloured puyos only).
+    pub fn connections(&self) -> u32 {
+        let mut n = 0;
+        for c in 0..COLOURS {
+            let p = self.planes[c];
+            n += (p & (p >> 1) & VALID).count_ones() + (p & (p >> 16)).count_ones();
+        }
+        n
+    }
+
+    /// Rows of text, top row first: `RGBY` colours, `@` ojama, `.` empty.
+    pub fn rows(&self) -> Vec<String> {
+        (0..ROWS)
+            .rev()
+            .map(|r| {
+                (0..COLS)
+                    .map(|c| match self.get(c, r) {
+                        Some(k) => KIND_CHARS[k as usize],
+                        None => '.',
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Reads rows of text (top first, any number up to [`ROWS`], the last
+    /// one the bottom row), as written by [`Board::rows`]. The field must
+    /// be settled.
+    pub fn from_rows(rows: &[&str]) -> Result<Board, String> {
+        if rows.len() > ROWS {
+            return Err(format!("{} rows, at most {ROWS}", rows.len()));
+        }
+        let mut b = Board::empty();
+        for (i, line) in rows.iter().enumerate() {
+            let r = rows.len() - 1 - i;
+            let chars: Vec<char> = line.chars().collect();
+            if chars.len() != COLS {
+                return Err(format!(
+                    "row '{line}': {} cells, expected {COLS}",
+                    chars.len()
+                ));
+            }
+            for (c, ch) in chars.into_iter().enumerate() {
+                let kind = match ch {
+                    '.' => None,
+                    ch => Some(
+                        KIND_CHARS
+                            .iter()
+                            .position(|&k| k == ch)
+                            .ok_or_else(|| format!("row '{line}': unknown cell '{ch}'"))?
+                            as u8,
+                    ),
+                };
+                b.set(c, r, kind);
+            }
+        }
+        if !b.is_settled() {
+            return Err("a puyo floats above an empty cell".into());
+        }
+        Ok(b)
+    }
+}
+
+/// The characters of the kinds in text pictures: red, green, blue, yellow, ojama.
+pub const KIND_CHARS: [char; KINDS] = ['R', 'G', 'B', 'Y', '@'];
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for r in self.rows() {
+            writeln!(f, "{r}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A pair of puyos: the axis and the child (colours 0..4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Pair {
+    pub axis: u8,
+    pub child: u8,
+}
+
+/// Where a pair goes: the axis's column and the child's side (`rot`):
+/// 0 above the axis, 1 right of it, 2 below it, 3 left of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Placement {
+    pub col: u8,
+    pub rot: u8,
+}
+
+impl Placement {
+    /// All 22 placements on a 6-wide field: 12 upright, 10 lying.
+    pub const ALL: [Placement; 22] = {
+        let mut all = [Placement { col: 0, rot: 0 }; 22];
+        let mut i = 0;
+        let mut rot = 0;
+        while rot < 4 {
+            let mut col = 0;
+            while col < COLS {
+                let ok = !(rot == 1 && col == COLS - 1) && !(rot == 3 && col == 0);
+                if ok {
+                    all[i] = Placement {
+                        col: col as u8,
+                        rot: rot as u8,
+                    };
+                    i += 1;
+                }
+                col += 1;
+            }
+            rot += 1;
+        }
+        all
+    };
+
+    /// The axis's column and the child's column (saturating: a placement
+    /// off the field gives a column >= COLS).
+    #[inline]
+    pub fn columns(self) -> (usize, usize) {
+        let c = self.col as usize;
+        match self.rot {
+            1 => (c, c + 1),
+            3 => (c, c.wrapping_sub(1)),
+            _ => (c, c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn twenty_two_placements_and_their_fit() {
+        assert_eq!(Placement::ALL.len(), 22);
+        let b = Board::empty();
+        assert_eq!(b.placements(Pair { axis: 0, child: 1 }).count(), 22);
+        assert_eq!(b.placements(Pair { axis: 2, child: 2 }).count(), 11);
+        let mut b = Board::empty();
+        for _ in 0..12 {
+            b.drop_puyo(0, OJAMA);
+        }
+        // One cell left in column 0: nothing upright fits there.
+        let fits: Vec<_> = b.placements(Pair { axis: 0, child: 1 }).collect();
+        assert!(!fits.contains(&Placement { col: 0, rot: 0 }));
+        assert!(fits.contains(&Placement { col: 0, rot: 1 }));
+        assert!(fits.contains(&Placement { col: 1, rot: 3 }));
+        assert_eq!(fits.len(), 20);
+    }
+
+    #[test]
+    fn a_two_link_chain_scores_as_the_formulas_say() {
+        let mut b = Board::from_rows(&["G.....", "R.....", "RG....", "RGG..."]).unwrap();
+        assert!(!b.would_vanish());
+        let chain = b
+            .play(Pair { axis: 0, child: 0 }, Placement { col: 1, rot: 0 })
+            .unwrap();
+        assert_eq!(chain.links, 2, "{b:?}");
+        assert_eq!(&chain.cleared[..2], &[5, 4]);
+        assert_eq!(chain.attack(), 6 + 1);
+        assert_eq!(chain.tsu_score(), 10 * 5 * 2 + 10 * 4 * 8);
+        assert_eq!(b.count(), 0, "{b:?}");
+    }
+
+    #[test]
+    fn ojama_next_to_a_vanishing_group_goes_too() {
+        let mut b = Board::from_rows(&["@.....", "R@....", "RR@..."]).unwrap();
+        let chain = b
+            .play(Pair { axis: 0, child: 1 }, Placement { col: 0, rot: 0 })
+            .unwrap();
+        // Reds (0,0),(0,1),(1,0) + the new red at (0,3)? No: the axis lands on top of the ojama.
+        assert_eq!(chain.links, 0);
+        let mut b = Board::from_rows(&["R@....", "RR@..."]).unwrap();
+        let chain = b
+            .play(Pair { axis: 0, child: 1 }, Placement { col: 2, rot: 3 })
+            .unwrap();
+        assert_eq!(chain.links, 0, "{b:?}");
+        let mut b = Board::from_rows(&["R.....", "RR@..."]).unwrap();
+        let chain = b
+            .play(Pair { axis: 0, child: 1 }, Placement { col: 1, rot: 0 })
+            .unwrap();
+        assert_eq!(chain.links, 1, "{b:?}");
+        assert_eq!(chain.ojama_cleared, 1);
+        assert_eq!(b.rows()[ROWS - 1], ".G....");
+    }
+
+    #[test]
+    fn formulas() {
+        let mut c = Chain {
+            links: 1,
+            ..Default::default()
+        };
+        c.cleared[0] = 4;
+        c.colours[0] = 1;
+        assert_eq!(c.attack(), 0);
+        assert_eq!(c.tsu_score(), 40);
+        c.links = 2;
+        c.cleared[1] = 4;
+        c.colours[1] = 1;
+        assert_eq!(c.attack(), 6);
+        assert_eq!(c.tsu_score(), 40 + 10 * 4 * 8);
+        assert_eq!(chain_power(19), 512);
+        assert_eq!(chain_power(8), 160);
+        assert_eq!(group_bonus(11), 10);
+        assert_eq!(group_bonus(5), 2);
+        assert_eq!(group_bonus(10), 7);
+    }
+}

@@ -1,0 +1,117 @@
+//! The lab: one-player runs on seeded pair sequences (`ladderbot
+//! puyo-lab`). Pure: the caller times and prints.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::board::Board;
+use super::planner::{tidy_move, Chooser, TemplatePlanner, View};
+use super::rules::{pairs_from, VISIBLE_PAIRS};
+
+/// Moves after which a run gives up.
+pub const MAX_MOVES: u32 = 100;
+/// The match that counts as a completed template.
+pub const COMPLETE_AT: f64 = 0.95;
+
+/// One completion run: moves until the best match reaches 0.95.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct CompletionRun {
+    pub seed: u64,
+    /// Moves played when the match first reached 0.95 (`None`: it never
+    /// did within [`MAX_MOVES`], or the field died).
+    pub moves: Option<u32>,
+    /// Largest time one move took, ms.
+    pub max_ms: f64,
+    pub total_ms: f64,
+    pub played: u32,
+}
+
+/// Plays template placement alone on pair sequence `seed` until the best
+/// match reaches [`COMPLETE_AT`].
+pub fn completion_run(planner: &TemplatePlanner, seed: u64) -> CompletionRun {
+    let mut board = Board::empty();
+    let mut run = CompletionRun {
+        seed,
+        moves: None,
+        max_ms: 0.0,
+        total_ms: 0.0,
+        played: 0,
+    };
+    for k in 0..MAX_MOVES {
+        let pairs = pairs_from(seed, k, VISIBLE_PAIRS);
+        let t0 = Instant::now();
+        let at = match planner.choose(&board, &pairs) {
+            Some(c) if c.leaf.is_finite() => c.at,
+            _ => tidy_move(&board, pairs[0]),
+        };
+        let ms = t0.elapsed().as_secs_f64() * 1e3;
+        run.max_ms = run.max_ms.max(ms);
+        run.total_ms += ms;
+        run.played += 1;
+        board.play(pairs[0], at);
+        if board.is_dead() {
+            return run;
+        }
+        if planner.best_match(&board) >= COMPLETE_AT {
+            run.moves = Some(k + 1);
+            return run;
+        }
+    }
+    run
+}
+
+/// One solo run: moves until the chooser fires its final chain (the first
+/// chain of two links or more).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct SoloRun {
+    pub seed: u64,
+    /// Links of the final chain (0: none fired, the field died or
+    /// [`MAX_MOVES`] passed).
+    pub chain: u8,
+    pub attack: u32,
+    pub score: u32,
+    /// The move (1-based) that fired it.
+    pub fire_move: Option<u32>,
+    pub max_ms: f64,
+    pub total_ms: f64,
+    pub played: u32,
+}
+
+/// Plays `chooser` alone on pair sequence `seed`.
+pub fn solo_run(chooser: &mut dyn Chooser, seed: u64) -> SoloRun {
+    chooser.reset();
+    let mut board = Board::empty();
+    let mut run = SoloRun {
+        seed,
+        chain: 0,
+        attack: 0,
+        score: 0,
+        fire_move: None,
+        max_ms: 0.0,
+        total_ms: 0.0,
+        played: 0,
+    };
+    for k in 0..MAX_MOVES {
+        let pairs = pairs_from(seed, k, VISIBLE_PAIRS);
+        let view = View::solo(board, pairs.clone());
+        let t0 = Instant::now();
+        let at = chooser.choose(&view);
+        let ms = t0.elapsed().as_secs_f64() * 1e3;
+        run.max_ms = run.max_ms.max(ms);
+        run.total_ms += ms;
+        run.played += 1;
+        let chain = board.play(pairs[0], at).unwrap_or_default();
+        if chain.links >= 2 {
+            run.chain = chain.links;
+            run.attack = chain.attack();
+            run.score = chain.tsu_score();
+            run.fire_move = Some(k + 1);
+            return run;
+        }
+        if board.is_dead() {
+            return run;
+        }
+    }
+    run
+}
