@@ -55,6 +55,9 @@ pub struct SoloArgs {
     /// An agent parameter, KEY=VALUE (repeatable).
     #[arg(long = "param", value_name = "KEY=VALUE")]
     pub params: Vec<String>,
+    /// Print every move's pairs, placement, chain and field on stderr.
+    #[arg(long)]
+    pub trace: bool,
     #[arg(long)]
     pub json: bool,
 }
@@ -77,6 +80,31 @@ fn parse_params(raw: &[String]) -> Result<AgentParams, CliError> {
         params.insert(k.trim().to_string(), json!(v.trim()));
     }
     Ok(params)
+}
+
+/// One traced move on stderr: the pairs (current first), where the
+/// current one went, the chain it fired, then the field, top row first.
+fn print_step(s: &lab::SoloStep) {
+    let pairs: Vec<String> = s
+        .pairs
+        .iter()
+        .map(|p| {
+            let k = crate::games::puyo::board::KIND_CHARS;
+            format!("{}{}", k[p.axis as usize], k[p.child as usize])
+        })
+        .collect();
+    eprintln!(
+        "move {} pairs {} at col {} rot {} chain {} attack {}",
+        s.number,
+        pairs.join(" "),
+        s.at.col,
+        s.at.rot,
+        s.chain.links,
+        s.chain.attack()
+    );
+    for row in s.board.rows() {
+        eprintln!("  {row}");
+    }
 }
 
 pub fn run(args: PuyoLabArgs) -> Result<(), CliError> {
@@ -162,7 +190,14 @@ fn solo(a: SoloArgs) -> Result<(), CliError> {
     let params = parse_params(&a.params)?;
     let mut chooser = planner::build_chooser(&a.agent, &params).map_err(CliError::Usage)?;
     let runs: Vec<lab::SoloRun> = (0..a.sequences)
-        .map(|i| lab::solo_run(chooser.as_mut(), a.seed + i))
+        .map(|i| {
+            if a.trace {
+                eprintln!("== sequence {}", a.seed + i);
+                lab::solo_run_traced(chooser.as_mut(), a.seed + i, &mut print_step)
+            } else {
+                lab::solo_run(chooser.as_mut(), a.seed + i)
+            }
+        })
         .collect();
     let played: u32 = runs.iter().map(|r| r.played).sum();
     let ms_per_move = runs.iter().map(|r| r.total_ms).sum::<f64>() / played.max(1) as f64;

@@ -80,6 +80,25 @@ pub struct SoloRun {
 
 /// Plays `chooser` alone on pair sequence `seed`.
 pub fn solo_run(chooser: &mut dyn Chooser, seed: u64) -> SoloRun {
+    solo_run_traced(chooser, seed, &mut |_| {})
+}
+
+/// One move of a solo run, for a trace: the move number (1-based), the
+/// pairs known, the placement, the field after it and the chain it fired.
+pub struct SoloStep<'a> {
+    pub number: u32,
+    pub pairs: &'a [super::board::Pair],
+    pub at: super::board::Placement,
+    pub board: &'a Board,
+    pub chain: &'a super::board::Chain,
+}
+
+/// [`solo_run`], calling `trace` after every move.
+pub fn solo_run_traced(
+    chooser: &mut dyn Chooser,
+    seed: u64,
+    trace: &mut dyn FnMut(&SoloStep),
+) -> SoloRun {
     chooser.reset();
     let mut board = Board::empty();
     let mut run = SoloRun {
@@ -102,6 +121,13 @@ pub fn solo_run(chooser: &mut dyn Chooser, seed: u64) -> SoloRun {
         run.total_ms += ms;
         run.played += 1;
         let chain = board.play(pairs[0], at).unwrap_or_default();
+        trace(&SoloStep {
+            number: k + 1,
+            pairs: &pairs,
+            at,
+            board: &board,
+            chain: &chain,
+        });
         if chain.links >= 2 {
             run.chain = chain.links;
             run.attack = chain.attack();
