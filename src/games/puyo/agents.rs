@@ -67,28 +67,8 @@ pub fn build(
 }
 
 fn best_planner(params: &AgentParams) -> Result<BestPlanner, String> {
-    use crate::games::param_u64;
-    let mut s = BestSettings::default();
-    if let Some(x) = param_u64(params, "beam", 1..=4096)? {
-        s.beam = x as usize;
-    }
-    if let Some(x) = param_u64(params, "extra", 0..=16)? {
-        s.extra = x as usize;
-    }
-    if let Some(x) = param_u64(params, "fire_at", 2..=19)? {
-        s.fire_at = x as u8;
-    }
-    if let Some(x) = param_u64(params, "full_at", 0..=78)? {
-        s.full_at = x as u32;
-    }
-    if let Some(x) = param_u64(params, "ms", 1..=60_000)? {
-        s.budget = std::time::Duration::from_millis(x);
-    }
-    if let Some(x) = param_u64(params, "futures", 1..=100_000)? {
-        s.futures = x as usize;
-    }
-    let seed = param_u64(params, "seed", 0..=u64::MAX)?.unwrap_or(0);
-    Ok(BestPlanner::new(s, seed))
+    let seed = crate::games::param_u64(params, "seed", 0..=u64::MAX)?.unwrap_or(0);
+    Ok(BestPlanner::new(BestSettings::from_params(params)?, seed))
 }
 
 /// A uniformly random placement that fits.

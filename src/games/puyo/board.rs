@@ -241,9 +241,10 @@ impl Board {
         true
     }
 
-    /// Groups of four or more of one colour, with the ojama next to them:
-    /// the cells that vanish now (0 when none), and the link's record.
-    fn vanishing(&self) -> (u128, u8, u8, u16) {
+    /// Groups of four or more of one colour that hold a cell of `seeds`,
+    /// with the ojama next to them: the cells that vanish now (0 when
+    /// none), and the link's record.
+    fn vanishing(&self, seeds: u128) -> (u128, u8, u8, u16) {
         let mut clear = 0u128;
         let mut cleared = 0u8;
         let mut colours = 0u8;
@@ -251,7 +252,7 @@ impl Board {
         for c in 0..COLOURS {
             let p = self.planes[c];
             // A cell in a group of 4+ has a same-coloured neighbour.
-            let mut cand = p & neighbours(p);
+            let mut cand = p & neighbours(p) & seeds;
             let mut any = false;
             while cand != 0 {
                 let seed = cand & cand.wrapping_neg();
@@ -290,24 +291,42 @@ impl Board {
         false
     }
 
-    /// Removes `mask` and lets everything above fall.
-    fn remove_and_fall(&mut self, mask: u128) {
+    /// Removes `mask` and lets everything above fall; returns the cells
+    /// whose puyo moved (only groups holding one of them can be new).
+    fn remove_and_fall(&mut self, mask: u128) -> u128 {
         for p in &mut self.planes {
             *p &= !mask;
         }
+        let mut moved = 0u128;
         for c in 0..COLS {
-            let mut removed = ((mask >> (16 * c)) & COL_BITS) as u32;
-            // Highest removed cell first, so lower indices stay valid.
-            while removed != 0 {
-                let r = (31 - removed.leading_zeros()) as usize;
-                removed &= !(1 << r);
-                let low: u128 = ((1u128 << r) - 1) << (16 * c);
-                let high: u128 = (COL_BITS << (16 * c)) & !low & !(1u128 << (16 * c + r));
-                for p in &mut self.planes {
-                    *p = (*p & !(COL_BITS << (16 * c))) | (*p & low) | ((*p & high) >> 1);
-                }
+            let removed = ((mask >> (16 * c)) as u32) & COL_BITS as u32;
+            if removed == 0 {
+                continue;
             }
+            let shift = 16 * c;
+            let mut occ = 0u32;
+            for p in &mut self.planes {
+                let col = ((*p >> shift) as u32) & COL_BITS as u32;
+                if col == 0 {
+                    continue;
+                }
+                // Close every gap, highest first, so lower indices stay valid.
+                let mut x = col;
+                let mut r = removed;
+                while r != 0 {
+                    let top = 31 - r.leading_zeros();
+                    r &= !(1 << top);
+                    let low = (1u32 << top) - 1;
+                    x = (x & low) | ((x >> 1) & !low);
+                }
+                *p = (*p & !(COL_BITS << shift)) | ((x as u128) << shift);
+                occ |= x;
+            }
+            // Everything at or above the lowest removed cell moved.
+            let above = !((1u32 << removed.trailing_zeros()) - 1);
+            moved |= ((occ & above) as u128) << shift;
         }
+        moved
     }
 
     /// Takes a group away (as if it vanished, with the ojama next to it)
@@ -320,9 +339,17 @@ impl Board {
 
     /// Resolves every chain link until nothing vanishes.
     pub fn resolve(&mut self) -> Chain {
+        self.resolve_from(VALID)
+    }
+
+    /// [`Board::resolve`] on a field where only groups holding a cell of
+    /// `seeds` can vanish now (the cells just dropped or uncovered); after
+    /// each link only the puyos that fell are looked at.
+    pub fn resolve_from(&mut self, seeds: u128) -> Chain {
         let mut chain = Chain::default();
+        let mut seeds = seeds;
         loop {
-            let (clear, cleared, colours, bonus) = self.vanishing();
+            let (clear, cleared, colours, bonus) = self.vanishing(seeds);
             if clear == 0 {
                 return chain;
             }
@@ -332,7 +359,7 @@ impl Board {
             chain.group_bonus[i] = bonus;
             chain.ojama_cleared += (clear & self.planes[OJAMA as usize]).count_ones() as u16;
             chain.links += 1;
-            self.remove_and_fall(clear);
+            seeds = self.remove_and_fall(clear);
         }
     }
 
@@ -390,11 +417,14 @@ impl Board {
         } else {
             ((c0, pair.axis), (c1, pair.child))
         };
+        let h0 = self.height(first.0);
         let a = self.drop_and_check(first.0, first.1).unwrap_or(false);
+        let h1 = self.height(second.0);
         let b = self.drop_and_check(second.0, second.1).unwrap_or(false);
         // (A first puyo's group that the second joins is the second's.)
         if a || b {
-            Some(self.resolve())
+            let seeds = (bit(first.0, h0) | bit(second.0, h1)) & VALID;
+            Some(self.resolve_from(seeds))
         } else {
             Some(Chain::default())
         }

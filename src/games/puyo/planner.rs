@@ -464,8 +464,7 @@ pub const CHOOSERS: &[&str] = &["template", "potential", "combined", "best"];
 /// - `potential`: `full_at` (empty cells at which firing at once is
 ///   allowed, default 12);
 /// - `combined`: all of those and `switch_at` (default 0.9);
-/// - `best`: `beam`, `extra`, `fire_at`, `full_at`, `ms`, `futures` (see
-///   [`super::best::BestSettings`]), `seed`.
+/// - `best`: [`super::best::PARAMS`] (see [`super::best::BestSettings`]).
 pub fn build_chooser(
     name: &str,
     params: &crate::games::AgentParams,
@@ -514,45 +513,10 @@ pub fn build_chooser(
             )))
         }
         "best" => {
-            check_params(
-                name,
-                params,
-                &[
-                    "beam",
-                    "extra",
-                    "fire_at",
-                    "full_at",
-                    "ms",
-                    "futures",
-                    "seed",
-                    "templates",
-                ],
-            )?;
-            let mut s = super::best::BestSettings::default();
-            if let Some(x) = param_u64(params, "beam", 1..=4096)? {
-                s.beam = x as usize;
-            }
-            if let Some(x) = param_u64(params, "extra", 0..=16)? {
-                s.extra = x as usize;
-            }
-            if let Some(x) = param_u64(params, "fire_at", 2..=19)? {
-                s.fire_at = x as u8;
-            }
-            if let Some(x) = param_u64(params, "full_at", 0..=CELLS as u64)? {
-                s.full_at = x as u32;
-            }
-            if let Some(x) = param_u64(params, "ms", 1..=60_000)? {
-                s.budget = std::time::Duration::from_millis(x);
-            }
-            if let Some(x) = param_u64(params, "futures", 1..=100_000)? {
-                s.futures = x as usize;
-            }
+            check_params(name, params, super::best::PARAMS)?;
+            let s = super::best::BestSettings::from_params(params)?;
             let seed = param_u64(params, "seed", 0..=u64::MAX)?.unwrap_or(0);
-            let mut b = super::best::BestPlanner::new(s, seed);
-            if params.contains_key("templates") {
-                b.templates = Some(templates(params)?);
-            }
-            Ok(Box::new(b))
+            Ok(Box::new(super::best::BestPlanner::new(s, seed)))
         }
         other => Err(format!(
             "unknown puyo chooser '{other}' (known: {})",

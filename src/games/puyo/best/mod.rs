@@ -1,0 +1,325 @@
+//! `best`: our own design, built on the seed's parts.
+//!
+//! - **Build** ([`search`]): a beam search over the known pairs and then
+//!   pairs sampled from the four colours, `depth` pairs in all, keeping the
+//!   `beam` best fields at each depth by [`eval::evaluate`]: the longest
+//!   chain that one or two puyos dropped on a column start (found by
+//!   dropping them), less the puyos the trigger needs and the puyos
+//!   outside that chain, with same-colour neighbours, a U-shaped surface
+//!   and the height of the losing column. A line that fires a chain of
+//!   `fire_at` links or more counts as reached; one that fires a shorter
+//!   chain of two links or more is dropped. Several sampled futures are
+//!   searched while time allows; each first move keeps its mean over them.
+//! - **Fire**: when a placement of the current pair fires a chain of at
+//!   least `fire_at` links (13 by default), when the field is nearly full
+//!   and the chain ready now is within one link of the potential chain (or
+//!   the losing cell is one pair away), when ojama waits on this seat
+//!   (counter), or when the chain fired now kills: it sends at least the
+//!   other field's empty cells plus what the other side could fire back
+//!   with the same pair.
+//! - **Time**: it stops at its budget (`ms`, or the move's soft deadline,
+//!   whichever is first); a future cut short counts only when it is the
+//!   first (then its finished depths decide).
+
+pub mod eval;
+pub mod search;
+
+use std::time::{Duration, Instant};
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use super::board::{Board, Pair, Placement, CELLS, COLOURS, DEATH_COL};
+use super::planner::{children, empty_cells, tidy_move, Chooser, View};
+use crate::games::AgentParams;
+use eval::{potential, Weights};
+use search::{search, SearchConfig};
+
+/// Tunable settings (agent parameters in brackets).
+#[derive(Clone, Debug)]
+pub struct BestSettings {
+    /// Fields kept per depth (`beam`).
+    pub beam: usize,
+    /// Pairs searched, the known ones first, then sampled (`depth`).
+    pub depth: usize,
+    /// Links at which a chain is fired (`fire_at`).
+    pub fire_at: u8,
+    /// Empty cells at or below which the field counts as nearly full
+    /// (`full_at`).
+    pub full_at: u32,
+    /// Time budget per move (`ms`).
+    pub budget: Duration,
+    /// Most sampled futures per move (`futures`).
+    pub futures: usize,
+    /// The evaluation (`need`, `w_chain`, `w_need`, `w_waste`, `w_link`,
+    /// `w_shape`, `w_death`).
+    pub weights: Weights,
+}
+
+impl Default for BestSettings {
+    fn default() -> Self {
+        BestSettings {
+            beam: 24,
+            depth: 5,
+            fire_at: 13,
+            full_at: 14,
+            budget: Duration::from_millis(40),
+            futures: 64,
+            weights: Weights::default(),
+        }
+    }
+}
+
+/// The agent parameters `best` takes.
+pub const PARAMS: &[&str] = &[
+    "beam", "depth", "fire_at", "full_at", "ms", "futures", "seed", "need", "w_chain", "w_need",
+    "w_waste", "w_link", "w_shape", "w_death",
+];
+
+impl BestSettings {
+    /// Reads the settings from agent parameters (the keys of [`PARAMS`]
+    /// but `seed`; unknown keys are the caller's to check).
+    pub fn from_params(params: &AgentParams) -> Result<Self, String> {
+        use crate::games::param_u64;
+        let mut s = BestSettings::default();
+        if let Some(x) = param_u64(params, "beam", 1..=4096)? {
+            s.beam = x as usize;
+        }
+        if let Some(x) = param_u64(params, "depth", 1..=32)? {
+            s.depth = x as usize;
+        }
+        if let Some(x) = param_u64(params, "fire_at", 2..=19)? {
+            s.fire_at = x as u8;
+        }
+        if let Some(x) = param_u64(params, "full_at", 0..=CELLS as u64)? {
+            s.full_at = x as u32;
+        }
+        if let Some(x) = param_u64(params, "ms", 1..=60_000)? {
+            s.budget = Duration::from_millis(x);
+        }
+        if let Some(x) = param_u64(params, "futures", 1..=100_000)? {
+            s.futures = x as usize;
+        }
+        let w = &mut s.weights;
+        if let Some(x) = param_u64(params, "need", 1..=3)? {
+            w.max_need = x as u8;
+        }
+        for (key, field) in [
+            ("w_chain", &mut w.chain),
+            ("w_need", &mut w.need),
+            ("w_waste", &mut w.waste),
+            ("w_link", &mut w.link),
+            ("w_shape", &mut w.shape),
+            ("w_death", &mut w.death),
+        ] {
+            if let Some(x) = param_u64(params, key, 0..=100_000)? {
+                *field = x as i32;
+            }
+        }
+        Ok(s)
+    }
+}
+
+/// The design; see the module docs.
+pub struct BestPlanner {
+    pub settings: BestSettings,
+    seed: u64,
+    rng: SmallRng,
+    /// Set by the agent to end the search early.
+    pub deadline: Option<Instant>,
+}
+
+impl BestPlanner {
+    pub fn new(settings: BestSettings, seed: u64) -> Self {
+        BestPlanner {
+            settings,
+            seed,
+            rng: SmallRng::seed_from_u64(seed),
+            deadline: None,
+        }
+    }
+
+    /// The best chain the current pair fires now: (attack, links, move).
+    fn fire_now(b: &Board, pair: Pair) -> Option<(u32, u8, Placement)> {
+        children(b, pair)
+            .filter(|c| c.chain.links > 0 && !c.board.is_dead())
+            .map(|c| (c.chain.attack(), c.chain.links, c.at))
+            .max_by_key(|&(a, l, _)| (l, a))
+    }
+
+    fn should_fire(&self, v: &View, attack: u32, links: u8) -> bool {
+        let s = &self.settings;
+        if links >= s.fire_at {
+            return true;
+        }
+        // Short of room: fire once the chain ready now is about as long as
+        // the field's potential chain (or the losing cell is one pair away).
+        let cramped = empty_cells(&v.board) <= s.full_at || v.board.height(DEATH_COL) >= 10;
+        if links >= 2 && cramped {
+            let latent = potential(&v.board, s.weights.max_need).links;
+            if links + 1 >= latent || v.board.height(DEATH_COL) >= 11 {
+                return true;
+            }
+        }
+        if let Some(opp) = v.opponent {
+            if v.incoming > 0 && attack > 0 {
+                return true;
+            }
+            let back = Self::fire_now(&opp, v.pairs[0]).map_or(0, |f| f.0);
+            if links >= 2 && attack >= empty_cells(&opp) + back + v.outgoing.min(30) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The pairs of one future: the known ones, then sampled ones up to
+    /// `depth` in all.
+    fn future(&mut self, known: &[Pair]) -> Vec<Pair> {
+        let depth = self.settings.depth.max(1);
+        let mut pairs: Vec<Pair> = known.iter().take(depth).copied().collect();
+        while pairs.len() < depth {
+            pairs.push(Pair {
+                axis: self.rng.gen_range(0..COLOURS as u8),
+                child: self.rng.gen_range(0..COLOURS as u8),
+            });
+        }
+        pairs
+    }
+
+    /// Chooses the move.
+    pub fn decide(&mut self, v: &View) -> Placement {
+        let start = Instant::now();
+        let pair = v.pairs[0];
+        if let Some((attack, links, at)) = Self::fire_now(&v.board, pair) {
+            if self.should_fire(v, attack, links) {
+                return at;
+            }
+        }
+        let budget_end = start + self.settings.budget;
+        let end = match self.deadline {
+            Some(d) if d < budget_end => d,
+            _ => budget_end,
+        };
+        let cfg = SearchConfig {
+            width: self.settings.beam,
+            target: self.settings.fire_at,
+            weights: self.settings.weights,
+        };
+        // Per first move: the sum of its values over the futures.
+        let mut totals: Vec<(Placement, i64)> = vec![];
+        let mut counted = 0i64;
+        for f in 0..self.settings.futures {
+            if f > 0 && Instant::now() >= end {
+                break;
+            }
+            let pairs = self.future(&v.pairs);
+            let out = search(&v.board, &pairs, &cfg, &mut || Instant::now() >= end);
+            if f > 0 && !out.complete {
+                break;
+            }
+            // A first move with no living line scores as the worst one.
+            let Some(floor) = out.firsts.iter().filter_map(|x| x.1).min() else {
+                continue;
+            };
+            if totals.is_empty() {
+                totals = out.firsts.iter().map(|x| (x.0, 0)).collect();
+            }
+            for (t, x) in totals.iter_mut().zip(&out.firsts) {
+                t.1 += x.1.unwrap_or(floor) as i64;
+            }
+            counted += 1;
+        }
+        if counted > 0 {
+            if let Some(t) = totals.iter().max_by_key(|t| t.1) {
+                return t.0;
+            }
+        }
+        Self::fire_now(&v.board, pair)
+            .map(|f| f.2)
+            .unwrap_or_else(|| tidy_move(&v.board, pair))
+    }
+}
+
+impl Chooser for BestPlanner {
+    fn choose(&mut self, v: &View) -> Placement {
+        self.decide(v)
+    }
+    fn reset(&mut self) {
+        self.rng = SmallRng::seed_from_u64(self.seed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::puyo::rules::pairs_from;
+
+    fn params(kv: &[(&str, &str)]) -> AgentParams {
+        kv.iter()
+            .map(|(k, v)| (k.to_string(), serde_json::json!(v)))
+            .collect()
+    }
+
+    #[test]
+    fn params_are_read_and_checked() {
+        let s = BestSettings::from_params(&params(&[
+            ("beam", "100"),
+            ("depth", "8"),
+            ("need", "3"),
+            ("w_waste", "0"),
+        ]))
+        .unwrap();
+        assert_eq!(
+            (s.beam, s.depth, s.weights.max_need, s.weights.waste),
+            (100, 8, 3, 0)
+        );
+        for bad in [
+            ("beam", "0"),
+            ("depth", "40"),
+            ("need", "4"),
+            ("w_link", "-1"),
+        ] {
+            assert!(
+                BestSettings::from_params(&params(&[bad])).is_err(),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_move_of_a_game_is_legal() {
+        let s = BestSettings {
+            beam: 8,
+            depth: 4,
+            futures: 2,
+            budget: Duration::from_secs(60),
+            ..Default::default()
+        };
+        let mut p = BestPlanner::new(s, 1);
+        let mut b = Board::empty();
+        for k in 0..40 {
+            let pairs = pairs_from(9, k, 3);
+            let at = p.choose(&View::solo(b, pairs.clone()));
+            assert!(b.fits(at), "{at:?}\n{b:?}");
+            let chain = b.play(pairs[0], at).unwrap();
+            if b.is_dead() || chain.links >= 2 {
+                break;
+            }
+        }
+    }
+
+    #[test]
+    fn a_ready_target_chain_is_fired() {
+        let s = BestSettings {
+            fire_at: 2,
+            ..Default::default()
+        };
+        let mut p = BestPlanner::new(s, 1);
+        let b = Board::from_rows(&["G.....", "R.....", "RG....", "RGG..."]).unwrap();
+        let pairs = vec![Pair { axis: 0, child: 0 }; 3];
+        let at = p.choose(&View::solo(b, pairs.clone()));
+        let mut after = b;
+        assert_eq!(after.play(pairs[0], at).unwrap().links, 2);
+    }
+}
