@@ -297,36 +297,45 @@ impl Board {
         for p in &mut self.planes {
             *p &= !mask;
         }
-        let mut moved = 0u128;
+        // Columns 0-3 live in the low 64 bits, 4-5 in the high ones: the
+        // shifts below stay within one u64.
+        let mut halves = [[0u64; KINDS]; 2];
+        for (k, p) in self.planes.iter().enumerate() {
+            halves[0][k] = *p as u64;
+            halves[1][k] = (*p >> 64) as u64;
+        }
+        let mut moved = [0u64; 2];
         for c in 0..COLS {
-            let removed = ((mask >> (16 * c)) as u32) & COL_BITS as u32;
+            let (half, shift) = (c / 4, 16 * (c % 4) as u32);
+            let mut removed = ((mask >> (16 * c)) as u32) & COL_BITS as u32;
             if removed == 0 {
                 continue;
             }
-            let shift = 16 * c;
-            let mut occ = 0u32;
-            for p in &mut self.planes {
-                let col = ((*p >> shift) as u32) & COL_BITS as u32;
-                if col == 0 {
-                    continue;
+            let planes = &mut halves[half];
+            let lowest = removed.trailing_zeros();
+            let column = (COL_BITS as u64) << shift;
+            // Close each run of removed cells, the highest first, so the
+            // lower rows stay where they are.
+            while removed != 0 {
+                let top = 31 - removed.leading_zeros();
+                let kept_below = !removed & ((1u32 << top) - 1);
+                let lo = 32 - kept_below.leading_zeros();
+                let n = top + 1 - lo;
+                removed &= (1u32 << lo) - 1;
+                let stay = ((1u64 << lo) - 1) << shift;
+                let fall = (((1u64 << (ROWS as u32 - n)) - 1) & !((1u64 << lo) - 1)) << shift;
+                for p in planes.iter_mut() {
+                    *p = (*p & !column) | (*p & stay) | ((*p >> n) & fall);
                 }
-                // Close every gap, highest first, so lower indices stay valid.
-                let mut x = col;
-                let mut r = removed;
-                while r != 0 {
-                    let top = 31 - r.leading_zeros();
-                    r &= !(1 << top);
-                    let low = (1u32 << top) - 1;
-                    x = (x & low) | ((x >> 1) & !low);
-                }
-                *p = (*p & !(COL_BITS << shift)) | ((x as u128) << shift);
-                occ |= x;
             }
             // Everything at or above the lowest removed cell moved.
-            let above = !((1u32 << removed.trailing_zeros()) - 1);
-            moved |= ((occ & above) as u128) << shift;
+            let occ = planes.iter().fold(0, |a, p| a | p);
+            moved[half] |= occ & column & !(((1u64 << lowest) - 1) << shift);
         }
-        moved
+        for (k, p) in self.planes.iter_mut().enumerate() {
+            *p = halves[0][k] as u128 | ((halves[1][k] as u128) << 64);
+        }
+        moved[0] as u128 | ((moved[1] as u128) << 64)
     }
 
     /// Takes a group away (as if it vanished, with the ojama next to it)
@@ -347,11 +356,34 @@ impl Board {
     /// each link only the puyos that fell are looked at.
     pub fn resolve_from(&mut self, seeds: u128) -> Chain {
         let mut chain = Chain::default();
-        let mut seeds = seeds;
+        self.resolve_into(seeds, &mut chain);
+        chain
+    }
+
+    /// The chain that starts when `group`, a group of four or more of one
+    /// colour, vanishes: its first link clears `group` and the ojama next
+    /// to it, then the rest resolves. Cells of `group` may be empty: puyos
+    /// that would be dropped there and vanish at once (they count as
+    /// cleared), so one field can be asked what any trigger would start.
+    pub fn fire_group(&mut self, group: u128) -> Chain {
+        let mut chain = Chain::default();
+        let n = group.count_ones();
+        let clear = group | (neighbours(group) & self.planes[OJAMA as usize]);
+        chain.links = 1;
+        chain.cleared[0] = n as u8;
+        chain.colours[0] = 1;
+        chain.group_bonus[0] = group_bonus(n) as u16;
+        chain.ojama_cleared = (clear & self.planes[OJAMA as usize]).count_ones() as u16;
+        let moved = self.remove_and_fall(clear);
+        self.resolve_into(moved, &mut chain);
+        chain
+    }
+
+    fn resolve_into(&mut self, mut seeds: u128, chain: &mut Chain) {
         loop {
             let (clear, cleared, colours, bonus) = self.vanishing(seeds);
             if clear == 0 {
-                return chain;
+                return;
             }
             let i = chain.links as usize;
             chain.cleared[i] = cleared;

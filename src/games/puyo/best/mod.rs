@@ -154,7 +154,8 @@ impl BestPlanner {
         }
         // Short of room: fire once the chain ready now is about as long as
         // the field's potential chain (or the losing cell is one pair away).
-        let cramped = empty_cells(&v.board) <= s.full_at || v.board.height(DEATH_COL) >= 10;
+        let cramped = s.full_at > 0
+            && (empty_cells(&v.board) <= s.full_at || v.board.height(DEATH_COL) >= 10);
         if links >= 2 && cramped {
             let latent = potential(&v.board, s.weights.max_need).links;
             if links + 1 >= latent || v.board.height(DEATH_COL) >= 11 {
