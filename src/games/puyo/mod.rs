@@ -44,7 +44,8 @@
 //! - [`template`]: the template compiler, the shipped sets
 //!   (`templates/*.txt`) and the fast matcher.
 //! - [`planner`]: the seed's choosers (template, potential, combined).
-//! - [`best`]: our own agent (latent-chain beam search, firing policy).
+//! - [`best`]: our own agent (a beam search ten pairs deep over sampled
+//!   pairs, valued by the chain a few dropped puyos start; firing policy).
 //! - [`lab`]: one-player runs (completion, solo).
 //! - [`rules`]: the duel ([`Model`](crate::model::Model)), pairs and ojama.
 //! - [`agents`]: the agents by name.

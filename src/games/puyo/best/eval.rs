@@ -135,11 +135,17 @@ pub struct Weights {
     pub waste: i32,
     /// Per pair of same-coloured neighbours.
     pub link: i32,
+    /// Per unit of room beside the trigger's column ([`room`]).
+    pub room: i32,
+    /// Per row of the trigger's column.
+    pub trigger_y: i32,
     /// Per unit of squared distance of the heights from a U (sides two
     /// rows above the middle), in sixths of a row.
     pub shape: i32,
     /// Per row of the losing column above nine.
     pub death: i32,
+    /// Links a chain fired short of the target is worth less (search).
+    pub short: i32,
     /// Most puyos a trigger may need.
     pub max_need: u8,
 }
@@ -151,8 +157,11 @@ impl Default for Weights {
             need: 250,
             waste: 40,
             link: 30,
+            room: 150,
+            trigger_y: 100,
             shape: 2,
             death: 2000,
+            short: 3,
             max_need: 2,
         }
     }
@@ -161,17 +170,54 @@ impl Default for Weights {
 /// The U the heights are held to: rows above the middle columns.
 const U: [i32; COLS] = [2, 1, 0, 0, 1, 2];
 
+/// Room to extend a chain from its trigger's column: on each side, the
+/// columns next to it (up to the first taller one) count once, and once
+/// more while they are lower.
+pub fn room(hs: &[i32; COLS], col: usize) -> i32 {
+    let h = hs[col];
+    let mut room = 0;
+    for side in [
+        &mut (col + 1..COLS) as &mut dyn Iterator<Item = usize>,
+        &mut (0..col).rev(),
+    ] {
+        let mut lower = true;
+        for c in side {
+            if hs[c] > h {
+                break;
+            }
+            lower &= hs[c] < h;
+            room += 1 + lower as i32;
+        }
+    }
+    room
+}
+
 /// The build value of a settled, living field (higher is better).
 pub fn evaluate(b: &Board, w: &Weights) -> i32 {
     let p = potential(b, w.max_need);
     let count = b.count() as i32;
     let waste = (count + p.need as i32 - p.cleared as i32).max(0);
-    let mut v = p.links as i32 * w.chain - p.need as i32 * w.need - waste * w.waste
-        + b.connections() as i32 * w.link;
+    let mut v = p.links as i32 * w.chain - p.need as i32 * w.need - waste * w.waste;
+    let hs = heights(b);
+    if p.links > 0 {
+        v += room(&hs, p.col as usize) * w.room + hs[p.col as usize] * w.trigger_y;
+    }
+    v + shape_value(b, w)
+}
+
+fn heights(b: &Board) -> [i32; COLS] {
     let mut hs = [0i32; COLS];
     for (c, h) in hs.iter_mut().enumerate() {
         *h = b.height(c) as i32;
     }
+    hs
+}
+
+/// The part of [`evaluate`] that needs no chain: same-coloured
+/// neighbours, the U and the losing column's height.
+pub fn shape_value(b: &Board, w: &Weights) -> i32 {
+    let mut v = b.connections() as i32 * w.link;
+    let hs = heights(b);
     // Squared distance from the U, all in sixths of a row.
     let sum: i32 = hs.iter().sum::<i32>() - U.iter().sum::<i32>();
     let mut dev = 0;
@@ -299,6 +345,18 @@ mod tests {
             }
         }
         assert!(found > 50, "{found}");
+    }
+
+    #[test]
+    fn room_counts_the_lower_columns_beside_the_trigger() {
+        let hs = [5, 3, 4, 2, 6, 1];
+        // Right of column 2: column 3 (lower: 2), then column 4 is taller.
+        // Left: column 1 (lower: 2), column 0 is taller.
+        assert_eq!(room(&hs, 2), 4);
+        // Column 4: everything to its left is lower until the end, and
+        // column 5 too.
+        assert_eq!(room(&hs, 4), 2 * 4 + 2);
+        assert_eq!(room(&[3; COLS], 0), 5);
     }
 
     #[test]

@@ -1,19 +1,21 @@
 //! `best`: our own design, built on the seed's parts.
 //!
 //! - **Build** ([`search`]): a beam search over the known pairs and then
-//!   pairs sampled from the four colours, `depth` pairs in all, keeping the
-//!   `beam` best fields at each depth by [`eval::evaluate`]: the longest
-//!   chain that one or two puyos dropped on a column start (found by
-//!   dropping them), less the puyos the trigger needs and the puyos
-//!   outside that chain, with same-colour neighbours, a U-shaped surface
-//!   and the height of the losing column. A line that fires a chain of
-//!   `fire_at` links or more counts as reached; one that fires a shorter
-//!   chain of two links or more is dropped. Several sampled futures are
-//!   searched while time allows; each first move keeps its mean over them.
+//!   pairs sampled from the four colours, `depth` pairs in all (10), keeping
+//!   the `beam` best fields (100) at each depth by [`eval::evaluate`]: the
+//!   longest chain that one or two puyos dropped on a column start (found
+//!   by dropping them), less the puyos the trigger needs and the puyos
+//!   outside that chain, with the room beside the trigger's column and its
+//!   height, same-colour neighbours, a U-shaped surface and the height of
+//!   the losing column. A line that fires a chain of `fire_at` links or
+//!   more counts as reached; one that fires a shorter chain of two links or
+//!   more ends there, worth a few links less than its length. Sampled
+//!   futures are searched while time allows; each first move keeps its
+//!   mean over them.
 //! - **Fire**: when a placement of the current pair fires a chain of at
 //!   least `fire_at` links (13 by default), when the field is nearly full
-//!   and the chain ready now is within one link of the potential chain (or
-//!   the losing cell is one pair away), when ojama waits on this seat
+//!   and the chain ready now is within `slack` links of the potential chain
+//!   (or the losing cell is one pair away), when ojama waits on this seat
 //!   (counter), or when the chain fired now kills: it sends at least the
 //!   other field's empty cells plus what the other side could fire back
 //!   with the same pair.
@@ -47,6 +49,9 @@ pub struct BestSettings {
     /// Empty cells at or below which the field counts as nearly full
     /// (`full_at`).
     pub full_at: u32,
+    /// Links short of the potential chain a ready chain may be and still
+    /// be fired on a nearly full field (`slack`).
+    pub slack: u8,
     /// Time budget per move (`ms`).
     pub budget: Duration,
     /// Most sampled futures per move (`futures`).
@@ -59,11 +64,12 @@ pub struct BestSettings {
 impl Default for BestSettings {
     fn default() -> Self {
         BestSettings {
-            beam: 24,
-            depth: 5,
+            beam: 100,
+            depth: 10,
             fire_at: 13,
-            full_at: 14,
-            budget: Duration::from_millis(40),
+            full_at: 10,
+            slack: 1,
+            budget: Duration::from_millis(35),
             futures: 64,
             weights: Weights::default(),
         }
@@ -72,8 +78,24 @@ impl Default for BestSettings {
 
 /// The agent parameters `best` takes.
 pub const PARAMS: &[&str] = &[
-    "beam", "depth", "fire_at", "full_at", "ms", "futures", "seed", "need", "w_chain", "w_need",
-    "w_waste", "w_link", "w_shape", "w_death",
+    "beam",
+    "depth",
+    "fire_at",
+    "full_at",
+    "slack",
+    "ms",
+    "futures",
+    "seed",
+    "need",
+    "w_chain",
+    "w_need",
+    "w_waste",
+    "w_link",
+    "w_shape",
+    "w_death",
+    "w_room",
+    "w_trigger_y",
+    "w_short",
 ];
 
 impl BestSettings {
@@ -94,6 +116,9 @@ impl BestSettings {
         if let Some(x) = param_u64(params, "full_at", 0..=CELLS as u64)? {
             s.full_at = x as u32;
         }
+        if let Some(x) = param_u64(params, "slack", 0..=19)? {
+            s.slack = x as u8;
+        }
         if let Some(x) = param_u64(params, "ms", 1..=60_000)? {
             s.budget = Duration::from_millis(x);
         }
@@ -111,12 +136,71 @@ impl BestSettings {
             ("w_link", &mut w.link),
             ("w_shape", &mut w.shape),
             ("w_death", &mut w.death),
+            ("w_room", &mut w.room),
+            ("w_trigger_y", &mut w.trigger_y),
+            ("w_short", &mut w.short),
         ] {
             if let Some(x) = param_u64(params, key, 0..=100_000)? {
                 *field = x as i32;
             }
         }
         Ok(s)
+    }
+}
+
+/// The pairs of one future: the known ones, then sampled ones up to
+/// `depth` in all.
+fn future(known: &[Pair], depth: usize, rng: &mut SmallRng) -> Vec<Pair> {
+    let mut pairs: Vec<Pair> = known.iter().take(depth.max(1)).copied().collect();
+    while pairs.len() < depth {
+        pairs.push(Pair {
+            axis: rng.gen_range(0..COLOURS as u8),
+            child: rng.gen_range(0..COLOURS as u8),
+        });
+    }
+    pairs
+}
+
+/// Per first move, the sum of its values over the futures searched.
+#[derive(Default)]
+struct Totals {
+    sums: Vec<(Placement, i64)>,
+    counted: i64,
+}
+
+impl Totals {
+    /// Searches up to `futures` sampled futures until `end`. A future cut
+    /// short counts only when it is the first.
+    fn run(
+        &mut self,
+        v: &View,
+        cfg: &SearchConfig,
+        depth: usize,
+        futures: usize,
+        rng: &mut SmallRng,
+        end: Instant,
+    ) {
+        for f in 0..futures {
+            if f > 0 && Instant::now() >= end {
+                break;
+            }
+            let pairs = future(&v.pairs, depth, rng);
+            let out = search(&v.board, &pairs, cfg, &mut || Instant::now() >= end);
+            if f > 0 && !out.complete {
+                break;
+            }
+            // A first move with no living line scores as the worst one.
+            let Some(floor) = out.firsts.iter().filter_map(|x| x.1).min() else {
+                continue;
+            };
+            if self.sums.is_empty() {
+                self.sums = out.firsts.iter().map(|x| (x.0, 0)).collect();
+            }
+            for (t, x) in self.sums.iter_mut().zip(&out.firsts) {
+                t.1 += x.1.unwrap_or(floor) as i64;
+            }
+            self.counted += 1;
+        }
     }
 }
 
@@ -154,11 +238,10 @@ impl BestPlanner {
         }
         // Short of room: fire once the chain ready now is about as long as
         // the field's potential chain (or the losing cell is one pair away).
-        let cramped = s.full_at > 0
-            && (empty_cells(&v.board) <= s.full_at || v.board.height(DEATH_COL) >= 10);
+        let cramped = empty_cells(&v.board) <= s.full_at || v.board.height(DEATH_COL) >= 10;
         if links >= 2 && cramped {
             let latent = potential(&v.board, s.weights.max_need).links;
-            if links + 1 >= latent || v.board.height(DEATH_COL) >= 11 {
+            if links + s.slack >= latent || v.board.height(DEATH_COL) >= 11 {
                 return true;
             }
         }
@@ -172,20 +255,6 @@ impl BestPlanner {
             }
         }
         false
-    }
-
-    /// The pairs of one future: the known ones, then sampled ones up to
-    /// `depth` in all.
-    fn future(&mut self, known: &[Pair]) -> Vec<Pair> {
-        let depth = self.settings.depth.max(1);
-        let mut pairs: Vec<Pair> = known.iter().take(depth).copied().collect();
-        while pairs.len() < depth {
-            pairs.push(Pair {
-                axis: self.rng.gen_range(0..COLOURS as u8),
-                child: self.rng.gen_range(0..COLOURS as u8),
-            });
-        }
-        pairs
     }
 
     /// Chooses the move.
@@ -207,30 +276,10 @@ impl BestPlanner {
             target: self.settings.fire_at,
             weights: self.settings.weights,
         };
-        // Per first move: the sum of its values over the futures.
-        let mut totals: Vec<(Placement, i64)> = vec![];
-        let mut counted = 0i64;
-        for f in 0..self.settings.futures {
-            if f > 0 && Instant::now() >= end {
-                break;
-            }
-            let pairs = self.future(&v.pairs);
-            let out = search(&v.board, &pairs, &cfg, &mut || Instant::now() >= end);
-            if f > 0 && !out.complete {
-                break;
-            }
-            // A first move with no living line scores as the worst one.
-            let Some(floor) = out.firsts.iter().filter_map(|x| x.1).min() else {
-                continue;
-            };
-            if totals.is_empty() {
-                totals = out.firsts.iter().map(|x| (x.0, 0)).collect();
-            }
-            for (t, x) in totals.iter_mut().zip(&out.firsts) {
-                t.1 += x.1.unwrap_or(floor) as i64;
-            }
-            counted += 1;
-        }
+        let (depth, futures) = (self.settings.depth, self.settings.futures);
+        let mut totals = Totals::default();
+        totals.run(v, &cfg, depth, futures, &mut self.rng, end);
+        let (totals, counted) = (totals.sums, totals.counted);
         if counted > 0 {
             if let Some(t) = totals.iter().max_by_key(|t| t.1) {
                 return t.0;
@@ -308,6 +357,36 @@ mod tests {
                 break;
             }
         }
+    }
+
+    /// Two links ready on the right (a red on column 4 fires them), and
+    /// column 3 (the losing one) `h` high in two colours that never meet.
+    fn two_links_ready(h: usize) -> Board {
+        let mut b = Board::from_rows(&[".....G", ".....R", "....GR", "...GGR"]).unwrap();
+        for r in 0..h {
+            b.drop_puyo(DEATH_COL, 2 + (r % 2) as u8);
+        }
+        b
+    }
+
+    #[test]
+    fn a_short_chain_is_fired_only_when_the_losing_column_is_high() {
+        let pairs = vec![Pair { axis: 0, child: 0 }; 3];
+        let fires = |h: usize| {
+            let s = BestSettings {
+                beam: 16,
+                depth: 4,
+                futures: 2,
+                budget: Duration::from_secs(60),
+                ..Default::default()
+            };
+            let b = two_links_ready(h);
+            let at = BestPlanner::new(s, 3).choose(&View::solo(b, pairs.clone()));
+            let mut after = b;
+            after.play(pairs[0], at).unwrap().links >= 2
+        };
+        assert!(fires(11));
+        assert!(!fires(3));
     }
 
     #[test]

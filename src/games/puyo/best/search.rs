@@ -3,7 +3,8 @@
 //! told apart by their puyos (a field reached twice is kept once), the
 //! `width` best by [`evaluate`] kept at each depth. A placement that fires
 //! a chain of two links or more ends its line with [`fired_value`]: high
-//! when the chain reaches the target, below every living line when not.
+//! when the chain reaches the target, a few links less than its length
+//! when not.
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -24,12 +25,13 @@ pub struct SearchConfig {
 
 /// The value of firing a chain of `links`: at the target it beats every
 /// field that could still fire one link more, reached or not; short of it,
-/// it only beats a line that dies (longer still better).
+/// it counts as `w.short` links fewer than it has (a field with a
+/// potential chain that long, with nothing else for or against it).
 pub fn fired_value(links: u8, target: u8, w: &Weights) -> i32 {
     if links >= target {
         (links as i32 + 2) * w.chain
     } else {
-        (links as i32 - 100) * w.chain
+        (links as i32 - w.short) * w.chain
     }
 }
 
@@ -191,7 +193,7 @@ mod tests {
         let kept = out.firsts.iter().filter(|f| f.1.is_some()).count();
         assert!(kept >= 1);
         let best = out.firsts.iter().filter_map(|f| f.1).max().unwrap();
-        assert!(best > fired_value(12, 13, &cfg().weights));
+        assert!(best > fired_value(2, 13, &cfg().weights));
     }
 
     #[test]
