@@ -142,8 +142,10 @@ pub struct Weights {
     /// Per unit of squared distance of the heights from a U (sides two
     /// rows above the middle), in sixths of a row.
     pub shape: i32,
-    /// Per row of the losing column above nine.
+    /// Per row of the losing column above `death_at`.
     pub death: i32,
+    /// Rows the losing column may have before [`Weights::death`] counts.
+    pub death_at: i32,
     /// Links a chain fired short of the target is worth less (search).
     pub short: i32,
     /// Most puyos a trigger may need.
@@ -161,6 +163,7 @@ impl Default for Weights {
             trigger_y: 100,
             shape: 2,
             death: 2000,
+            death_at: 9,
             short: 3,
             max_need: 2,
         }
@@ -227,8 +230,8 @@ pub fn shape_value(b: &Board, w: &Weights) -> i32 {
     }
     v -= dev / 6 * w.shape;
     let death = hs[DEATH_COL];
-    if death > 9 {
-        v -= (death - 9) * w.death;
+    if death > w.death_at {
+        v -= (death - w.death_at) * w.death;
     }
     v
 }

@@ -57,7 +57,8 @@ pub struct BestSettings {
     /// Most sampled futures per move (`futures`).
     pub futures: usize,
     /// The evaluation (`need`, `w_chain`, `w_need`, `w_waste`, `w_link`,
-    /// `w_shape`, `w_death`).
+    /// `w_shape`, `w_death`, `death_at`, `w_room`, `w_trigger_y`,
+    /// `w_short`).
     pub weights: Weights,
 }
 
@@ -93,6 +94,7 @@ pub const PARAMS: &[&str] = &[
     "w_link",
     "w_shape",
     "w_death",
+    "death_at",
     "w_room",
     "w_trigger_y",
     "w_short",
@@ -128,6 +130,9 @@ impl BestSettings {
         let w = &mut s.weights;
         if let Some(x) = param_u64(params, "need", 1..=3)? {
             w.max_need = x as u8;
+        }
+        if let Some(x) = param_u64(params, "death_at", 0..=11)? {
+            w.death_at = x as i32;
         }
         for (key, field) in [
             ("w_chain", &mut w.chain),
@@ -318,17 +323,25 @@ mod tests {
             ("depth", "8"),
             ("need", "3"),
             ("w_waste", "0"),
+            ("death_at", "7"),
         ]))
         .unwrap();
         assert_eq!(
-            (s.beam, s.depth, s.weights.max_need, s.weights.waste),
-            (100, 8, 3, 0)
+            (
+                s.beam,
+                s.depth,
+                s.weights.max_need,
+                s.weights.waste,
+                s.weights.death_at
+            ),
+            (100, 8, 3, 0, 7)
         );
         for bad in [
             ("beam", "0"),
             ("depth", "40"),
             ("need", "4"),
             ("w_link", "-1"),
+            ("death_at", "12"),
         ] {
             assert!(
                 BestSettings::from_params(&params(&[bad])).is_err(),
