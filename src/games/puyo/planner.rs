@@ -419,13 +419,17 @@ impl PotentialPlanner {
         }
     }
 
-    fn may_fire_now(&self, v: &View, child: &Child) -> Option<u32> {
+    /// Whether `child` (a move that fires) may be played now, and its
+    /// value then; `back` caches [`Self::fire_back`] for this move.
+    fn may_fire_now(&self, v: &View, child: &Child, back: &mut Option<u32>) -> Option<u32> {
         let attack = child.chain.attack();
         let nearly_full =
             empty_cells(&v.board) <= self.full_at || v.board.height(DEATH_COL) >= self.tall_at;
-        let kills = v
-            .opponent
-            .is_some_and(|o| attack >= empty_cells(&o) + self.fire_back(&o, &v.pairs));
+        let kills = v.opponent.is_some_and(|o| {
+            attack >= empty_cells(&o)
+                && attack
+                    >= empty_cells(&o) + *back.get_or_insert_with(|| self.fire_back(&o, &v.pairs))
+        });
         let counter = v.incoming > 0 && attack > 0;
         if nearly_full || kills || counter {
             return Some(attack);
@@ -439,12 +443,13 @@ impl PotentialPlanner {
     pub fn choose(&self, v: &View) -> Option<PotentialChoice> {
         type Key = (u32, bool, i64, i64);
         let mut best: Option<(Key, Placement, bool)> = None;
+        let mut back = None;
         for child in children(&v.board, v.pairs[0]) {
             if child.board.is_dead() {
                 continue;
             }
             let value = if child.chain.links > 0 {
-                match self.may_fire_now(v, &child) {
+                match self.may_fire_now(v, &child, &mut back) {
                     None => continue,
                     Some(now) => now.max(future(&child.board, &v.pairs[1..])),
                 }

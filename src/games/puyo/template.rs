@@ -524,7 +524,9 @@ impl Template {
         }
     }
 
-    /// A matcher state for a field.
+    /// A matcher state for a field: the same as adding its puyos one by
+    /// one, computed per label (colours and counts first, then the
+    /// contradictions and the numerator over the label pairs).
     pub fn match_board(&self, board: &Board) -> Matcher {
         let mut m = self.matcher();
         for kind in 0..KINDS as u8 {
@@ -532,12 +534,34 @@ impl Template {
             while p != 0 {
                 let pos = p.trailing_zeros();
                 p &= p - 1;
-                m.add(self, super::board::cell_of_bitpos(pos), kind);
-                if m.dead {
+                let c = super::board::cell_of_bitpos(pos);
+                let l = self.cell_label[c] as usize;
+                let b = 1u8 << kind;
+                if Some(c) == self.trigger || m.mask[l] & !b != 0 {
+                    m.dead = true;
                     return m;
                 }
+                m.mask[l] |= b;
+                m.count[l] += 1;
             }
         }
+        let mut num = 0.0;
+        for (l, label) in self.labels.iter().enumerate() {
+            let cl = m.count[l] as f64;
+            if cl == 0.0 {
+                continue;
+            }
+            num += label.weight * cl * cl;
+            for &(p, w) in &self.diff[l] {
+                let p = p as usize;
+                if m.mask[l] & m.mask[p] != 0 {
+                    m.dead = true;
+                    return m;
+                }
+                num += w * cl * m.count[p] as f64;
+            }
+        }
+        m.num = num;
         m
     }
 
