@@ -494,7 +494,10 @@ fn puyo_lab_reports_completion_and_solo_runs() {
     );
     assert!(o.status.success(), "stderr: {}", stderr(&o));
     let j = last_json(&o);
-    assert_eq!(j["params"], serde_json::json!(["choice=mean", "weights=mean"]));
+    assert_eq!(
+        j["params"],
+        serde_json::json!(["choice=mean", "weights=mean"])
+    );
     // An 8-chain needs 32 puyos: 16 moves at least.
     assert!(j["mean_moves"].as_f64().unwrap() >= 16.0, "{j}");
 
@@ -504,7 +507,14 @@ fn puyo_lab_reports_completion_and_solo_runs() {
         vec!["puyo-lab", "completion", "--param", "choice=first"],
         vec!["puyo-lab", "completion", "--param", "depth=2"],
         vec!["puyo-lab", "completion", "--param", "kill=known"],
-        vec!["puyo-lab", "solo", "--agent", "potential", "--param", "kill=later"],
+        vec![
+            "puyo-lab",
+            "solo",
+            "--agent",
+            "potential",
+            "--param",
+            "kill=later",
+        ],
         vec!["puyo-lab", "solo", "--agent", "nobody"],
         vec!["puyo-lab", "solo", "--agent", "best", "--param", "beam=0"],
     ] {
