@@ -772,8 +772,15 @@ RGGG..
         assert_eq!(t.labels[above].weight, 10.0 * above_x);
         let b = t.coloured_board(false).unwrap();
         assert_eq!(b.get(1, 1), None, "the firing cell stays empty");
+        let built = t.match_board(&b);
+        assert!(!built.is_dead() && built.score(t) < 1.0);
         let mut fired = b;
         fired.set(trig / ROWS, trig % ROWS, t.trigger_colour());
+        // Even of A's colour, a puyo on the firing cell contradicts.
+        assert!(t.match_board(&fired).is_dead());
+        let mut inc = built;
+        inc.add(t, trig, t.trigger_colour().unwrap());
+        assert!(inc.is_dead());
         assert_eq!(fired.resolve().links, 2);
     }
 
