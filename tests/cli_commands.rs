@@ -270,7 +270,7 @@ fn json_logs_go_to_stderr_and_stdout_has_only_results() {
 
 #[test]
 fn help_works_for_every_subcommand() {
-    for sub in ["play", "serve", "match", "bench", "agents"] {
+    for sub in ["play", "serve", "match", "openings", "bench", "agents"] {
         let o = run(&[sub, "--help"], &[], None, LIMIT);
         assert!(o.status.success(), "{sub}: {}", stderr(&o));
         assert!(stdout(&o).contains("Usage"), "{sub}");
@@ -473,9 +473,48 @@ fn puyo_lab_reports_completion_and_solo_runs() {
     let chain = j["mean_chain"].as_f64().unwrap();
     assert!(chain == 0.0 || chain >= 2.0 / 3.0, "{j}");
 
+    // The seed's alternative choice rule and pair weights are options.
+    let o = run(
+        &[
+            "puyo-lab",
+            "completion",
+            "--templates",
+            "stairs",
+            "--sequences",
+            "2",
+            "--param",
+            "choice=mean",
+            "--param",
+            "weights=mean",
+            "--json",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    let j = last_json(&o);
+    assert_eq!(
+        j["params"],
+        serde_json::json!(["choice=mean", "weights=mean"])
+    );
+    // An 8-chain needs 32 puyos: 16 moves at least.
+    assert!(j["mean_moves"].as_f64().unwrap() >= 16.0, "{j}");
+
     for bad in [
         vec!["puyo-lab", "completion", "--templates", "spiral"],
         vec!["puyo-lab", "completion", "--depth", "4"],
+        vec!["puyo-lab", "completion", "--param", "choice=first"],
+        vec!["puyo-lab", "completion", "--param", "depth=2"],
+        vec!["puyo-lab", "completion", "--param", "kill=known"],
+        vec![
+            "puyo-lab",
+            "solo",
+            "--agent",
+            "potential",
+            "--param",
+            "kill=later",
+        ],
         vec!["puyo-lab", "solo", "--agent", "nobody"],
         vec!["puyo-lab", "solo", "--agent", "best", "--param", "beam=0"],
     ] {

@@ -6,7 +6,7 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use super::CliError;
-use crate::games::puyo::{lab, planner, template};
+use crate::games::puyo::{lab, planner};
 use crate::games::AgentParams;
 
 #[derive(Debug, Args)]
@@ -37,6 +37,10 @@ pub struct CompletionArgs {
     /// First sequence's seed (sequences are seed, seed+1, ...).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// A template planner parameter, KEY=VALUE (repeatable): choice
+    /// (best, count, mean), weights (mean, min).
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
     #[arg(long)]
     pub json: bool,
 }
@@ -125,8 +129,19 @@ fn completion(a: CompletionArgs) -> Result<(), CliError> {
             "puyo-lab completion: --sequences must be at least 1".into(),
         ));
     }
-    let set = template::set(&a.templates).map_err(CliError::Usage)?;
-    let planner = planner::TemplatePlanner::new(set, a.depth);
+    let mut params = parse_params(&a.params)?;
+    for key in ["templates", "depth"] {
+        if params.contains_key(key) {
+            return Err(CliError::Usage(format!(
+                "puyo-lab completion: give {key} as --{key}, not --param"
+            )));
+        }
+    }
+    params.insert("templates".into(), json!(a.templates));
+    params.insert("depth".into(), json!(a.depth));
+    crate::games::check_params("template", &params, planner::TEMPLATE_PARAMS)
+        .map_err(CliError::Usage)?;
+    let planner = planner::template_planner(&params).map_err(CliError::Usage)?;
     let runs: Vec<lab::CompletionRun> = (0..a.sequences)
         .map(|i| lab::completion_run(&planner, a.seed + i))
         .collect();
@@ -152,6 +167,7 @@ fn completion(a: CompletionArgs) -> Result<(), CliError> {
         "command": "completion",
         "templates": a.templates,
         "depth": a.depth,
+        "params": a.params,
         "sequences": a.sequences,
         "seed": a.seed,
         "completed": done.len(),

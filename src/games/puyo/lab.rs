@@ -41,10 +41,9 @@ pub fn completion_run(planner: &TemplatePlanner, seed: u64) -> CompletionRun {
     for k in 0..MAX_MOVES {
         let pairs = pairs_from(seed, k, VISIBLE_PAIRS);
         let t0 = Instant::now();
-        let at = match planner.choose(&board, &pairs) {
-            Some(c) if c.leaf.is_finite() => c.at,
-            _ => tidy_move(&board, pairs[0]),
-        };
+        let at = planner
+            .choose(&board, &pairs)
+            .map_or_else(|| tidy_move(&board, pairs[0]), |c| c.at);
         let ms = t0.elapsed().as_secs_f64() * 1e3;
         run.max_ms = run.max_ms.max(ms);
         run.total_ms += ms;

@@ -5,7 +5,7 @@
 //! match exceeds 0.9, then potential maximisation). The duel agents and the
 //! lab share them.
 
-use super::board::{Board, Chain, Pair, Placement, CELLS, COLS, DEATH_COL};
+use super::board::{Board, Chain, Pair, Placement, CELLS, COLS, DEATH_COL, ROWS};
 use super::rules::PuyoObs;
 use super::template::{Matcher, Template};
 
@@ -99,13 +99,40 @@ pub fn any_move(board: &Board, pair: Pair) -> Placement {
 /// Template placement (the seed's method (a)): search every sequence of
 /// the known pairs up to `depth`, score each leaf against every template
 /// not yet contradicted on its path, and play the first move of the leaf
-/// with the best match. Ties go to the path whose earlier fields matched
-/// better, then to the lower stack ([`height_cost`]). A field that fired a chain is matched afresh (its templates may
-/// live again); a dead field scores nothing.
+/// with the best match (or by the seed's alternative rules, [`Choice`]).
+/// Ties go to the path whose earlier fields matched better, then to the
+/// lower stack ([`height_cost`]). A field that fired a chain is matched
+/// afresh (its templates may live again); a dead field scores nothing.
 #[derive(Clone, Debug)]
 pub struct TemplatePlanner {
     pub templates: Vec<Template>,
     pub depth: usize,
+    pub choice: Choice,
+}
+
+/// How leaves are compared (the seed's section 3.5): (a) the best match
+/// over the templates (the seed's choice), (b) the number of templates not
+/// contradicted, (c) the mean match over the templates not contradicted.
+/// (b) and (c) break ties by (a).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    Best,
+    Count,
+    Mean,
+}
+
+impl Choice {
+    /// `best`, `count` or `mean`.
+    pub fn parse(s: &str) -> Result<Choice, String> {
+        match s {
+            "best" => Ok(Choice::Best),
+            "count" => Ok(Choice::Count),
+            "mean" => Ok(Choice::Mean),
+            other => Err(format!(
+                "unknown choice '{other}' (known: best, count, mean)"
+            )),
+        }
+    }
 }
 
 /// What the template search found.
@@ -124,6 +151,7 @@ impl TemplatePlanner {
         TemplatePlanner {
             templates,
             depth: depth.max(1),
+            choice: Choice::Best,
         }
     }
 
@@ -176,31 +204,49 @@ impl TemplatePlanner {
             *leaves += 1;
             return Rank::LOST;
         }
-        let mut here: Vec<(usize, Matcher)> = Vec::with_capacity(alive.len());
+        // A leaf keeps no matchers (no allocation on the hot path).
+        let leaf = rest.is_empty();
+        let mut here: Vec<(usize, Matcher)> = if leaf {
+            Vec::new()
+        } else {
+            Vec::with_capacity(alive.len())
+        };
         let mut score = f64::NEG_INFINITY;
-        if node.chain.links > 0 {
-            for (i, t) in self.templates.iter().enumerate() {
-                let m = t.match_board(&node.board);
-                if !m.is_dead() {
-                    score = score.max(m.score(t));
+        let (mut sum, mut count) = (0.0, 0usize);
+        let mut keep = |i: usize, m: Matcher, t: &Template| {
+            if !m.is_dead() {
+                let x = m.score(t);
+                score = score.max(x);
+                sum += x;
+                count += 1;
+                if !leaf {
                     here.push((i, m));
                 }
+            }
+        };
+        if node.chain.links > 0 {
+            for (i, t) in self.templates.iter().enumerate() {
+                keep(i, t.match_board(&node.board), t);
             }
         } else {
             for &(i, m) in alive {
                 let t = &self.templates[i];
                 let mut m = m;
                 m.add_new(t, parent, &node.board);
-                if !m.is_dead() {
-                    score = score.max(m.score(t));
-                    here.push((i, m));
-                }
+                keep(i, m, t);
             }
         }
         let path = path + if score.is_finite() { score } else { 0.0 };
-        if rest.is_empty() {
+        if leaf {
             *leaves += 1;
+            let key = match self.choice {
+                Choice::Best => score,
+                Choice::Count => count as f64,
+                Choice::Mean if count == 0 => f64::NEG_INFINITY,
+                Choice::Mean => sum / count as f64,
+            };
             return Rank {
+                key,
                 leaf: score,
                 path,
                 height: height_cost(&node.board),
@@ -221,6 +267,9 @@ impl TemplatePlanner {
 /// its path, then how little it stacks up.
 #[derive(Clone, Copy, Debug)]
 struct Rank {
+    /// The [`Choice`]'s value of the leaf.
+    key: f64,
+    /// The leaf's best match.
     leaf: f64,
     path: f64,
     height: u32,
@@ -228,17 +277,26 @@ struct Rank {
 
 impl Rank {
     const LOST: Rank = Rank {
+        key: f64::NEG_INFINITY,
         leaf: f64::NEG_INFINITY,
         path: f64::NEG_INFINITY,
         height: u32::MAX,
     };
 
     fn beats(&self, other: &Rank) -> bool {
-        (self.leaf, self.path, std::cmp::Reverse(self.height)).partial_cmp(&(
-            other.leaf,
-            other.path,
-            std::cmp::Reverse(other.height),
-        )) == Some(std::cmp::Ordering::Greater)
+        (
+            self.key,
+            self.leaf,
+            self.path,
+            std::cmp::Reverse(self.height),
+        )
+            .partial_cmp(&(
+                other.key,
+                other.leaf,
+                other.path,
+                std::cmp::Reverse(other.height),
+            ))
+            == Some(std::cmp::Ordering::Greater)
     }
 }
 
@@ -261,22 +319,79 @@ pub fn height_cost(b: &Board) -> u32 {
 /// except in the special cases; the value of a sequence is the largest
 /// attack of a chain it fires at move 2 or 3 (0 if none); play the first
 /// move of the best. Special cases where firing at once is allowed:
-/// the field is nearly full (at most `full_at` empty cells, or column 3
-/// at least ten high), the chain kills (its attack at least the other
-/// field's empty cells plus what the other side could fire back now with
-/// the same pair), a counter-attack is needed (ojama waiting on
-/// this seat), or a small clear (one link of at most five puyos, worth
-/// nothing itself) makes room for a longer chain. Ties go to a move that
-/// fires nothing, then to more same-colour neighbours, then to the lower
-/// stack ([`height_cost`]).
+/// (a) the field is nearly full (at most `full_at` empty cells, or column
+/// 3 at least `tall_at` high), (b) the chain kills (its attack at least the
+/// other field's empty cells plus what the other side could fire back:
+/// [`Kill`]), (c) a counter-attack is needed (ojama waiting on this seat),
+/// or (d) a small clear (one link of at most five puyos, worth nothing
+/// itself) makes room for a longer chain. Ties go to a move that fires
+/// nothing, then as [`Ties`] says.
 #[derive(Clone, Debug)]
 pub struct PotentialPlanner {
+    /// Empty cells at which the field counts as nearly full.
     pub full_at: u32,
+    /// Height of column 3 at which the field counts as nearly full.
+    pub tall_at: usize,
+    /// What the other side could fire back, for "the chain kills".
+    pub kill: Kill,
+    /// How sequences of equal value are ordered.
+    pub ties: Ties,
+}
+
+/// Among first moves of equal value (after a move that fires nothing):
+/// [`Ties::Connect`] more same-colour neighbours, then the lower stack;
+/// [`Ties::Flat`] the lower stack ([`height_cost`]), then more neighbours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ties {
+    Connect,
+    Flat,
+}
+
+impl Ties {
+    /// `connect` or `flat`.
+    pub fn parse(s: &str) -> Result<Ties, String> {
+        match s {
+            "connect" => Ok(Ties::Connect),
+            "flat" => Ok(Ties::Flat),
+            other => Err(format!("unknown ties '{other}' (known: connect, flat)")),
+        }
+    }
+}
+
+/// When a chain "already suffices to defeat the opponent" (the seed's
+/// special case (b)): its attack is at least the other field's empty cells
+/// plus what the other side could fire back: [`Kill::Now`] with the same
+/// pair at once, [`Kill::Known`] (the default) with any sequence of the
+/// known pairs. Both seats get the same pairs, and ojama falls one turn
+/// late and at most 30 a turn, so a side that is sent more than it can
+/// take at once still places the three known pairs before it is buried:
+/// a chain suffices only if what it could fire with them does not offset
+/// it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kill {
+    Now,
+    Known,
+}
+
+impl Kill {
+    /// `now` or `known`.
+    pub fn parse(s: &str) -> Result<Kill, String> {
+        match s {
+            "now" => Ok(Kill::Now),
+            "known" => Ok(Kill::Known),
+            other => Err(format!("unknown kill rule '{other}' (known: now, known)")),
+        }
+    }
 }
 
 impl Default for PotentialPlanner {
     fn default() -> Self {
-        PotentialPlanner { full_at: 12 }
+        PotentialPlanner {
+            full_at: 12,
+            tall_at: 10,
+            kill: Kill::Known,
+            ties: Ties::Connect,
+        }
     }
 }
 
@@ -291,15 +406,29 @@ pub struct PotentialChoice {
 }
 
 impl PotentialPlanner {
-    fn may_fire_now(&self, v: &View, child: &Child) -> Option<u32> {
-        let attack = child.chain.attack();
-        let nearly_full = empty_cells(&v.board) <= self.full_at || v.board.height(DEATH_COL) >= 10;
-        let kills = v.opponent.is_some_and(|o| {
-            let back = children(&o, v.pairs[0])
+    /// The largest attack the other side (field `o`) could answer with
+    /// under the [`Kill`] rule: with the current pair, or with any sequence
+    /// of the known `pairs`.
+    pub fn fire_back(&self, o: &Board, pairs: &[Pair]) -> u32 {
+        match self.kill {
+            Kill::Now => children(o, pairs[0])
                 .map(|c| c.chain.attack())
                 .max()
-                .unwrap_or(0);
-            attack >= empty_cells(&o) + back
+                .unwrap_or(0),
+            Kill::Known => future(o, pairs),
+        }
+    }
+
+    /// Whether `child` (a move that fires) may be played now, and its
+    /// value then; `back` caches [`Self::fire_back`] for this move.
+    fn may_fire_now(&self, v: &View, child: &Child, back: &mut Option<u32>) -> Option<u32> {
+        let attack = child.chain.attack();
+        let nearly_full =
+            empty_cells(&v.board) <= self.full_at || v.board.height(DEATH_COL) >= self.tall_at;
+        let kills = v.opponent.is_some_and(|o| {
+            attack >= empty_cells(&o)
+                && attack
+                    >= empty_cells(&o) + *back.get_or_insert_with(|| self.fire_back(&o, &v.pairs))
         });
         let counter = v.incoming > 0 && attack > 0;
         if nearly_full || kills || counter {
@@ -312,26 +441,29 @@ impl PotentialPlanner {
 
     /// Chooses a placement for `v.pairs[0]`; `None` when there is none.
     pub fn choose(&self, v: &View) -> Option<PotentialChoice> {
-        type Key = (u32, bool, u32, i64);
+        type Key = (u32, bool, i64, i64);
         let mut best: Option<(Key, Placement, bool)> = None;
+        let mut back = None;
         for child in children(&v.board, v.pairs[0]) {
             if child.board.is_dead() {
                 continue;
             }
             let value = if child.chain.links > 0 {
-                match self.may_fire_now(v, &child) {
+                match self.may_fire_now(v, &child, &mut back) {
                     None => continue,
                     Some(now) => now.max(future(&child.board, &v.pairs[1..])),
                 }
             } else {
                 future(&child.board, &v.pairs[1..])
             };
-            let key = (
-                value,
-                child.chain.links == 0,
-                child.board.connections(),
+            let (connect, flat) = (
+                child.board.connections() as i64,
                 -(height_cost(&child.board) as i64),
             );
+            let key = match self.ties {
+                Ties::Connect => (value, child.chain.links == 0, connect, flat),
+                Ties::Flat => (value, child.chain.links == 0, flat, connect),
+            };
             if best.as_ref().is_none_or(|(k, _, _)| key > *k) {
                 best = Some((key, child.at, child.chain.links > 0));
             }
@@ -427,12 +559,14 @@ pub trait Chooser: Send {
 }
 
 impl Chooser for TemplatePlanner {
-    /// The template search's move, or [`tidy_move`] when every template is
-    /// contradicted on every path.
+    /// The template search's move (when every template is contradicted on
+    /// every path, its tie-breaks decide: a path where a chain fires and
+    /// templates match again, then the lower stack), or [`tidy_move`] when
+    /// nothing fits.
     fn choose(&mut self, v: &View) -> Placement {
         match TemplatePlanner::choose(self, &v.board, &v.pairs) {
-            Some(c) if c.leaf.is_finite() => c.at,
-            _ => tidy_move(&v.board, v.pairs[0]),
+            Some(c) => c.at,
+            None => tidy_move(&v.board, v.pairs[0]),
         }
     }
 }
@@ -455,14 +589,62 @@ impl Chooser for CombinedPlanner {
     }
 }
 
+/// The parameters of [`template_planner`].
+pub const TEMPLATE_PARAMS: &[&str] = &["templates", "depth", "choice", "weights"];
+/// The parameters of potential maximisation.
+pub const POTENTIAL_PARAMS: &[&str] = &["full_at", "tall_at", "kill", "ties"];
+
+fn param_str<'a>(
+    params: &'a crate::games::AgentParams,
+    key: &str,
+) -> Result<Option<&'a str>, String> {
+    match params.get(key) {
+        None => Ok(None),
+        Some(serde_json::Value::String(s)) => Ok(Some(s)),
+        Some(v) => Err(format!("agent_params.{key}: expected a name, got {v}")),
+    }
+}
+
+/// A template planner from agent parameters: `templates` (a set: stairs,
+/// sandwich, domino, all; default stairs), `depth` (1..=3, default 3),
+/// `choice` (best, count, mean: [`Choice`]; default best), `weights`
+/// (mean, min: [`super::template::PairWeight`]; default min: with our
+/// drawings, whose boundary is larger than the seed's, only the minimum
+/// keeps the seed's meaning of 0.95, "the chain part placed": the stairs'
+/// chains alone score 0.95-0.96 with it, 0.86-0.90 with the mean).
+pub fn template_planner(params: &crate::games::AgentParams) -> Result<TemplatePlanner, String> {
+    use super::template::PairWeight;
+    use crate::games::param_u64;
+    let set = param_str(params, "templates")?.unwrap_or("stairs");
+    let depth = param_u64(params, "depth", 1..=3)?.unwrap_or(3) as usize;
+    let choice = param_str(params, "choice")?
+        .map(Choice::parse)
+        .transpose()
+        .map_err(|e| format!("agent_params.choice: {e}"))?
+        .unwrap_or(Choice::Best);
+    let weights = param_str(params, "weights")?
+        .map(PairWeight::parse)
+        .transpose()
+        .map_err(|e| format!("agent_params.weights: {e}"))?
+        .unwrap_or(PairWeight::Min);
+    let mut p = TemplatePlanner::new(
+        super::template::set_with(set, weights)
+            .map_err(|e| format!("agent_params.templates: {e}"))?,
+        depth,
+    );
+    p.choice = choice;
+    Ok(p)
+}
+
 /// The chooser names [`build_chooser`] knows.
 pub const CHOOSERS: &[&str] = &["template", "potential", "combined", "best"];
 
 /// Builds a named chooser from agent parameters:
-/// - `template`: `templates` (a set: stairs, sandwich, domino, all;
-///   default stairs), `depth` (1..=3, default 3);
+/// - `template`: [`TEMPLATE_PARAMS`], see [`template_planner`];
 /// - `potential`: `full_at` (empty cells at which firing at once is
-///   allowed, default 12);
+///   allowed, default 12), `tall_at` (height of column 3 at which it is,
+///   default 10), `kill` (now, known: [`Kill`]; default known), `ties`
+///   (connect, flat: [`Ties`]; default connect);
 /// - `combined`: all of those and `switch_at` (default 0.9);
 /// - `best`: [`super::best::PARAMS`] (see [`super::best::BestSettings`]).
 pub fn build_chooser(
@@ -470,42 +652,43 @@ pub fn build_chooser(
     params: &crate::games::AgentParams,
 ) -> Result<Box<dyn Chooser>, String> {
     use crate::games::{check_params, param_f64, param_u64};
-    let templates = |params: &crate::games::AgentParams| -> Result<TemplatePlanner, String> {
-        let set = match params.get("templates") {
-            None => "stairs".to_string(),
-            Some(serde_json::Value::String(s)) => s.clone(),
-            Some(v) => {
-                return Err(format!(
-                    "agent_params.templates: expected a set name, got {v}"
-                ))
-            }
-        };
-        let depth = param_u64(params, "depth", 1..=3)?.unwrap_or(3) as usize;
-        Ok(TemplatePlanner::new(
-            super::template::set(&set).map_err(|e| format!("agent_params.templates: {e}"))?,
-            depth,
-        ))
-    };
+    let templates = template_planner;
     let potential = |params: &crate::games::AgentParams| -> Result<PotentialPlanner, String> {
+        let d = PotentialPlanner::default();
         Ok(PotentialPlanner {
-            full_at: param_u64(params, "full_at", 0..=CELLS as u64)?.unwrap_or(12) as u32,
+            full_at: param_u64(params, "full_at", 0..=CELLS as u64)?
+                .map_or(d.full_at, |x| x as u32),
+            tall_at: param_u64(params, "tall_at", 1..=ROWS as u64)?
+                .map_or(d.tall_at, |x| x as usize),
+            kill: param_str(params, "kill")?
+                .map(Kill::parse)
+                .transpose()
+                .map_err(|e| format!("agent_params.kill: {e}"))?
+                .unwrap_or(d.kill),
+            ties: param_str(params, "ties")?
+                .map(Ties::parse)
+                .transpose()
+                .map_err(|e| format!("agent_params.ties: {e}"))?
+                .unwrap_or(d.ties),
         })
     };
     match name {
         "template" => {
-            check_params(name, params, &["templates", "depth"])?;
+            check_params(name, params, TEMPLATE_PARAMS)?;
             Ok(Box::new(templates(params)?))
         }
         "potential" => {
-            check_params(name, params, &["full_at"])?;
+            check_params(name, params, POTENTIAL_PARAMS)?;
             Ok(Box::new(potential(params)?))
         }
         "combined" => {
-            check_params(
-                name,
-                params,
-                &["templates", "depth", "full_at", "switch_at"],
-            )?;
+            let keys: Vec<&str> = TEMPLATE_PARAMS
+                .iter()
+                .chain(POTENTIAL_PARAMS)
+                .chain(&["switch_at"])
+                .copied()
+                .collect();
+            check_params(name, params, &keys)?;
             Ok(Box::new(CombinedPlanner::new(
                 templates(params)?,
                 potential(params)?,
@@ -522,5 +705,74 @@ pub fn build_chooser(
             "unknown puyo chooser '{other}' (known: {})",
             CHOOSERS.join(", ")
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::template::PairWeight;
+    use super::*;
+    use crate::games::AgentParams;
+
+    fn params(kv: &[(&str, &str)]) -> AgentParams {
+        kv.iter()
+            .map(|(k, v)| (k.to_string(), serde_json::json!(v)))
+            .collect()
+    }
+
+    #[test]
+    fn template_and_potential_options_are_validated() {
+        let p = template_planner(&params(&[("choice", "mean"), ("weights", "min")])).unwrap();
+        assert_eq!(p.choice, Choice::Mean);
+        assert!(p
+            .templates
+            .iter()
+            .all(|t| t.pair_weight_rule() == PairWeight::Min));
+        let d = template_planner(&params(&[])).unwrap();
+        assert_eq!((d.choice, d.depth), (Choice::Best, 3));
+        for bad in [
+            ("choice", "first"),
+            ("weights", "max"),
+            ("templates", "spiral"),
+        ] {
+            assert!(template_planner(&params(&[bad])).is_err(), "{bad:?}");
+        }
+        assert!(build_chooser("potential", &params(&[("kill", "later")])).is_err());
+        assert!(build_chooser("potential", &params(&[("ties", "tall")])).is_err());
+        assert!(build_chooser("potential", &params(&[("tall_at", "14")])).is_err());
+        // A template option is not potential maximisation's.
+        assert!(build_chooser("potential", &params(&[("choice", "best")])).is_err());
+        assert!(build_chooser(
+            "combined",
+            &params(&[
+                ("choice", "count"),
+                ("weights", "min"),
+                ("kill", "known"),
+                ("ties", "flat"),
+                ("tall_at", "11"),
+            ])
+        )
+        .is_ok());
+    }
+
+    /// "The chain kills" counts what the other side could fire back: with
+    /// the pair in hand only (`now`), or with the known pairs (`known`).
+    #[test]
+    fn the_kill_rule_reads_the_known_pairs() {
+        // Three red on the floor: a red pair completes a group of five.
+        let o = Board::from_rows(&["RRR..."]).unwrap();
+        let red = Pair { axis: 0, child: 0 };
+        let green = Pair { axis: 1, child: 1 };
+        let pairs = [green, red, green];
+        let now = PotentialPlanner {
+            kill: Kill::Now,
+            ..PotentialPlanner::default()
+        };
+        let known = PotentialPlanner::default();
+        assert_eq!(known.kill, Kill::Known);
+        assert_eq!(now.fire_back(&o, &pairs), 0);
+        // Red then green: five reds clear and the greens above join.
+        assert!(known.fire_back(&o, &pairs) >= 1);
+        assert_eq!(now.fire_back(&o, &[red, green, green]), 1);
     }
 }

@@ -13,30 +13,44 @@
 //! ```
 //!
 //! The four steps:
-//! 1. **Labels**: upper case are the chain body; every other cell touching
-//!    the body gets its own lower-case boundary label; the rest are `0`.
+//! 1. **Labels**: upper case are the chain body, the firing cell `*` with
+//!    `A` (the seed labels every puyo of the first link `A`); every other
+//!    cell touching the body gets its own lower-case boundary label; the
+//!    rest are `0`.
 //! 2. **Truth table** between labels (`S` same, `X` different, blank
 //!    either): a label with itself `S`; labels touching in the drawing `X`
 //!    (a boundary label against the body labels it touches, so every link
 //!    clears exactly its four puyos). Then the chain is simulated link by
-//!    link (the body and the firing puyo) and in every intermediate position
-//!    two different body labels that touch get `X` (nothing joins too
-//!    early). The seed's further hand-made `X` between a boundary cell and a
-//!    body label it only meets later is not derived.
-//! 3. **Weights** per label: 100 per `X` of a body label, 10 per `X` of a
-//!    boundary label, 0 for `0`; +100 when the label touches a side wall or
-//!    the floor.
-//! 4. **Matrix**: `w_ij` the mean of the two labels' weights, `T_ij = +w_ij`
-//!    for `S`, `-w_ij` for `X`, 0 otherwise.
+//!    link and in every intermediate position two different body labels
+//!    that touch get `X` (nothing joins too early). The seed's further
+//!    hand-made `X` between a boundary cell and a body label it only meets
+//!    later is not derived.
+//! 3. **Weights** per label: 100 per `X` between two body labels, 10 per
+//!    `X` that involves a boundary label, 0 for `0`; +100 when the label
+//!    touches a side wall or the floor. (This is the only reading under
+//!    which the seed's example weights add up: its B 510 is five body `X`
+//!    and one boundary `X`, its boundary `X` count 10 on both sides.)
+//! 4. **Matrix**: `w_ij` the mean of the two labels' weights (or, an
+//!    option the seed names as promising, their minimum: [`PairWeight`]),
+//!    `T_ij = +w_ij` for `S`, `-w_ij` for `X`, 0 otherwise.
 //!
 //! A `pairs` line after the name makes a shape that is not a chain (the
 //! seed's domino): no boundary and no simulation; each label is `S` with
 //! itself and `X` with the labels it touches ("no constraint between pairs
 //! apart"); the weights follow step 3.
 //!
+//! One extension of the seed's matrices (its section 3.2 says a state
+//! matrix cannot tell an empty cell and asks for an extension where that
+//! matters): a puyo on the firing cell contradicts the template. The
+//! firing cell must stay free while the chain is built; otherwise the
+//! search may fill it first (an `A` puyo there is legal in the matrices)
+//! and leave the last `A` cell under the second link, where it can never
+//! be placed without firing.
+//!
 //! [`Matcher`] scores a field against a compiled template from per-label
 //! colour sets and counts, updated one puyo at a time: the same value as
-//! the dense [`relation::match_score`](super::relation::match_score).
+//! the dense [`relation::match_score`](super::relation::match_score) (with
+//! the firing-cell rule).
 
 use super::board::{Board, CELLS, COLS, KINDS, ROWS};
 
@@ -64,6 +78,25 @@ pub struct Label {
     pub cells: Vec<usize>,
 }
 
+/// How the matrix weight `w_ij` of two labels is made from their weights
+/// (step 4): the seed uses the mean and names the minimum as promising.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PairWeight {
+    Mean,
+    Min,
+}
+
+impl PairWeight {
+    /// `mean` or `min`.
+    pub fn parse(s: &str) -> Result<PairWeight, String> {
+        match s {
+            "mean" => Ok(PairWeight::Mean),
+            "min" => Ok(PairWeight::Min),
+            other => Err(format!("unknown pair weight '{other}' (known: mean, min)")),
+        }
+    }
+}
+
 /// A compiled template.
 #[derive(Clone, Debug)]
 pub struct Template {
@@ -79,8 +112,12 @@ pub struct Template {
     pub trigger: Option<usize>,
     /// The truth table, `labels x labels`.
     pub truth: Vec<Vec<Rel>>,
+    /// How two labels' weights make `w_ij`.
+    pair: PairWeight,
     /// For the matcher: each label's `X` partners with `w` (mean weight).
     diff: Vec<Vec<(u8, f64)>>,
+    /// The labelled cells as a bitboard.
+    cells: u128,
     /// `sum |T_ij|`.
     norm: f64,
 }
@@ -156,8 +193,10 @@ impl Template {
                     "chain labels must be A.. without gaps, got {names:?}"
                 )));
             }
-            if trigger.is_none() {
-                return Err(err("a chain needs its firing cell '*'".into()));
+            match trigger {
+                // The firing puyo vanishes with the first link: an `A` cell.
+                Some(t) => body_of[t] = Some('A'),
+                None => return Err(err("a chain needs its firing cell '*'".into())),
             }
         }
         let mut labels: Vec<Label> = names
@@ -220,7 +259,7 @@ impl Template {
             }
         } else {
             let links = names.len();
-            // The simulation: the body and the firing puyo, as the seed
+            // The simulation: the body (with the firing puyo), as the seed
             // does (boundary cells are later puyos, not part of the chain).
             let mut grid = [NONE; CELLS];
             for c in 0..CELLS {
@@ -228,7 +267,6 @@ impl Template {
                     grid[c] = cell_label[c];
                 }
             }
-            grid[trigger.unwrap()] = 0;
             for col in 0..COLS {
                 let mut seen_gap = false;
                 for row in 0..ROWS {
@@ -312,15 +350,20 @@ impl Template {
                 }
             }
         }
-        // Step 3: weights.
+        // Step 3: weights: 100 per `X` between two body labels, 10 per `X`
+        // that involves a boundary label (the seed's example weights only
+        // add up this way: B 510 is five body `X` and one boundary `X`).
+        let body: Vec<bool> = labels.iter().map(|l| l.body).collect();
         for (l, label) in labels.iter_mut().enumerate() {
-            let xs = truth[l].iter().filter(|&&r| r == Rel::Diff).count() as f64;
+            let xs: f64 = (0..n)
+                .filter(|&m| truth[l][m] == Rel::Diff)
+                .map(|m| if body[l] && body[m] { 100.0 } else { 10.0 })
+                .sum();
             let walls = label.cells.iter().any(|&c| {
                 let (col, row) = (c / ROWS, c % ROWS);
                 col == 0 || col == COLS - 1 || row == 0
             });
-            let per = if label.body { 100.0 } else { 10.0 };
-            label.weight = per * xs + if walls { 100.0 } else { 0.0 };
+            label.weight = xs + if walls { 100.0 } else { 0.0 };
         }
         let mut t = Template {
             name: name.to_string(),
@@ -330,26 +373,51 @@ impl Template {
             cell_label,
             trigger,
             truth,
+            pair: PairWeight::Mean,
             diff: vec![],
+            cells: (0..CELLS)
+                .filter(|&c| cell_label[c] != NONE)
+                .fold(0, |m, c| m | super::board::bit(c / ROWS, c % ROWS)),
             norm: 0.0,
         };
-        // Step 4: the matrix, kept as what the matcher needs.
-        let m = t.matrix();
-        t.norm = m.iter().map(|x| x.abs()).sum();
-        t.diff = (0..n)
-            .map(|a| {
-                (0..n)
-                    .filter(|&b| t.truth[a][b] == Rel::Diff)
-                    .map(|b| (b as u8, t.pair_weight(a, b)))
-                    .collect()
-            })
-            .collect();
+        t.build_matrix();
         Ok(t)
     }
 
-    /// `w_ij` of two labels: the mean of their weights.
+    /// Step 4: the matrix, kept as what the matcher needs.
+    fn build_matrix(&mut self) {
+        let n = self.labels.len();
+        let m = self.matrix();
+        self.norm = m.iter().map(|x| x.abs()).sum();
+        self.diff = (0..n)
+            .map(|a| {
+                (0..n)
+                    .filter(|&b| self.truth[a][b] == Rel::Diff)
+                    .map(|b| (b as u8, self.pair_weight(a, b)))
+                    .collect()
+            })
+            .collect();
+    }
+
+    /// The same template with its matrix built from `pair` weights.
+    pub fn with_pair_weight(mut self, pair: PairWeight) -> Template {
+        self.pair = pair;
+        self.build_matrix();
+        self
+    }
+
+    /// How `w_ij` is made from the two labels' weights.
+    pub fn pair_weight_rule(&self) -> PairWeight {
+        self.pair
+    }
+
+    /// `w_ij` of two labels: the mean (or the minimum) of their weights.
     pub fn pair_weight(&self, a: usize, b: usize) -> f64 {
-        (self.labels[a].weight + self.labels[b].weight) / 2.0
+        let (x, y) = (self.labels[a].weight, self.labels[b].weight);
+        match self.pair {
+            PairWeight::Mean => (x + y) / 2.0,
+            PairWeight::Min => x.min(y),
+        }
     }
 
     /// The template matrix over the field's cells (`CELLS x CELLS`,
@@ -456,17 +524,44 @@ impl Template {
         }
     }
 
-    /// A matcher state for a field.
+    /// A matcher state for a field: the same as adding its puyos one by
+    /// one, computed per label (colours and counts first, then the
+    /// contradictions and the numerator over the label pairs).
     pub fn match_board(&self, board: &Board) -> Matcher {
         let mut m = self.matcher();
         for kind in 0..KINDS as u8 {
-            let mut p = board.plane(kind);
+            let mut p = board.plane(kind) & self.cells;
             while p != 0 {
                 let pos = p.trailing_zeros();
                 p &= p - 1;
-                m.add(self, super::board::cell_of_bitpos(pos), kind);
+                let c = super::board::cell_of_bitpos(pos);
+                let l = self.cell_label[c] as usize;
+                let b = 1u8 << kind;
+                if Some(c) == self.trigger || m.mask[l] & !b != 0 {
+                    m.dead = true;
+                    return m;
+                }
+                m.mask[l] |= b;
+                m.count[l] += 1;
             }
         }
+        let mut num = 0.0;
+        for (l, label) in self.labels.iter().enumerate() {
+            let cl = m.count[l] as f64;
+            if cl == 0.0 {
+                continue;
+            }
+            num += label.weight * cl * cl;
+            for &(p, w) in &self.diff[l] {
+                let p = p as usize;
+                if m.mask[l] & m.mask[p] != 0 {
+                    m.dead = true;
+                    return m;
+                }
+                num += w * cl * m.count[p] as f64;
+            }
+        }
+        m.num = num;
         m
     }
 
@@ -493,6 +588,11 @@ impl Matcher {
     pub fn add(&mut self, t: &Template, c: usize, kind: u8) {
         let l = t.cell_label[c];
         if l == NONE || self.dead {
+            return;
+        }
+        if Some(c) == t.trigger {
+            // The firing cell stays empty while the template is built.
+            self.dead = true;
             return;
         }
         let l = l as usize;
@@ -588,6 +688,14 @@ pub const STAIRS: &str = include_str!("templates/stairs.txt");
 pub const SANDWICH: &str = include_str!("templates/sandwich.txt");
 pub const DOMINO: &str = include_str!("templates/domino.txt");
 
+/// A shipped set by name with its matrices built from `pair` weights.
+pub fn set_with(name: &str, pair: PairWeight) -> Result<Vec<Template>, String> {
+    Ok(set(name)?
+        .into_iter()
+        .map(|t| t.with_pair_weight(pair))
+        .collect())
+}
+
 /// A shipped set by name: `stairs`, `sandwich`, `domino` or `all`.
 pub fn set(name: &str) -> Result<Vec<Template>, String> {
     let texts: &[&str] = match name {
@@ -629,50 +737,102 @@ RGGG..
         let src = SMALL.replace('R', "A").replace('G', "B");
         let t = &parse_set(&src).unwrap()[0];
         assert_eq!(t.links, 2);
-        assert_eq!(t.labels[0].cells.len(), 3);
+        // The firing cell is one of A's: A holds four cells, B four.
+        let trig = t.trigger.unwrap();
+        assert_eq!(t.cell_label[trig], 0);
+        assert_eq!(t.labels[0].cells.len(), 4);
+        assert!(t.labels[0].cells.contains(&trig));
         assert_eq!(t.labels[1].cells.len(), 4);
         // A and B touch: X both ways.
         assert_eq!(t.truth[0][1], Rel::Diff);
         assert_eq!(t.truth[1][0], Rel::Diff);
-        // The firing cell is a boundary cell, different from A.
-        let trig = t.cell_label[t.trigger.unwrap()] as usize;
-        assert!(!t.labels[trig].body);
-        assert_eq!(t.truth[trig][0], Rel::Diff);
-        // Body weights: 100 per X, +100 on the wall/floor.
-        let xs_a = t.truth[0].iter().filter(|&&r| r == Rel::Diff).count() as f64;
-        assert_eq!(t.labels[0].weight, 100.0 * xs_a + 100.0);
+        // A boundary cell (above the firing cell) differs from A.
+        let above = t.cell_label[cell(1, 2)] as usize;
+        assert!(!t.labels[above].body);
+        assert_eq!(t.truth[above][0], Rel::Diff);
+        // Weights: 100 per X with a body label, 10 per X with a boundary
+        // label, +100 on the wall/floor; a boundary label 10 per X.
+        let (mut body_x, mut boundary_x) = (0.0, 0.0);
+        for (m, r) in t.truth[0].iter().enumerate() {
+            if *r == Rel::Diff {
+                if t.labels[m].body {
+                    body_x += 1.0;
+                } else {
+                    boundary_x += 1.0;
+                }
+            }
+        }
+        // A touches B; above and beside the firing cell are boundary.
+        assert_eq!((body_x, boundary_x), (1.0, 2.0));
+        assert_eq!(
+            t.labels[0].weight,
+            100.0 * body_x + 10.0 * boundary_x + 100.0
+        );
+        let above_x = t.truth[above].iter().filter(|&&r| r == Rel::Diff).count() as f64;
+        assert_eq!(t.labels[above].weight, 10.0 * above_x);
         let b = t.coloured_board(false).unwrap();
+        assert_eq!(b.get(1, 1), None, "the firing cell stays empty");
+        let built = t.match_board(&b);
+        assert!(!built.is_dead() && built.score(t) < 1.0);
         let mut fired = b;
-        let (tc, tr) = (t.trigger.unwrap() / ROWS, t.trigger.unwrap() % ROWS);
-        fired.set(tc, tr, t.trigger_colour());
+        fired.set(trig / ROWS, trig % ROWS, t.trigger_colour());
+        // Even of A's colour, a puyo on the firing cell contradicts.
+        assert!(t.match_board(&fired).is_dead());
+        let mut inc = built;
+        inc.add(t, trig, t.trigger_colour().unwrap());
+        assert!(inc.is_dead());
         assert_eq!(fired.resolve().links, 2);
     }
 
     #[test]
     fn the_matcher_equals_the_dense_definition() {
         let src = SMALL.replace('R', "A").replace('G', "B");
-        let t = &parse_set(&src).unwrap()[0];
-        let dense = t.matrix();
-        let mut b = Board::empty();
-        let pairs = [(0u8, 0u8), (1, 2), (0, 1), (3, 3), (1, 1)];
-        let spots = [(0, 0), (1, 1), (0, 1), (3, 0), (2, 1)];
-        for (&(a, c), &(col, rot)) in pairs.iter().zip(&spots) {
-            let before = b;
-            b.play(
-                super::super::board::Pair { axis: a, child: c },
-                super::super::board::Placement { col, rot },
-            );
-            let m = t.match_board(&b);
-            let expect = match_score(&state_matrix(&cells_of(&b)), &dense);
-            let got = m.score(t);
-            assert!(
-                (got == expect) || (got - expect).abs() < 1e-9,
-                "{got} vs {expect} on\n{b:?}"
-            );
-            let mut inc = t.match_board(&before);
-            inc.add_new(t, &before, &b);
-            assert!(inc.score(t) == got || (inc.score(t) - got).abs() < 1e-9);
+        for pair in [PairWeight::Mean, PairWeight::Min] {
+            let t = &parse_set(&src).unwrap()[0].clone().with_pair_weight(pair);
+            assert_eq!(t.pair_weight_rule(), pair);
+            let dense = t.matrix();
+            let mut b = Board::empty();
+            let pairs = [(0u8, 0u8), (1, 2), (0, 1), (3, 3), (1, 1)];
+            let spots = [(0, 0), (1, 1), (0, 1), (3, 0), (2, 1)];
+            for (&(a, c), &(col, rot)) in pairs.iter().zip(&spots) {
+                let before = b;
+                b.play(
+                    super::super::board::Pair { axis: a, child: c },
+                    super::super::board::Placement { col, rot },
+                );
+                let m = t.match_board(&b);
+                let trig = t.trigger.unwrap();
+                let expect = if b.get(trig / ROWS, trig % ROWS).is_some() {
+                    f64::NEG_INFINITY
+                } else {
+                    match_score(&state_matrix(&cells_of(&b)), &dense)
+                };
+                let got = m.score(t);
+                assert!(
+                    (got == expect) || (got - expect).abs() < 1e-9,
+                    "{pair:?}: {got} vs {expect} on\n{b:?}"
+                );
+                let mut inc = t.match_board(&before);
+                inc.add_new(t, &before, &b);
+                assert!(inc.score(t) == got || (inc.score(t) - got).abs() < 1e-9);
+            }
         }
+    }
+
+    /// With the minimum, a pair of a body and a boundary label weighs the
+    /// boundary's weight: the chain body alone scores more of the total.
+    #[test]
+    fn min_weights_give_the_body_more_of_the_score() {
+        let src = SMALL.replace('R', "A").replace('G', "B");
+        let mean = &parse_set(&src).unwrap()[0];
+        let min = &mean.clone().with_pair_weight(PairWeight::Min);
+        let body = mean.coloured_board(false).unwrap();
+        let (a, b) = (
+            mean.match_board(&body).score(mean),
+            min.match_board(&body).score(min),
+        );
+        assert!(b > a && b < 1.0, "{a} {b}");
+        assert!(PairWeight::parse("median").is_err());
     }
 
     #[test]
@@ -715,8 +875,13 @@ RGGG..
                     let chain = b.resolve();
                     assert_eq!(chain.links as usize, t.links, "{}", t.name);
                     for (k, label) in t.labels.iter().filter(|l| l.body).enumerate() {
-                        let expect = label.cells.len() + (k == 0) as usize;
-                        assert_eq!(chain.cleared[k] as usize, expect, "{} link {k}", t.name);
+                        // The firing puyo is one of A's cells.
+                        assert_eq!(
+                            chain.cleared[k] as usize,
+                            label.cells.len(),
+                            "{} link {k}",
+                            t.name
+                        );
                     }
                 }
             }
