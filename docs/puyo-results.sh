@@ -23,7 +23,7 @@ done
 # One player until the final chain, 500 sequences (the seed: combined 10.99 / 438.9, potential 8.80 / 301.0).
 $L solo --agent potential --sequences 500 --json 2>/dev/null | tail -n 1
 $L solo --agent combined --sequences 500 --json 2>/dev/null | tail -n 1
-# best within 50 ms per move (its own budget 40 ms), 200 sequences.
+# best within 50 ms per move (its own budget 35 ms), 200 sequences.
 $L solo --agent best --sequences 200 --json 2>/dev/null | tail -n 1
 # Duels: each pair sequence played twice with the seats swapped (the seed: combined .748).
 $B match puyo --a combined --b potential --games 500 --jobs 2 --seed 31 --json 2>/dev/null | tail -n 1
