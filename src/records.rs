@@ -54,6 +54,11 @@ pub struct GameRecord {
     pub moves: Vec<Value>,
     /// Milliseconds each move took, as measured by whoever ran the game.
     pub move_ms: Vec<u64>,
+    /// The opening the game started from, in a match with openings: the
+    /// first `opening.moves.len()` entries of `moves` are the opening's
+    /// (their `move_ms` are 0), the rest the players'.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<Opening>,
     /// How the game ended, for games that say (Geister: `escape`,
     /// `blues_captured`, `reds_captured`, `draw`, or on a forfeit the reason:
     /// `illegal_move`, `timeout`, `disconnect`).
@@ -62,6 +67,31 @@ pub struct GameRecord {
     /// Unix time in milliseconds.
     pub started_ms: u64,
     pub finished_ms: u64,
+}
+
+/// One opening of a suite: moves played from the game's start before the
+/// players take over, as the match runner reads them from a file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Opening {
+    /// Its place in the suite, from 0.
+    pub index: usize,
+    /// Its line in the file, from 1.
+    pub line: usize,
+    /// The moves from the start, in the game's wire format (the actions of
+    /// a simultaneous turn seat 0 first).
+    pub moves: Vec<Value>,
+}
+
+impl Opening {
+    /// The moves as written in a suite file: each move's JSON, separated by
+    /// spaces (`5 10 0`).
+    pub fn text(&self) -> String {
+        self.moves
+            .iter()
+            .map(Value::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
 }
 
 impl EndReason {
@@ -163,6 +193,7 @@ mod tests {
             start: serde_json::json!({"cells": ""}),
             moves: vec![serde_json::json!(3)],
             move_ms: vec![12],
+            opening: None,
             ending: None,
             started_ms: 1,
             finished_ms: 2,

@@ -270,7 +270,7 @@ fn json_logs_go_to_stderr_and_stdout_has_only_results() {
 
 #[test]
 fn help_works_for_every_subcommand() {
-    for sub in ["play", "serve", "match", "bench", "agents"] {
+    for sub in ["play", "serve", "match", "openings", "bench", "agents"] {
         let o = run(&[sub, "--help"], &[], None, LIMIT);
         assert!(o.status.success(), "{sub}: {}", stderr(&o));
         assert!(stdout(&o).contains("Usage"), "{sub}");

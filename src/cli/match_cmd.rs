@@ -8,6 +8,7 @@ use clap::Args;
 use super::{params_from, parse_game, parse_param, CliError};
 use crate::config::Settings;
 use crate::games::{GameKind, GameOptions, GameVisitor, PlayableGame};
+use crate::runner::openings::{Book, OpeningOrder};
 use crate::runner::{self, Driver, MatchConfig, MatchReport, SideConfig, SprtConfig, Tally};
 
 #[derive(Debug, Args)]
@@ -31,7 +32,9 @@ pub struct MatchArgs {
     /// Append the --a-cmd/--b-cmd programs' stdout and stderr to this file (default: discarded).
     #[arg(long, value_name = "PATH")]
     pub program_log: Option<PathBuf>,
-    /// Games to play (seats alternate: A moves first in even-numbered games).
+    /// Games to play (seats alternate: A moves first in even-numbered games). With
+    /// --openings, games 2k and 2k+1 play the same opening; more games than twice the
+    /// openings cycle through the file again.
     #[arg(long, default_value_t = 200)]
     pub games: u32,
     /// Threads to spread games over (default: all cores).
@@ -82,6 +85,20 @@ pub struct MatchArgs {
     /// A game option KEY=VALUE (repeatable; --size and --colours are two).
     #[arg(long = "game-option", value_parser = parse_param, value_name = "KEY=VALUE")]
     pub game_options: Vec<(String, serde_json::Value)>,
+    /// Start games from the openings in FILE (one a line: the moves from the game's
+    /// start in its own notation, as in records, separated by spaces; `#` comments and
+    /// blank lines skipped), each played twice with the seats swapped.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// The order openings are taken in: as in the file, or shuffled from --seed (every
+    /// opening once per pass through the file).
+    #[arg(
+        long,
+        value_name = "sequential|random",
+        default_value = "sequential",
+        requires = "openings"
+    )]
+    pub opening_order: OpeningOrder,
     /// Each worker keeps its agents from game to game, as in a ladder
     /// session (Geister `best` learns its opponent's colours game after
     /// game); results are then reproducible for a given --jobs only.
@@ -155,7 +172,7 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
                 .unwrap_or(1)
         })
         .max(1);
-    let cfg = MatchConfig {
+    let mut cfg = MatchConfig {
         a: side(
             &args.a,
             a_cmd,
@@ -183,6 +200,7 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
         margin_ms: settings.search.margin_ms,
         keep_agents: args.keep_agents,
         game_options: game_options(&args.size, &args.colours, &args.game_options),
+        openings: None,
     };
     if args.over_gat && args.game != GameKind::Geister {
         return Err(CliError::Usage(format!(
@@ -193,6 +211,20 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
     args.game
         .check_options(&cfg.game_options)
         .map_err(|e| CliError::Usage(format!("match: {e}")))?;
+    if let Some(path) = &args.openings {
+        if args.over_gat {
+            return Err(CliError::Usage(
+                "match: --openings cannot be played --over-gat (a GAT server starts every game \
+                 from the setup)"
+                    .into(),
+            ));
+        }
+        let book = args
+            .game
+            .visit(LoadBook(path, &cfg.game_options, args.opening_order))
+            .map_err(|e| CliError::Usage(format!("match --openings: {e}")))?;
+        cfg.openings = Some(book);
+    }
     // Check both agents before starting any thread, so a typo is a usage error.
     for (flag, s) in [("--a", &cfg.a), ("--b", &cfg.b)] {
         if s.command.is_some() {
@@ -248,6 +280,15 @@ pub fn game_options(
         m.insert("colours".into(), serde_json::Value::from(*c));
     }
     m
+}
+
+/// Reads an opening suite for the visited game.
+struct LoadBook<'a>(&'a std::path::Path, &'a GameOptions, OpeningOrder);
+impl GameVisitor for LoadBook<'_> {
+    type Output = Result<Book, String>;
+    fn visit<G: PlayableGame>(self) -> Self::Output {
+        Book::load::<G>(self.0, self.1, self.2)
+    }
 }
 
 struct RunMatch<'a>(&'a MatchConfig);

@@ -1,5 +1,5 @@
-//! The command line: `play`, `serve`, `match`, `bench`, `referee`,
-//! `geister-beliefs`, `agents`.
+//! The command line: `play`, `serve`, `match`, `openings`, `bench`,
+//! `referee`, `geister-beliefs`, `agents`.
 //!
 //! Each command loads the settings (defaults < profile < `LADDERBOT_*`
 //! environment < flags), starts logging on stderr, and runs. Exit codes:
@@ -8,6 +8,7 @@
 mod bench_cmd;
 mod geister_beliefs;
 mod match_cmd;
+mod openings_cmd;
 mod play;
 mod puyo_lab;
 mod referee;
@@ -58,7 +59,10 @@ pub enum Command {
     /// Run a GAT-compatible Geister server on two TCP ports.
     ServeGat(serve_gat::ServeGatArgs),
     /// Play a match between two agents in-process and report the score with Elo and LOS.
-    Match(match_cmd::MatchArgs),
+    Match(Box<match_cmd::MatchArgs>),
+    /// Generate a balanced opening suite for `match --openings`: random plies from the
+    /// start, kept when the judge agent playing itself from them scores near even.
+    Openings(openings_cmd::OpeningsArgs),
     /// Measure speed: one benchmark, reported as a median and a ratio to a reference.
     Bench(bench_cmd::BenchArgs),
     /// Run two bot programs against each other over the Riddles.io GOLAD protocol.
@@ -140,7 +144,11 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Match(args) => {
             start_logging(&cli.log_format, &settings)?;
-            match_cmd::run(args, &settings)
+            match_cmd::run(*args, &settings)
+        }
+        Command::Openings(args) => {
+            start_logging(&cli.log_format, &settings)?;
+            openings_cmd::run(args)
         }
         Command::Bench(args) => {
             start_logging(&cli.log_format, &settings)?;

@@ -66,6 +66,25 @@ pub trait PlayableGame: Model + fmt::Debug {
     }
     /// A picture of the position for humans (logs, `play` output).
     fn render(&self) -> String;
+    /// Whether every game starts from the same position under `options`
+    /// (the seed changes nothing), so that an opening (moves played from
+    /// the start) names one position. By default the true states of a few
+    /// seeds' starts are compared.
+    fn fixed_start(options: &GameOptions) -> Result<bool, String> {
+        let first = Self::start_with(0, options)?.state_to_json();
+        for seed in [1, 2, 0x5EED_0BE1] {
+            if Self::start_with(seed, options)?.state_to_json() != first {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+    /// A key equal for positions that are the same up to the game's
+    /// symmetries (an opening suite keeps one of each); by default the
+    /// true state's JSON, so only transpositions meet.
+    fn position_key(&self) -> String {
+        self.state_to_json().to_string()
+    }
     /// How a finished game ended, for games that report endings (a key of
     /// [`PlayableGame::ending_keys`]).
     fn ending(&self) -> Option<&'static str> {
@@ -87,29 +106,51 @@ pub trait PlayableGame: Model + fmt::Debug {
 /// after `moves`, or why they do not replay.
 pub fn replay<G: PlayableGame>(start: &Value, moves: &[Value]) -> Result<G, String> {
     let mut pos = G::state_from_json(start)?;
+    apply_moves(&mut pos, moves).map_err(|e| e.to_string())?;
+    Ok(pos)
+}
+
+/// A move that does not apply: its index in the list and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveError {
+    pub index: usize,
+    pub message: String,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "move {}: {}", self.index, self.message)
+    }
+}
+
+/// Plays `moves` (wire forms, the actions of a simultaneous turn seat 0
+/// first) on `pos`, checking that each reads and is legal. On an error
+/// `pos` is the position before the bad move's turn.
+pub fn apply_moves<G: PlayableGame>(pos: &mut G, moves: &[Value]) -> Result<(), MoveError> {
+    let err = |index: usize, message: String| MoveError { index, message };
     let mut it = moves.iter().enumerate();
     while let Some((i, first)) = it.next() {
         let turn = pos.turn();
+        if turn.movers().is_empty() {
+            return Err(err(i, "the game is already over".into()));
+        }
         let mut joint = [None, None];
         for (k, &seat) in turn.movers().iter().enumerate() {
             let (j, v) = if k == 0 {
                 (i, first)
             } else {
                 it.next()
-                    .ok_or_else(|| format!("move {i}: the turn's other move is missing"))?
+                    .ok_or_else(|| err(i, "the turn's other move is missing".into()))?
             };
-            let mv = G::move_from_json(v).map_err(|e| format!("move {j}: {e}"))?;
+            let mv = G::move_from_json(v).map_err(|e| err(j, e))?;
             if !pos.is_legal_action(seat, mv) {
-                return Err(format!("move {j}: {v} is not legal for seat {seat}"));
+                return Err(err(j, format!("{v} is not legal for seat {seat}")));
             }
             joint[seat] = Some(mv);
         }
-        if turn.movers().is_empty() {
-            return Err(format!("move {i}: the game is already over"));
-        }
         pos.apply(joint);
     }
-    Ok(pos)
+    Ok(())
 }
 
 /// Declares the registered games: [`GameKind`], its names and its visitor.

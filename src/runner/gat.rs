@@ -156,6 +156,13 @@ impl Driver for OverGat {
     }
 
     fn check(&self, cfg: &MatchConfig) -> Result<(), String> {
+        if cfg.openings.is_some() {
+            return Err(
+                "openings cannot be played over GAT: a GAT server starts every game \
+                        from the setup"
+                    .into(),
+            );
+        }
         // Programs are checked when they start; agents before any game.
         let agent_or_rule = |s: &SideConfig| match s.command {
             Some(_) => SideConfig::new("rule"),

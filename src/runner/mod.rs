@@ -19,9 +19,13 @@
 pub mod gat;
 #[cfg(test)]
 mod geister_tests;
+pub mod openings;
+#[cfg(test)]
+mod openings_tests;
 #[cfg(test)]
 mod simultaneous_tests;
 pub mod stats;
+pub mod suite;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -34,9 +38,10 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::arena;
-use crate::games::{AgentParams, GameOptions, PlayableGame};
-use crate::records::{now_ms, EndReason, GameRecord, RecordWriter};
+use crate::games::{apply_moves, AgentParams, GameOptions, PlayableGame};
+use crate::records::{now_ms, EndReason, GameRecord, Opening, RecordWriter};
 use crate::search::{panic_message, Agent, Deadline, Limits, Outcome, Seat};
+use openings::Book;
 
 /// One side of a match: an agent name, its parameters and its budget.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -189,6 +194,9 @@ pub struct MatchConfig {
     /// Game options (Flood-It's `size` and `colours`); empty for the
     /// game's default start.
     pub game_options: GameOptions,
+    /// Start every pair of games from an opening of this suite (checked for
+    /// the game when read); `None`: from the game's start.
+    pub openings: Option<Book>,
 }
 
 /// The SPRT state at the end of a match.
@@ -267,6 +275,47 @@ pub struct MatchReport {
     /// How the games were played when not in-process: `gat-tcp`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transport: Option<String>,
+    /// A's results by pairs of games (2k and 2k+1: the same start with the
+    /// seats swapped), over the pairs whose two games were both played: how
+    /// many pairs scored 0, 1/2, 1, 3/2 and 2 (fastchess's `Ptnml(0-2)`;
+    /// a win and a loss count as 1, as two draws do).
+    pub pentanomial: [u32; 5],
+    /// The openings played, with each one's games and results (a match
+    /// with openings only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub openings: Option<OpeningsReport>,
+}
+
+/// The openings of a match: where they came from and how each fared.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OpeningsReport {
+    /// The suite's file.
+    pub source: String,
+    /// Openings in the suite.
+    pub count: usize,
+    pub order: openings::OpeningOrder,
+    /// One entry per opening played, in suite order.
+    pub played: Vec<OpeningResult>,
+}
+
+/// How one opening fared, from A's side.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OpeningResult {
+    /// Its place in the suite, from 0.
+    pub index: usize,
+    /// Its line in the file, from 1.
+    pub line: usize,
+    /// Its moves as written in the suite (`5 10 0`).
+    pub moves: String,
+    /// The games that started from it (A in seat 0 in the even ones).
+    pub games: Vec<u32>,
+    /// A's result in each of those games: `W`, `D` or `L`.
+    pub results: String,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Its complete pairs, as [`MatchReport::pentanomial`].
+    pub pentanomial: [u32; 5],
 }
 
 /// How the games of a match ended, by the key of each record's `ending`:
@@ -455,6 +504,12 @@ impl<G: PlayableGame> Driver for Playable<G> {
             (self.build)(&side.agent, &side.params, 0)
                 .map_err(|e| format!("side {}: {e}", SIDE_NAMES[k]))?;
         }
+        if let Some(book) = &cfg.openings {
+            let start = openings::fixed_start::<G>(&cfg.game_options)?;
+            for o in &book.openings {
+                opening_position(start.clone(), o)?;
+            }
+        }
         Ok(())
     }
     fn worker(&self, _cfg: &MatchConfig) -> Result<KeptAgents<G>, String> {
@@ -520,6 +575,15 @@ fn play_game<G: PlayableGame>(
         &cfg.game_options,
     )?;
     let start_json = start.state_to_json();
+    let opening = cfg
+        .openings
+        .as_ref()
+        .map(|b| b.for_pair(index / 2, cfg.seed));
+    let start = match opening {
+        Some(o) => opening_position(start, o)?,
+        None => start,
+    };
+    let book_moves = opening.map_or(&[][..], |o| &o.moves[..]);
     let never = AtomicBool::new(false);
     let mut limits =
         |seat: Seat, t0: Instant| sides[side_of_seat(index, seat)].limits(t0, cfg.margin_ms);
@@ -529,8 +593,8 @@ fn play_game<G: PlayableGame>(
     let mut playouts = [0u64; 2];
     let mut time = [Duration::ZERO; 2];
     let mut max_time = [Duration::ZERO; 2];
-    let mut moves = Vec::with_capacity(log.moves.len());
-    let mut move_ms = Vec::with_capacity(log.moves.len());
+    let mut moves = book_moves.to_vec();
+    let mut move_ms = vec![0; book_moves.len()];
     for m in &log.moves {
         let k = side_of_seat(index, m.seat);
         decisions[k] += 1;
@@ -554,7 +618,7 @@ fn play_game<G: PlayableGame>(
                         SIDE_NAMES[k],
                         sides[k].agent,
                         G::move_to_json(mv),
-                        f.ply
+                        f.ply + book_moves.len()
                     ),
                     _ => format!(
                         "{} ({}) panicked: {}",
@@ -585,6 +649,7 @@ fn play_game<G: PlayableGame>(
         start: start_json,
         moves,
         move_ms,
+        opening: opening.cloned(),
         ending,
         started_ms,
         finished_ms: now_ms(),
@@ -599,6 +664,19 @@ fn play_game<G: PlayableGame>(
     })
 }
 
+/// `start` after the moves of `opening`.
+fn opening_position<G: PlayableGame>(mut start: G, opening: &Opening) -> Result<G, String> {
+    apply_moves(&mut start, &opening.moves).map_err(|e| {
+        format!(
+            "opening {} (line {}) does not apply to {}: {e}",
+            opening.index,
+            opening.line,
+            G::ID
+        )
+    })?;
+    Ok(start)
+}
+
 /// What the workers share, behind one lock.
 #[derive(Default)]
 struct Shared {
@@ -611,6 +689,8 @@ struct Shared {
     sprt_decision: Option<&'static str>,
     error: Option<String>,
     endings: Endings,
+    /// A's result in each finished game, by index.
+    results: BTreeMap<u32, Outcome>,
 }
 
 /// Sets `stop` if the worker unwinds, so the others stop taking games.
@@ -671,7 +751,7 @@ pub fn run_with<D: Driver>(
         ..Shared::default()
     });
 
-    let finish = |p: Played| {
+    let finish = |index: u32, p: Played| {
         let mut sh = shared.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(w) = &writer {
             if let Err(e) = w.append(&p.record) {
@@ -689,6 +769,7 @@ pub fn run_with<D: Driver>(
         if let Some(e) = &p.record.ending {
             sh.endings.add(p.result, e);
         }
+        sh.results.insert(index, p.result);
         sh.tally.done += 1;
         for k in 0..2 {
             sh.decisions[k] += p.decisions[k];
@@ -723,7 +804,7 @@ pub fn run_with<D: Driver>(
                 break;
             }
             match driver.play(&mut state, cfg, i) {
-                Ok(p) => finish(p),
+                Ok(p) => finish(i, p),
                 Err(e) => {
                     stop.store(true, Ordering::SeqCst);
                     return Err(e);
@@ -797,7 +878,75 @@ pub fn run_with<D: Driver>(
         jobs: cfg.jobs,
         endings: ending_keys.map(|_| sh.endings.clone()),
         transport: driver.transport().map(String::from),
+        pentanomial: pentanomial(&sh.results, |_| true),
+        openings: cfg
+            .openings
+            .as_ref()
+            .map(|b| openings_report(b, cfg.seed, &sh.results)),
     })
+}
+
+/// A's score of one game.
+fn a_score(result: Outcome) -> f64 {
+    result.reward_for(0, 0.5)
+}
+
+/// The pentanomial counts of the complete pairs (2k, 2k+1) of `results`
+/// whose pair number passes `keep`.
+fn pentanomial(results: &BTreeMap<u32, Outcome>, keep: impl Fn(u32) -> bool) -> [u32; 5] {
+    let mut counts = [0u32; 5];
+    for (&i, &first) in results.iter().filter(|(i, _)| *i % 2 == 0) {
+        if let (true, Some(&second)) = (keep(i / 2), results.get(&(i + 1))) {
+            // Half-points as a whole number: 0..=4.
+            let halves = 2.0 * (a_score(first) + a_score(second));
+            counts[halves.round() as usize] += 1;
+        }
+    }
+    counts
+}
+
+/// Each opening's games and results, in suite order.
+fn openings_report(book: &Book, seed: u64, results: &BTreeMap<u32, Outcome>) -> OpeningsReport {
+    let mut games: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
+    for &i in results.keys() {
+        games
+            .entry(book.for_pair(i / 2, seed).index)
+            .or_default()
+            .push(i);
+    }
+    let played = games
+        .into_iter()
+        .map(|(index, games)| {
+            let o = &book.openings[index];
+            let mut r = OpeningResult {
+                index,
+                line: o.line,
+                moves: o.text(),
+                games: games.clone(),
+                results: String::new(),
+                wins: 0,
+                draws: 0,
+                losses: 0,
+                pentanomial: pentanomial(results, |pair| book.for_pair(pair, seed).index == index),
+            };
+            for g in &games {
+                let (c, n) = match results[g] {
+                    Outcome::Win(0) => ('W', &mut r.wins),
+                    Outcome::Win(_) => ('L', &mut r.losses),
+                    Outcome::Draw => ('D', &mut r.draws),
+                };
+                r.results.push(c);
+                *n += 1;
+            }
+            r
+        })
+        .collect();
+    OpeningsReport {
+        source: book.source.clone(),
+        count: book.openings.len(),
+        order: book.order,
+        played,
+    }
 }
 
 /// A human summary of a report, several lines.
@@ -837,6 +986,39 @@ pub fn render_report(r: &MatchReport) -> String {
     );
     if let Some(e) = &r.endings {
         let _ = writeln!(s, "{}", e.render());
+    }
+    let [ll, ld, even, wd, ww] = r.pentanomial;
+    if r.pentanomial.iter().sum::<u32>() > 0 {
+        let _ = writeln!(
+            s,
+            "pairs (same start, seats swapped; A's points 0, 1/2, 1, 3/2, 2): \
+             Ptnml(0-2) [{ll}, {ld}, {even}, {wd}, {ww}]"
+        );
+    }
+    if let Some(o) = &r.openings {
+        let _ = writeln!(
+            s,
+            "openings: {} of {} in {} ({}), each played twice with the seats swapped",
+            o.played.len(),
+            o.count,
+            o.source,
+            o.order
+        );
+        for p in &o.played {
+            let games: Vec<String> = p.games.iter().map(u32::to_string).collect();
+            let _ = writeln!(
+                s,
+                "  #{} (line {}) {}: games {}: A {} (+{} ={} -{})",
+                p.index,
+                p.line,
+                p.moves,
+                games.join(","),
+                p.results,
+                p.wins,
+                p.draws,
+                p.losses
+            );
+        }
     }
     if let Some(p) = &r.sprt {
         let _ = writeln!(
@@ -896,6 +1078,7 @@ pub(crate) mod test_support {
             margin_ms: 0,
             keep_agents: false,
             game_options: crate::games::GameOptions::new(),
+            openings: None,
         }
     }
 

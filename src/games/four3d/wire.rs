@@ -78,6 +78,37 @@ pub fn move_from_json(v: &Value) -> Result<Peg, String> {
     }
 }
 
+/// The board's cells as [`cells_string`] writes them, least under the 8
+/// symmetries of the square of pegs (turns and reflections of x and y; the
+/// height keeps its order, as gravity does): one key for every position
+/// that is the same up to symmetry.
+pub fn symmetric_key(b: &Board) -> String {
+    let cells: Vec<char> = cells_string(b).chars().collect();
+    type PegMap = fn(usize, usize) -> (usize, usize);
+    let maps: [PegMap; 8] = [
+        |x, y| (x, y),
+        |x, y| (y, 3 - x),
+        |x, y| (3 - x, 3 - y),
+        |x, y| (3 - y, x),
+        |x, y| (3 - x, y),
+        |x, y| (x, 3 - y),
+        |x, y| (y, x),
+        |x, y| (3 - y, 3 - x),
+    ];
+    maps.iter()
+        .map(|m| {
+            let mut out = ['.'; 64];
+            for (i, &c) in cells.iter().enumerate() {
+                let (x, y, z) = (i % 4, (i / 4) % 4, i / 16);
+                let (u, v) = m(x, y);
+                out[u + 4 * v + 16 * z] = c;
+            }
+            out.iter().collect::<String>()
+        })
+        .min()
+        .expect("eight symmetries")
+}
+
 /// A human-readable picture: the four layers side by side, bottom first.
 pub fn render(b: &Board) -> String {
     let cells: Vec<char> = cells_string(b).chars().collect();
@@ -123,6 +154,10 @@ impl crate::games::PlayableGame for Board {
     fn render(&self) -> String {
         render(self)
     }
+    /// The same for positions equal up to the square's 8 symmetries.
+    fn position_key(&self) -> String {
+        symmetric_key(self)
+    }
     fn build_agent(
         name: &str,
         params: &crate::games::AgentParams,
@@ -143,6 +178,32 @@ mod tests {
         assert_eq!(v["ply"], 5);
         assert_eq!(v["to_move"], 1);
         assert_eq!(state_from_json(&v).unwrap(), b);
+    }
+
+    #[test]
+    fn symmetric_positions_share_a_key_and_others_do_not() {
+        let key = |pegs: &[u8]| {
+            let pegs: Vec<Peg> = pegs.iter().map(|&p| Peg(p)).collect();
+            symmetric_key(&Board::from_pegs(&pegs).unwrap())
+        };
+        // Peg x + 4y: a corner, then an edge peg next to it, under every turn
+        // and reflection of the square.
+        let all = [
+            key(&[0, 1]),
+            key(&[3, 7]),
+            key(&[15, 14]),
+            key(&[12, 8]),
+            key(&[3, 2]),
+            key(&[12, 13]),
+            key(&[0, 4]),
+            key(&[15, 11]),
+        ];
+        assert!(all.iter().all(|k| k == &all[0]), "{all:?}");
+        // Who dropped where matters, and so does the height.
+        assert_ne!(key(&[0, 1]), key(&[1, 0]));
+        assert_ne!(key(&[0, 1]), key(&[0, 5]));
+        assert_ne!(key(&[0, 0, 1]), key(&[0, 1, 0]));
+        assert_eq!(key(&[5, 6, 9]), key(&[6, 5, 10]));
     }
 
     #[test]

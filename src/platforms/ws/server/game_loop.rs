@@ -350,6 +350,7 @@ async fn play_game<G: PlayableGame>(
             start,
             moves,
             move_ms,
+            opening: None,
             ending,
             started_ms,
             finished_ms: now_ms(),
