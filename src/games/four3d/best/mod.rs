@@ -335,6 +335,35 @@ mod tests {
     }
 
     #[test]
+    fn an_expired_deadline_ends_every_thread_at_its_first_poll() {
+        // Counted in nodes, not timed: with the deadline already passed,
+        // the main thread finishes its first iteration (depth 1) and
+        // starts no other; each helper (depth 2 or 3, more than
+        // POLL_EVERY nodes from this position) stops at its first look at
+        // the clock. A search that looked at the clock only between
+        // iterations would run a helper's whole iteration.
+        use crate::search::Deadline;
+        use std::time::{Duration, Instant};
+        let pos = Board::from_pegs(&[Peg(0), Peg(5), Peg(10), Peg(6), Peg(9), Peg(15)]).unwrap();
+        let stop = AtomicBool::new(false);
+        for threads in [1, 2, 3] {
+            let mut agent = Best::new(BestConfig {
+                threads,
+                tt_bits: 14,
+                ..BestConfig::default()
+            });
+            let past = Deadline::per_move(Instant::now(), Duration::ZERO, Duration::ZERO);
+            let d = agent.select(&pos, &Limits::deadline(past), &stop);
+            assert!(pos.is_legal(d.mv));
+            assert!(
+                d.playouts <= threads as u64 * SearchClock::POLL_EVERY,
+                "{threads} threads: {} nodes",
+                d.playouts
+            );
+        }
+    }
+
+    #[test]
     fn a_node_budget_is_kept_and_the_same_budget_gives_the_same_move() {
         let stop = AtomicBool::new(false);
         let pos = Board::from_pegs(&[Peg(0), Peg(5), Peg(10), Peg(6)]).unwrap();
