@@ -432,6 +432,60 @@ fn four3d_search(opts: &BenchOptions, depth: i32) -> BenchReport {
         }
     }
     black_box(check);
+    // Each lever on its own: nodes to the same depth over the same
+    // positions with that one lever off (one thread, table cleared before
+    // each position; counts, not times, so the same on every machine).
+    use crate::games::four3d::best::search::Features;
+    let on = Features::default();
+    let levers = [
+        ("all on", on),
+        ("tt off", Features { tt: false, ..on }),
+        (
+            "ordering off",
+            Features {
+                ordering: false,
+                ..on
+            },
+        ),
+        ("pvs off", Features { pvs: false, ..on }),
+        (
+            "extend off",
+            Features {
+                extend_forced: false,
+                ..on
+            },
+        ),
+    ];
+    let mut lever_note = Vec::new();
+    for (label, features) in levers {
+        let b = Best::new(BestConfig {
+            threads: 1,
+            max_depth: depth,
+            tt_bits: 20,
+            features,
+            ..BestConfig::default()
+        });
+        let mut n = 0u64;
+        for (me, opp, cells) in &positions {
+            b.clear_table();
+            n += b.search(*me, *opp, cells, &unlimited, &stop).nodes;
+        }
+        lever_note.push(format!("{label} {n}"));
+    }
+    let mut plain_nodes = 0u64;
+    for (me, opp, _) in &positions {
+        black_box(plain_alphabeta(
+            *me,
+            *opp,
+            depth,
+            -INF,
+            INF,
+            0,
+            &weights,
+            &mut plain_nodes,
+        ));
+    }
+    lever_note.push(format!("plain alpha-beta {plain_nodes}"));
     let (fnps, rnps) = (median(fast_nps), median(ref_nps));
     let (fms, rms) = (
         1000.0 / median(fast.clone()),
@@ -447,10 +501,12 @@ fn four3d_search(opts: &BenchOptions, depth: i32) -> BenchReport {
             "Score Four best's search to depth {depth} on one thread over {} positions of a fixed \
              self-play game vs plain alpha-beta (same rules and evaluation; no table, static order, \
              no extension): {fms:.1} ms vs {rms:.1} ms per search, {fnps:.0} vs {rnps:.0} nodes/s \
-             (medians of {} samples of {} s each)",
+             (medians of {} samples of {} s each); nodes to depth {depth} over the positions, \
+             one lever off at a time: {}",
             positions.len(),
             opts.samples,
-            opts.seconds
+            opts.seconds,
+            lever_note.join(", ")
         ),
     )
 }
