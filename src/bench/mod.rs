@@ -398,8 +398,9 @@ fn four3d_search(opts: &BenchOptions, depth: i32) -> BenchReport {
     let (mut fast_nps, mut ref_nps) = (Vec::new(), Vec::new());
     let mut check = 0i64;
     for _ in 0..opts.samples {
-        // Each side searches the positions round after round for the
-        // sample's time; only the searches are timed.
+        // Each side searches the positions in whole rounds (every position
+        // as often as the others) until the sample's time has passed; only
+        // the searches are timed.
         for (side, out, nps) in [
             (0, &mut fast, &mut fast_nps),
             (1, &mut reference, &mut ref_nps),
@@ -407,7 +408,7 @@ fn four3d_search(opts: &BenchOptions, depth: i32) -> BenchReport {
             let mut spent = Duration::ZERO;
             let (mut searches, mut nodes) = (0u64, 0u64);
             let mut k = 0;
-            while spent.as_secs_f64() < opts.seconds {
+            while spent.as_secs_f64() < opts.seconds || k % positions.len() != 0 {
                 let (me, opp, cells) = &positions[k % positions.len()];
                 k += 1;
                 if side == 0 {
@@ -501,7 +502,7 @@ fn four3d_search(opts: &BenchOptions, depth: i32) -> BenchReport {
             "Score Four best's search to depth {depth} on one thread over {} positions of a fixed \
              self-play game vs plain alpha-beta (same rules and evaluation; no table, static order, \
              no extension): {fms:.1} ms vs {rms:.1} ms per search, {fnps:.0} vs {rnps:.0} nodes/s \
-             (medians of {} samples of {} s each); nodes to depth {depth} over the positions, \
+             (medians of {} samples, each whole rounds over the positions for at least {} s); nodes to depth {depth} over the positions, \
              one lever off at a time: {}",
             positions.len(),
             opts.samples,
