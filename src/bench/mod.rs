@@ -19,6 +19,7 @@ pub const NAMES: &[&str] = &[
     "four3d-playouts",
     "four3d-uct",
     "four3d-es-playouts",
+    "four3d-search",
     "golad-step",
     "golad-ai2",
     "golad-best",
@@ -74,6 +75,7 @@ pub fn run(name: &str, opts: &BenchOptions) -> Result<BenchReport, String> {
         "four3d-playouts" => Ok(four3d_playouts(opts)),
         "four3d-uct" => Ok(four3d_uct(opts)),
         "four3d-es-playouts" => Ok(four3d_es_playouts(opts)),
+        "four3d-search" => Ok(four3d_search(opts, FOUR3D_SEARCH_DEPTH)),
         "golad-step" => Ok(golad_step(opts)),
         "golad-ai2" => Ok(golad_ai2(opts)),
         "golad-best" => Ok(golad_best(opts)),
@@ -327,6 +329,186 @@ fn four3d_es_playouts(opts: &BenchOptions) -> BenchReport {
         "uct-es playouts (importance move with p = 1/2) from the empty board on one thread: \
          incremental importance map vs importance computed from its definition at every ply"
             .into(),
+    )
+}
+
+/// The depth `four3d-search` searches every position to.
+pub const FOUR3D_SEARCH_DEPTH: i32 = 7;
+
+/// Positions for `four3d-search`: every fourth ply (4 to 32) of a game
+/// `best` plays against itself at 20000 nodes a move on one thread (the
+/// same game on every machine).
+fn four3d_search_positions() -> Vec<Board> {
+    use crate::games::four3d::best::{Best, BestConfig};
+    use crate::search::{Agent, Limits};
+    use std::sync::atomic::AtomicBool;
+    let cfg = BestConfig {
+        threads: 1,
+        tt_bits: 16,
+        ..BestConfig::default()
+    };
+    let mut agent = Best::new(cfg);
+    let stop = AtomicBool::new(false);
+    let mut b = Board::new();
+    let mut out = Vec::new();
+    while b.outcome().is_none() && b.ply() < 32 {
+        let mv = agent.select(&b, &Limits::playouts(20_000), &stop).mv;
+        b.play(mv);
+        if b.ply() % 4 == 0 && b.outcome().is_none() {
+            out.push(b);
+        }
+    }
+    out
+}
+
+/// `best`'s search to a fixed depth on one thread (iterative deepening,
+/// table, killers, history, null windows, forced-block extension; the
+/// table cleared before each position) against plain alpha-beta with the
+/// same rules and evaluation (no table, static order, no extension), over
+/// the positions of [`four3d_search_positions`]; `per_s` and
+/// `reference_per_s` are searches per second, the note gives both nodes
+/// per second.
+fn four3d_search(opts: &BenchOptions, depth: i32) -> BenchReport {
+    use crate::games::four3d::best::eval::Weights;
+    use crate::games::four3d::best::search::{plain_alphabeta, root_moves, RootMoves, INF};
+    use crate::games::four3d::best::{Best, BestConfig};
+    use crate::search::Limits;
+    use std::sync::atomic::AtomicBool;
+    let positions: Vec<(u64, u64, Vec<u8>)> = four3d_search_positions()
+        .iter()
+        .filter_map(|b| {
+            let s = b.to_move();
+            let (me, opp) = (b.stones(s), b.stones(1 - s));
+            match root_moves(me, opp) {
+                RootMoves::Search(cells) => Some((me, opp, cells)),
+                _ => None,
+            }
+        })
+        .collect();
+    let best = Best::new(BestConfig {
+        threads: 1,
+        max_depth: depth,
+        tt_bits: 20,
+        ..BestConfig::default()
+    });
+    let stop = AtomicBool::new(false);
+    let unlimited = Limits::playouts(u64::MAX);
+    let weights = Weights::default();
+    let (mut fast, mut reference) = (Vec::new(), Vec::new());
+    let (mut fast_nps, mut ref_nps) = (Vec::new(), Vec::new());
+    let mut check = 0i64;
+    for _ in 0..opts.samples {
+        // Each side searches the positions in whole rounds (every position
+        // as often as the others) until the sample's time has passed; only
+        // the searches are timed.
+        for (side, out, nps) in [
+            (0, &mut fast, &mut fast_nps),
+            (1, &mut reference, &mut ref_nps),
+        ] {
+            let mut spent = Duration::ZERO;
+            let (mut searches, mut nodes) = (0u64, 0u64);
+            let mut k = 0;
+            while spent.as_secs_f64() < opts.seconds || k % positions.len() != 0 {
+                let (me, opp, cells) = &positions[k % positions.len()];
+                k += 1;
+                if side == 0 {
+                    best.clear_table();
+                }
+                let t = Instant::now();
+                if side == 0 {
+                    let f = best.search(*me, *opp, cells, &unlimited, &stop);
+                    nodes += f.nodes;
+                    check += f.value as i64;
+                } else {
+                    let mut n = 0;
+                    check +=
+                        plain_alphabeta(*me, *opp, depth, -INF, INF, 0, &weights, &mut n) as i64;
+                    nodes += n;
+                }
+                spent += t.elapsed();
+                searches += 1;
+            }
+            out.push(searches as f64 / spent.as_secs_f64());
+            nps.push(nodes as f64 / spent.as_secs_f64());
+        }
+    }
+    black_box(check);
+    // Each lever on its own: nodes to the same depth over the same
+    // positions with that one lever off (one thread, table cleared before
+    // each position; counts, not times, so the same on every machine).
+    use crate::games::four3d::best::search::Features;
+    let on = Features::default();
+    let levers = [
+        ("all on", on),
+        ("tt off", Features { tt: false, ..on }),
+        (
+            "ordering off",
+            Features {
+                ordering: false,
+                ..on
+            },
+        ),
+        ("pvs off", Features { pvs: false, ..on }),
+        (
+            "extend off",
+            Features {
+                extend_forced: false,
+                ..on
+            },
+        ),
+    ];
+    let mut lever_note = Vec::new();
+    for (label, features) in levers {
+        let b = Best::new(BestConfig {
+            threads: 1,
+            max_depth: depth,
+            tt_bits: 20,
+            features,
+            ..BestConfig::default()
+        });
+        let mut n = 0u64;
+        for (me, opp, cells) in &positions {
+            b.clear_table();
+            n += b.search(*me, *opp, cells, &unlimited, &stop).nodes;
+        }
+        lever_note.push(format!("{label} {n}"));
+    }
+    let mut plain_nodes = 0u64;
+    for (me, opp, _) in &positions {
+        black_box(plain_alphabeta(
+            *me,
+            *opp,
+            depth,
+            -INF,
+            INF,
+            0,
+            &weights,
+            &mut plain_nodes,
+        ));
+    }
+    lever_note.push(format!("plain alpha-beta {plain_nodes}"));
+    let (fnps, rnps) = (median(fast_nps), median(ref_nps));
+    let (fms, rms) = (
+        1000.0 / median(fast.clone()),
+        1000.0 / median(reference.clone()),
+    );
+    report(
+        "four3d-search",
+        fast,
+        reference,
+        opts,
+        "searches/s",
+        format!(
+            "Score Four best's search to depth {depth} on one thread over {} positions of a fixed \
+             self-play game vs plain alpha-beta (same rules and evaluation; no table, static order, \
+             no extension): {fms:.1} ms vs {rms:.1} ms per search, {fnps:.0} vs {rnps:.0} nodes/s \
+             (medians of {} samples, each whole rounds over the positions for at least {} s); nodes to depth {depth} over the positions, \
+             one lever off at a time: {}",
+            positions.len(),
+            opts.samples,
+            opts.seconds,
+            lever_note.join(", ")
+        ),
     )
 }
 

@@ -3,10 +3,12 @@
 
 pub mod agent;
 pub mod bandit;
+pub mod clock;
 pub mod deadline;
 pub mod game;
 pub mod mcts;
 
 pub use agent::{panic_message, Agent, Decision, RandomAgent, Renamed};
+pub use clock::SearchClock;
 pub use deadline::{Budget, Deadline, Limits};
 pub use game::{Game, Outcome, Seat};

@@ -7,7 +7,8 @@
 //! | `ucb1` | the seed's UCB1 Monte Carlo over the root moves |
 //! | `uct` | the seed's UCT: UCB1 in a tree, a node expanded at 50 playouts |
 //! | `uct-es` | the seed's proposal: `uct` whose playouts play the most important cell half the time |
-//! | `best` | UCT with tactical children and playouts (win, block, never under the opponent's win) |
+//! | `uct-tactics` | `best` until issue 15: UCT with tactical children and playouts (win, block, never under the opponent's win) |
+//! | `best` | alpha-beta with iterative deepening, a shared table and a threat evaluation (`super::best`) |
 
 use crate::games::{check_params, param_f64, param_u64, AgentParams};
 use crate::search::bandit::PrimitiveMc;
@@ -21,10 +22,19 @@ use super::Board;
 pub const DEFAULT: &str = "pmc";
 
 /// The agent names `build` accepts (and `default`).
-pub const NAMES: &[&str] = &["random", "pmc", "ucb1", "uct", "uct-es", "best"];
+pub const NAMES: &[&str] = &[
+    "random",
+    "pmc",
+    "ucb1",
+    "uct",
+    "uct-es",
+    "uct-tactics",
+    "best",
+];
 
-/// `best`'s tree settings (chosen by matches, see docs/four3d-results.md).
-pub fn best_config() -> UctConfig {
+/// `uct-tactics`'s tree settings (chosen by matches when it was `best`,
+/// see docs/four3d-results.md).
+pub fn uct_tactics_config() -> UctConfig {
     UctConfig {
         exploration: 1.0,
         expand_threshold: 4,
@@ -100,10 +110,14 @@ pub fn build(name: &str, params: &AgentParams, seed: u64) -> Result<Box<dyn Agen
             }
             Ok(Box::new(Uct::new(name, cfg, policy, seed)))
         }
-        "best" => {
+        "uct-tactics" => {
             check_params(name, params, TREE)?;
-            let cfg = uct_config(params, best_config(), true)?;
+            let cfg = uct_config(params, uct_tactics_config(), true)?;
             Ok(Box::new(Uct::new(name, cfg, TacticalPolicy, seed)))
+        }
+        "best" => {
+            let cfg = super::best::BestConfig::from_params(params)?;
+            Ok(Box::new(super::best::Best::new(cfg)))
         }
         other => Err(format!(
             "unknown agent '{other}' for four3d (known: {})",
@@ -141,25 +155,29 @@ mod tests {
     }
 
     #[test]
-    fn best_takes_an_immediate_win() {
+    fn best_and_uct_tactics_take_an_immediate_win() {
         // Seat 0 to move with (0,0,0),(1,0,0),(2,0,0): peg 3 wins.
         let pos = Board::from_pegs(&[Peg(0), Peg(5), Peg(1), Peg(10), Peg(2), Peg(15)]).unwrap();
-        for playouts in [1, 50, 2_000] {
-            assert_eq!(choose("best", &pos, playouts), Peg(3));
+        for name in ["uct-tactics", "best"] {
+            for playouts in [1, 50, 2_000] {
+                assert_eq!(choose(name, &pos, playouts), Peg(3), "{name}");
+            }
         }
     }
 
     #[test]
-    fn best_blocks_an_immediate_loss() {
+    fn best_and_uct_tactics_block_an_immediate_loss() {
         // Seat 1 to move; seat 0 threatens peg 3 and seat 1 has no win.
         let pos = Board::from_pegs(&[Peg(0), Peg(5), Peg(1), Peg(10), Peg(2)]).unwrap();
-        for playouts in [1, 50, 2_000] {
-            assert_eq!(choose("best", &pos, playouts), Peg(3));
+        for name in ["uct-tactics", "best"] {
+            for playouts in [1, 50, 2_000] {
+                assert_eq!(choose(name, &pos, playouts), Peg(3), "{name}");
+            }
         }
     }
 
     #[test]
-    fn best_does_not_drop_under_the_opponents_winning_cell() {
+    fn best_and_uct_tactics_do_not_drop_under_the_opponents_winning_cell() {
         // Seat 1 wins on (3,0,1) once (3,0,0) is filled; seat 0 to move.
         let pos = Board::from_pegs(&[
             Peg(0),
@@ -172,8 +190,10 @@ mod tests {
             Peg(2),
         ])
         .unwrap();
-        for playouts in [1, 2_000] {
-            assert_ne!(choose("best", &pos, playouts), Peg(3));
+        for name in ["uct-tactics", "best"] {
+            for playouts in [1, 2_000] {
+                assert_ne!(choose(name, &pos, playouts), Peg(3), "{name}");
+            }
         }
     }
 }

@@ -5,9 +5,11 @@
 //! - [`wire`]: the JSON shape of states and moves on the match server.
 //! - [`agents`]: the registry of Score Four agents by name.
 //! - [`importance`], [`tactics`], [`policies`]: what the search core needs
-//!   of Score Four for `uct-es` and `best`.
+//!   of Score Four for `uct-es` and `uct-tactics`.
+//! - [`best`]: `best`, alpha-beta over the bitboards (issue 15).
 
 pub mod agents;
+pub mod best;
 pub mod bitboard;
 pub mod importance;
 pub mod lines;

@@ -211,11 +211,23 @@ pub fn backoff_delay(initial: Duration, max: Duration, failures: u32) -> Duratio
 /// in progress when the connection drops counts as lost by disconnect.
 pub async fn run_client<G: PlayableGame>(
     config: ClientConfig,
-    mut on_game: impl FnMut(&GameFinished) + Send,
+    on_game: impl FnMut(&GameFinished) + Send,
 ) -> Result<ClientSummary, ClientError> {
     config.validate()?;
     let agent =
         G::build_agent(&config.agent, &config.params, config.seed).map_err(ClientError::Agent)?;
+    run_client_with(config, agent, on_game).await
+}
+
+/// [`run_client`] with an agent built by the caller (`config.agent` and
+/// `config.params` are not used): a program outside the registry, such as
+/// a bridge to another engine, plays through the same client.
+pub async fn run_client_with<G: PlayableGame>(
+    config: ClientConfig,
+    agent: Box<dyn crate::search::Agent<G>>,
+    mut on_game: impl FnMut(&GameFinished) + Send,
+) -> Result<ClientSummary, ClientError> {
+    config.validate()?;
     let search = SearchThread::<G>::spawn(agent);
     let mut progress = Progress::default();
     let mut failures = 0u32;

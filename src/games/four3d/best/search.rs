@@ -1,0 +1,676 @@
+//! `best`'s search: negamax alpha-beta with principal variation search,
+//! iterative deepening, the shared transposition table, killer moves and
+//! the history heuristic, on two bitboards (the side to move's beads and
+//! the other side's).
+//!
+//! Every node first settles what the threats decide:
+//! - a drop that completes a line wins now;
+//! - an opponent threat on a droppable cell must be blocked: two of them
+//!   lose, one is the only move, searched without using up depth (so a
+//!   sequence of forcing threats is followed to its end, like a check
+//!   extension in chess);
+//! - a drop right under an opponent threat gives the opponent the win and
+//!   is never searched; when every drop does that, the node is lost.
+//!
+//! Only then does a node at depth 0 take the static evaluation. A win at
+//! ply `p` from the root is worth `WIN - p` (a loss the negation), so a
+//! quicker win is a better one.
+
+use super::eval::{evaluate, evaluate_with, LineCounts, Weights};
+use super::threats::threats;
+use super::tt::{key, Bound, Table};
+use crate::search::SearchClock;
+
+/// A win now (at the root's ply); a win at ply `p` is `WIN - p`.
+pub const WIN: i32 = 10_000;
+/// Values beyond this are wins or losses.
+pub const WON: i32 = WIN - 100;
+/// Above every value: the root's window.
+pub const INF: i32 = WIN + 1;
+
+/// The search's switches: each one a lever measured on its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Probe and store the transposition table.
+    pub tt: bool,
+    /// Killer moves and the history heuristic (else the static order).
+    pub ordering: bool,
+    /// Null windows after the first move (principal variation search).
+    pub pvs: bool,
+    /// A forced block uses no depth.
+    pub extend_forced: bool,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features {
+            tt: true,
+            ordering: true,
+            pvs: true,
+            extend_forced: true,
+        }
+    }
+}
+
+/// The static move order: cells on seven lines (the eight corners and
+/// the eight cells of the central cube) before the others.
+const fn static_order() -> [i32; 64] {
+    let mut out = [0; 64];
+    let mut c = 0;
+    while c < 64 {
+        let l = crate::games::four3d::lines::CELL_LINES[c].len as i32;
+        out[c] = l;
+        c += 1;
+    }
+    out
+}
+static STATIC: [i32; 64] = static_order();
+
+/// The droppable cells (the lowest free cell of every peg that has one).
+#[inline]
+pub fn drops(occ: u64) -> u64 {
+    ((occ << 16) | 0xFFFF) & !occ
+}
+
+/// A win or loss as stored in the table: relative to the node, not the root.
+#[inline]
+fn to_table(v: i32, ply: i32) -> i32 {
+    if v >= WON {
+        v + ply
+    } else if v <= -WON {
+        v - ply
+    } else {
+        v
+    }
+}
+
+#[inline]
+fn from_table(v: i32, ply: i32) -> i32 {
+    if v >= WON {
+        v - ply
+    } else if v <= -WON {
+        v + ply
+    } else {
+        v
+    }
+}
+
+/// What one search thread owns.
+pub struct Worker<'a> {
+    pub weights: Weights,
+    pub features: Features,
+    table: &'a Table,
+    pub clock: SearchClock<'a>,
+    pub nodes: u64,
+    killers: [[u8; 2]; 66],
+    history: [i32; 64],
+    aborted: bool,
+    /// The open-lines term of the current node, kept drop by drop.
+    lines: LineCounts,
+    /// The seat to move at the root.
+    root_seat: usize,
+}
+
+/// One root move with its last value (a bound for moves that failed low).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootMove {
+    pub cell: u8,
+    pub value: i32,
+}
+
+/// The outcome of one root iteration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    pub cell: u8,
+    pub value: i32,
+    /// Whether every root move was searched (else the first one was, and
+    /// `cell` is the best of those searched).
+    pub complete: bool,
+}
+
+const NO_CELL: u8 = 0xFF;
+
+impl<'a> Worker<'a> {
+    pub fn new(
+        weights: Weights,
+        features: Features,
+        table: &'a Table,
+        clock: SearchClock<'a>,
+    ) -> Self {
+        Worker {
+            weights,
+            features,
+            table,
+            clock,
+            nodes: 0,
+            killers: [[NO_CELL; 2]; 66],
+            history: [0; 64],
+            aborted: false,
+            lines: LineCounts::new([0, 0], &weights),
+            root_seat: 0,
+        }
+    }
+
+    /// Makes `me` to move against `opp` the root: the line counts are
+    /// computed afresh (call before [`Worker::search`] or [`Worker::root`]).
+    pub fn set_root(&mut self, me: u64, opp: u64) {
+        let seat = ((me | opp).count_ones() & 1) as usize;
+        let mut stones = [0; 2];
+        stones[seat] = me;
+        stones[1 - seat] = opp;
+        self.lines = LineCounts::new(stones, &self.weights);
+        self.root_seat = seat;
+    }
+
+    /// Whether the clock stopped the search.
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// The value of the position for the side to move (`me`), searched
+    /// `depth` plies, within `(alpha, beta)` (fail-soft).
+    pub fn search(
+        &mut self,
+        me: u64,
+        opp: u64,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.clock.poll(self.nodes) {
+            self.aborted = true;
+            return 0;
+        }
+        let occ = me | opp;
+        let empty = !occ;
+        let drops = drops(occ);
+        if drops == 0 {
+            return 0;
+        }
+        let t_me = threats(me, empty);
+        if drops & t_me != 0 {
+            return WIN - ply - 1;
+        }
+        let t_opp = threats(opp, empty);
+        let forced = drops & t_opp;
+        let (moves, ext) = if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return -(WIN - ply - 2);
+            }
+            (forced, self.features.extend_forced as i32)
+        } else {
+            let safe = drops & !(t_opp >> 16);
+            if safe == 0 {
+                return -(WIN - ply - 2);
+            }
+            (safe, 0)
+        };
+        let seat = self.root_seat ^ (ply as usize & 1);
+        if depth + ext <= 0 {
+            let lines = self.lines.for_seat(seat);
+            return evaluate_with(lines, seat, t_me, t_opp, &self.weights);
+        }
+
+        let k = key(me, opp);
+        let mut tt_cell = NO_CELL;
+        let use_tt = self.features.tt && depth >= 2;
+        if use_tt {
+            if let Some(e) = self.table.probe(k) {
+                tt_cell = e.cell.unwrap_or(NO_CELL);
+                if e.depth >= depth {
+                    let v = from_table(e.value, ply);
+                    match e.bound {
+                        Bound::Exact => return v,
+                        Bound::Lower if v >= beta => return v,
+                        Bound::Upper if v <= alpha => return v,
+                        _ => {}
+                    }
+                }
+            }
+        }
+
+        let mut list = [(0i32, 0u8); 16];
+        let n = self.order(moves, t_me, tt_cell, ply, &mut list);
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_cell = NO_CELL;
+        for (i, &(_, c)) in list[..n].iter().enumerate() {
+            let (cm, co) = (opp, me | 1u64 << c);
+            let d = depth - 1 + ext;
+            self.lines.place(c as u32, seat);
+            let v = if i == 0 || !self.features.pvs {
+                -self.search(cm, co, d, -beta, -alpha, ply + 1)
+            } else {
+                let v = -self.search(cm, co, d, -alpha - 1, -alpha, ply + 1);
+                if v > alpha && v < beta && !self.aborted {
+                    -self.search(cm, co, d, -beta, -alpha, ply + 1)
+                } else {
+                    v
+                }
+            };
+            self.lines.remove(c as u32, seat);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_cell = c;
+            }
+            if v > alpha {
+                alpha = v;
+                if alpha >= beta {
+                    if self.features.ordering {
+                        let kl = &mut self.killers[ply as usize];
+                        if kl[0] != c {
+                            kl[1] = kl[0];
+                            kl[0] = c;
+                        }
+                        let h = &mut self.history[c as usize];
+                        *h = (*h + depth * depth).min(1 << 20);
+                    }
+                    break;
+                }
+            }
+        }
+        if use_tt {
+            let bound = if best <= alpha0 {
+                Bound::Upper
+            } else if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            let cell = (best_cell != NO_CELL && best > alpha0).then_some(best_cell);
+            self.table.store(k, to_table(best, ply), depth, bound, cell);
+        }
+        best
+    }
+
+    /// Fills `list` with the cells of `moves`, best first: the table's move,
+    /// the two killers of this ply, then by history and the static order;
+    /// a drop right under one of our own threats (it lets the opponent
+    /// block it) goes last. Returns how many.
+    #[inline]
+    fn order(
+        &self,
+        mut moves: u64,
+        t_me: u64,
+        tt_cell: u8,
+        ply: i32,
+        list: &mut [(i32, u8); 16],
+    ) -> usize {
+        let kl = if self.features.ordering {
+            self.killers[ply as usize]
+        } else {
+            [NO_CELL; 2]
+        };
+        let wastes = t_me >> 16;
+        let mut n = 0;
+        while moves != 0 {
+            let c = moves.trailing_zeros() as u8;
+            moves &= moves - 1;
+            let mut s = if c == tt_cell {
+                1 << 30
+            } else if c == kl[0] {
+                1 << 29
+            } else if c == kl[1] {
+                1 << 28
+            } else if self.features.ordering {
+                self.history[c as usize] * 8 + STATIC[c as usize]
+            } else {
+                STATIC[c as usize]
+            };
+            if wastes & (1u64 << c) != 0 {
+                s -= 1 << 27;
+            }
+            // Insertion, highest first.
+            let mut j = n;
+            while j > 0 && list[j - 1].0 < s {
+                list[j] = list[j - 1];
+                j -= 1;
+            }
+            list[j] = (s, c);
+            n += 1;
+        }
+        n
+    }
+
+    /// Forgets the killers and ages the history (once per move).
+    pub fn new_move(&mut self) {
+        self.killers = [[NO_CELL; 2]; 66];
+        for h in self.history.iter_mut() {
+            *h /= 4;
+        }
+    }
+
+    /// One iteration over the root moves (searched in order, principal
+    /// variation first), `depth` plies deep. Each move's value is written
+    /// back; the moves are then sorted best first for the next iteration.
+    /// `None` when the clock stopped it before the first move was done.
+    pub fn root(
+        &mut self,
+        me: u64,
+        opp: u64,
+        moves: &mut [RootMove],
+        depth: i32,
+    ) -> Option<Iteration> {
+        let mut alpha = -INF;
+        let beta = INF;
+        let mut best: Option<(u8, i32)> = None;
+        let mut done = 0;
+        self.set_root(me, opp);
+        let seat = self.root_seat;
+        for (i, m) in moves.iter_mut().enumerate() {
+            let c = m.cell;
+            let (cm, co) = (opp, me | 1u64 << c);
+            self.lines.place(c as u32, seat);
+            let v = if i == 0 || !self.features.pvs {
+                -self.search(cm, co, depth - 1, -beta, -alpha, 1)
+            } else {
+                let v = -self.search(cm, co, depth - 1, -alpha - 1, -alpha, 1);
+                if v > alpha && !self.aborted {
+                    -self.search(cm, co, depth - 1, -beta, -alpha, 1)
+                } else {
+                    v
+                }
+            };
+            self.lines.remove(c as u32, seat);
+            if self.aborted {
+                break;
+            }
+            m.value = v;
+            done = i + 1;
+            if best.is_none_or(|(_, b)| v > b) {
+                best = Some((c, v));
+            }
+            alpha = alpha.max(v);
+        }
+        let (cell, value) = best?;
+        // Best first, then the rest by value (stable: ties keep their order).
+        if let Some(p) = moves[..done].iter().position(|m| m.cell == cell) {
+            moves[..=p].rotate_right(1);
+        }
+        moves[1..done].sort_by_key(|m| std::cmp::Reverse(m.value));
+        Some(Iteration {
+            cell,
+            value,
+            complete: done == moves.len(),
+        })
+    }
+}
+
+/// The moves of the root worth searching, and whether the position is
+/// already decided: a winning drop (`Decided::Win`), two opponent threats
+/// to block or only drops under opponent threats (`Decided::Loss`, with a
+/// move that at least blocks), or exactly one sensible drop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RootMoves {
+    /// Play this cell: it wins now, or it is the only move that does not
+    /// lose at once.
+    Only(u8),
+    /// The game is lost whatever we do; this cell is as good as any.
+    Lost(u8),
+    /// Search these cells.
+    Search(Vec<u8>),
+}
+
+/// Sorts out the root (see [`RootMoves`]).
+pub fn root_moves(me: u64, opp: u64) -> RootMoves {
+    let occ = me | opp;
+    let empty = !occ;
+    let d = drops(occ);
+    debug_assert!(d != 0, "a live position has a drop");
+    let first = |m: u64| m.trailing_zeros() as u8;
+    let win = d & threats(me, empty);
+    if win != 0 {
+        return RootMoves::Only(first(win));
+    }
+    let t_opp = threats(opp, empty);
+    let forced = d & t_opp;
+    if forced != 0 {
+        if forced & (forced - 1) != 0 {
+            return RootMoves::Lost(first(forced));
+        }
+        return RootMoves::Only(first(forced));
+    }
+    let safe = d & !(t_opp >> 16);
+    if safe == 0 {
+        return RootMoves::Lost(first(d));
+    }
+    if safe & (safe - 1) == 0 {
+        return RootMoves::Only(first(safe));
+    }
+    let mut cells = Vec::with_capacity(16);
+    let mut m = safe;
+    while m != 0 {
+        cells.push(m.trailing_zeros() as u8);
+        m &= m - 1;
+    }
+    cells.sort_by_key(|&c| std::cmp::Reverse(STATIC[c as usize]));
+    RootMoves::Search(cells)
+}
+
+/// Plain alpha-beta (no table, static order, no null windows, no
+/// extension) with the same rules and evaluation: the reference of
+/// `ladderbot bench four3d-search`. The value of `me` to move, `depth`
+/// plies deep; `nodes` counts the nodes.
+#[allow(clippy::too_many_arguments)]
+pub fn plain_alphabeta(
+    me: u64,
+    opp: u64,
+    depth: i32,
+    mut alpha: i32,
+    beta: i32,
+    ply: i32,
+    w: &Weights,
+    nodes: &mut u64,
+) -> i32 {
+    *nodes += 1;
+    let occ = me | opp;
+    let empty = !occ;
+    let d = drops(occ);
+    if d == 0 {
+        return 0;
+    }
+    let t_me = threats(me, empty);
+    if d & t_me != 0 {
+        return WIN - ply - 1;
+    }
+    let t_opp = threats(opp, empty);
+    let forced = d & t_opp;
+    let moves = if forced != 0 {
+        if forced & (forced - 1) != 0 {
+            return -(WIN - ply - 2);
+        }
+        forced
+    } else {
+        let safe = d & !(t_opp >> 16);
+        if safe == 0 {
+            return -(WIN - ply - 2);
+        }
+        safe
+    };
+    if depth <= 0 {
+        let seat = (occ.count_ones() & 1) as usize;
+        return evaluate(me, opp, seat, t_me, t_opp, w);
+    }
+    let mut best = -INF;
+    let mut m = moves;
+    while m != 0 {
+        let c = m.trailing_zeros();
+        m &= m - 1;
+        let v = -plain_alphabeta(
+            opp,
+            me | 1u64 << c,
+            depth - 1,
+            -beta,
+            -alpha,
+            ply + 1,
+            w,
+            nodes,
+        );
+        best = best.max(v);
+        alpha = alpha.max(v);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::four3d::{Board, Peg};
+    use crate::search::{Game, Limits};
+    use std::sync::atomic::AtomicBool;
+
+    fn sides(b: &Board) -> (u64, u64) {
+        let s = b.to_move();
+        (b.stones(s), b.stones(1 - s))
+    }
+
+    /// Exact game value by plain minimax over every legal drop (for tiny
+    /// endgames only): +1 win, 0 draw, -1 loss for the side to move.
+    fn minimax(b: &Board) -> i32 {
+        if let Some(o) = b.outcome() {
+            return match o.winner() {
+                None => 0,
+                Some(w) if w == b.to_move() => 1,
+                Some(_) => -1,
+            };
+        }
+        b.legal_moves()
+            .into_iter()
+            .map(|m| {
+                let mut c = *b;
+                c.play(m);
+                -minimax(&c)
+            })
+            .max()
+            .unwrap()
+    }
+
+    /// A random position `empty` cells from the end, still undecided.
+    fn late_position(seed: u64, empty: u32) -> Board {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        loop {
+            let mut b = Board::new();
+            while b.outcome().is_none() && b.ply() < 64 - empty {
+                let m = b.legal_moves();
+                b.play(m[rng.gen_range(0..m.len())]);
+            }
+            if b.outcome().is_none() {
+                return b;
+            }
+        }
+    }
+
+    #[test]
+    fn a_search_to_the_end_finds_the_exact_value() {
+        let table = Table::new(12);
+        let stop = AtomicBool::new(false);
+        for seed in 0..40 {
+            let b = late_position(seed, 9);
+            let (me, opp) = sides(&b);
+            let exact = minimax(&b);
+            for features in [
+                Features::default(),
+                Features {
+                    tt: false,
+                    ordering: false,
+                    pvs: false,
+                    extend_forced: false,
+                },
+            ] {
+                let clock = SearchClock::new(&Limits::playouts(u64::MAX), &stop);
+                let mut w = Worker::new(Weights::default(), features, &table, clock);
+                w.set_root(me, opp);
+                let v = w.search(me, opp, 12, -INF, INF, 0);
+                let sign = if v >= WON {
+                    1
+                } else if v <= -WON {
+                    -1
+                } else {
+                    0
+                };
+                assert_eq!(sign, exact, "seed {seed}: value {v} ({features:?})");
+            }
+            let mut nodes = 0;
+            let v = plain_alphabeta(me, opp, 12, -INF, INF, 0, &Weights::default(), &mut nodes);
+            let sign = if v >= WON {
+                1
+            } else if v <= -WON {
+                -1
+            } else {
+                0
+            };
+            assert_eq!(sign, exact, "seed {seed}: plain value {v}");
+        }
+    }
+
+    #[test]
+    fn the_table_and_ordering_keep_the_plain_value_at_a_fixed_depth() {
+        let stop = AtomicBool::new(false);
+        for seed in 0..12 {
+            let b = late_position(100 + seed, 40);
+            let (me, opp) = sides(&b);
+            let mut nodes = 0;
+            let plain = plain_alphabeta(me, opp, 4, -INF, INF, 0, &Weights::default(), &mut nodes);
+            // Without the extension the full-window value is the plain one,
+            // with or without the table and the ordering.
+            for (tt, ordering) in [(false, false), (false, true), (true, true)] {
+                let table = Table::new(12);
+                let clock = SearchClock::new(&Limits::playouts(u64::MAX), &stop);
+                let f = Features {
+                    tt,
+                    ordering,
+                    pvs: true,
+                    extend_forced: false,
+                };
+                let mut w = Worker::new(Weights::default(), f, &table, clock);
+                w.set_root(me, opp);
+                assert_eq!(
+                    w.search(me, opp, 4, -INF, INF, 0),
+                    plain,
+                    "seed {seed} {f:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn root_moves_settle_wins_blocks_and_lost_positions() {
+        // Seat 0 to move with (0,0,0),(1,0,0),(2,0,0): peg 3 wins.
+        let b = Board::from_pegs(&[Peg(0), Peg(5), Peg(1), Peg(10), Peg(2), Peg(15)]).unwrap();
+        let (me, opp) = sides(&b);
+        assert_eq!(root_moves(me, opp), RootMoves::Only(3));
+        // Seat 1 must block it.
+        let b = Board::from_pegs(&[Peg(0), Peg(5), Peg(1), Peg(10), Peg(2)]).unwrap();
+        let (me, opp) = sides(&b);
+        assert_eq!(root_moves(me, opp), RootMoves::Only(3));
+        // Two threats to block: lost.
+        let b = Board::from_pegs(&[
+            Peg(0),
+            Peg(5),
+            Peg(1),
+            Peg(10),
+            Peg(2),
+            Peg(15),
+            Peg(4),
+            Peg(6),
+            Peg(8),
+        ])
+        .unwrap();
+        let (me, opp) = sides(&b);
+        assert!(
+            matches!(root_moves(me, opp), RootMoves::Lost(_)),
+            "{:?}",
+            root_moves(me, opp)
+        );
+        assert!(matches!(root_moves(0, 0), RootMoves::Search(ref v) if v.len() == 16));
+    }
+}
