@@ -183,29 +183,19 @@ impl<'a> Worker<'a> {
             self.aborted = true;
             return 0;
         }
-        let occ = me | opp;
-        let empty = !occ;
-        let drops = drops(occ);
-        if drops == 0 {
-            return 0;
-        }
-        let t_me = threats(me, empty);
-        if drops & t_me != 0 {
-            return WIN - ply - 1;
-        }
-        let t_opp = threats(opp, empty);
-        let forced = drops & t_opp;
-        let (moves, ext) = if forced != 0 {
-            if forced & (forced - 1) != 0 {
-                return -(WIN - ply - 2);
-            }
-            (forced, self.features.extend_forced as i32)
+        let (moves, forced, t_me, t_opp) = match settle(me, opp, ply) {
+            Settled::Value(v) => return v,
+            Settled::Open {
+                moves,
+                forced,
+                t_me,
+                t_opp,
+            } => (moves, forced, t_me, t_opp),
+        };
+        let ext = if forced {
+            self.features.extend_forced as i32
         } else {
-            let safe = drops & !(t_opp >> 16);
-            if safe == 0 {
-                return -(WIN - ply - 2);
-            }
-            (safe, 0)
+            0
         };
         let seat = self.root_seat ^ (ply as usize & 1);
         if depth + ext <= 0 {
@@ -452,6 +442,56 @@ pub fn root_moves(me: u64, opp: u64) -> RootMoves {
     RootMoves::Search(cells)
 }
 
+/// What the threats alone decide at a node, before any search.
+enum Settled {
+    /// The node's value: a draw on a full board, a win on the spot, or a
+    /// loss to two threats (or to nothing but drops under a threat).
+    Value(i32),
+    /// The drops worth searching: the one forced block (`forced`) or every
+    /// drop not right under an opponent threat; both sides' threats.
+    Open {
+        moves: u64,
+        forced: bool,
+        t_me: u64,
+        t_opp: u64,
+    },
+}
+
+/// Settles a node by its threats (`me` to move, `ply` from the root), the
+/// same way in `best`'s search and in the plain reference.
+fn settle(me: u64, opp: u64, ply: i32) -> Settled {
+    let occ = me | opp;
+    let empty = !occ;
+    let d = drops(occ);
+    if d == 0 {
+        return Settled::Value(0);
+    }
+    let t_me = threats(me, empty);
+    if d & t_me != 0 {
+        return Settled::Value(WIN - ply - 1);
+    }
+    let t_opp = threats(opp, empty);
+    let forced = d & t_opp;
+    let moves = if forced != 0 {
+        if forced & (forced - 1) != 0 {
+            return Settled::Value(-(WIN - ply - 2));
+        }
+        forced
+    } else {
+        let safe = d & !(t_opp >> 16);
+        if safe == 0 {
+            return Settled::Value(-(WIN - ply - 2));
+        }
+        safe
+    };
+    Settled::Open {
+        moves,
+        forced: forced != 0,
+        t_me,
+        t_opp,
+    }
+}
+
 /// Plain alpha-beta (no table, static order, no null windows, no
 /// extension) with the same rules and evaluation: the reference of
 /// `ladderbot bench four3d-search`. The value of `me` to move, `depth`
@@ -468,32 +508,14 @@ pub fn plain_alphabeta(
     nodes: &mut u64,
 ) -> i32 {
     *nodes += 1;
-    let occ = me | opp;
-    let empty = !occ;
-    let d = drops(occ);
-    if d == 0 {
-        return 0;
-    }
-    let t_me = threats(me, empty);
-    if d & t_me != 0 {
-        return WIN - ply - 1;
-    }
-    let t_opp = threats(opp, empty);
-    let forced = d & t_opp;
-    let moves = if forced != 0 {
-        if forced & (forced - 1) != 0 {
-            return -(WIN - ply - 2);
-        }
-        forced
-    } else {
-        let safe = d & !(t_opp >> 16);
-        if safe == 0 {
-            return -(WIN - ply - 2);
-        }
-        safe
+    let (moves, t_me, t_opp) = match settle(me, opp, ply) {
+        Settled::Value(v) => return v,
+        Settled::Open {
+            moves, t_me, t_opp, ..
+        } => (moves, t_me, t_opp),
     };
     if depth <= 0 {
-        let seat = (occ.count_ones() & 1) as usize;
+        let seat = ((me | opp).count_ones() & 1) as usize;
         return evaluate(me, opp, seat, t_me, t_opp, w);
     }
     let mut best = -INF;
