@@ -3,12 +3,14 @@
 
 pub mod agent;
 pub mod bandit;
+pub mod bound;
 pub mod clock;
 pub mod deadline;
 pub mod game;
 pub mod mcts;
 
 pub use agent::{panic_message, Agent, Decision, RandomAgent, Renamed};
+pub use bound::Bound;
 pub use clock::SearchClock;
 pub use deadline::{Budget, Deadline, Limits};
 pub use game::{Game, Outcome, Seat};

@@ -25,7 +25,7 @@ use super::rules::FloodIt;
 use crate::games::{check_params, param_f64, param_u64, AgentParams, DEFAULT_AGENT};
 use crate::search::bandit::{decide, PrimitiveMc};
 use crate::search::mcts::{PlayoutResult, Policy, Uct, UctConfig};
-use crate::search::{Agent, Budget, Decision, Game, Limits, RandomAgent};
+use crate::search::{Agent, Bound, Budget, Decision, Game, Limits, RandomAgent};
 
 /// The agent `default` stands for.
 pub const DEFAULT: &str = "mc";
@@ -314,13 +314,6 @@ struct Entry {
     leaves: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
-}
-
 /// Out of budget: the iteration is abandoned.
 struct OutOfTime;
 
@@ -400,12 +393,7 @@ impl AlphaBeta {
         if self.enhanced {
             if let Some(e) = self.tt.get(&key) {
                 first = Some(e.best);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.value >= beta,
-                    Bound::Upper => e.value <= alpha,
-                };
-                if e.depth >= depth && cut {
+                if e.depth >= depth && e.bound.cuts(e.value, alpha, beta) {
                     *leaves |= e.leaves;
                     return Ok(e.value);
                 }
@@ -426,13 +414,7 @@ impl AlphaBeta {
             }
         }
         if self.enhanced {
-            let bound = if best <= alpha0 {
-                Bound::Upper
-            } else if best >= beta {
-                Bound::Lower
-            } else {
-                Bound::Exact
-            };
+            let bound = Bound::of(best, alpha0, beta);
             self.tt.insert(
                 key,
                 Entry {

@@ -18,7 +18,8 @@
 
 use super::eval::{evaluate, evaluate_with, LineCounts, Weights};
 use super::threats::threats;
-use super::tt::{key, Bound, Table};
+use super::tt::{key, Table};
+use crate::search::Bound;
 use crate::search::SearchClock;
 
 /// A win now (at the root's ply); a win at ply `p` is `WIN - p`.
@@ -211,11 +212,8 @@ impl<'a> Worker<'a> {
                 tt_cell = e.cell.unwrap_or(NO_CELL);
                 if e.depth >= depth {
                     let v = from_table(e.value, ply);
-                    match e.bound {
-                        Bound::Exact => return v,
-                        Bound::Lower if v >= beta => return v,
-                        Bound::Upper if v <= alpha => return v,
-                        _ => {}
+                    if e.bound.cuts(v, alpha, beta) {
+                        return v;
                     }
                 }
             }
@@ -265,13 +263,7 @@ impl<'a> Worker<'a> {
             }
         }
         if use_tt {
-            let bound = if best <= alpha0 {
-                Bound::Upper
-            } else if best >= beta {
-                Bound::Lower
-            } else {
-                Bound::Exact
-            };
+            let bound = Bound::of(best, alpha0, beta);
             let cell = (best_cell != NO_CELL && best > alpha0).then_some(best_cell);
             self.table.store(k, to_table(best, ply), depth, bound, cell);
         }

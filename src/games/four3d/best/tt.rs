@@ -10,15 +10,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// How a stored value bounds the true one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    Exact,
-    /// The true value is at least this (a cut).
-    Lower,
-    /// The true value is at most this (no move reached alpha).
-    Upper,
-}
+use crate::search::Bound;
 
 /// One entry as read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
