@@ -62,6 +62,15 @@ pub mod rules;
 pub mod template;
 pub mod wire;
 
+/// Agent options from `KEY=VALUE` pairs, as the command line reads them
+/// (tests of the agents' settings).
+#[cfg(test)]
+pub(crate) fn test_params(kv: &[(&str, &str)]) -> crate::games::AgentParams {
+    kv.iter()
+        .map(|(k, v)| (k.to_string(), serde_json::json!(v)))
+        .collect()
+}
+
 pub use board::{Board, Chain, Pair, Placement};
 pub use rules::{PuyoDuel, PuyoObs};
 

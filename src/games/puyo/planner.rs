@@ -712,13 +712,7 @@ pub fn build_chooser(
 mod tests {
     use super::super::template::PairWeight;
     use super::*;
-    use crate::games::AgentParams;
-
-    fn params(kv: &[(&str, &str)]) -> AgentParams {
-        kv.iter()
-            .map(|(k, v)| (k.to_string(), serde_json::json!(v)))
-            .collect()
-    }
+    use crate::games::puyo::test_params as params;
 
     #[test]
     fn template_and_potential_options_are_validated() {

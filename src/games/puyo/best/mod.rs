@@ -309,12 +309,7 @@ impl Chooser for BestPlanner {
 mod tests {
     use super::*;
     use crate::games::puyo::rules::pairs_from;
-
-    fn params(kv: &[(&str, &str)]) -> AgentParams {
-        kv.iter()
-            .map(|(k, v)| (k.to_string(), serde_json::json!(v)))
-            .collect()
-    }
+    use crate::games::puyo::test_params as params;
 
     #[test]
     fn params_are_read_and_checked() {
