@@ -41,11 +41,7 @@ impl<'a> SearchClock<'a> {
     pub const POLL_EVERY: u64 = 1024;
 
     pub fn new(limits: &Limits, stop: &'a AtomicBool) -> Self {
-        let max_nodes = match (limits.playouts, limits.deadline) {
-            (Some(n), _) => n,
-            (None, Some(_)) => u64::MAX,
-            (None, None) => Limits::DEFAULT_PLAYOUTS,
-        };
+        let max_nodes = limits.max_iterations();
         SearchClock {
             deadline: limits.deadline,
             limit: limits.deadline.map(|d| d.soft.min(d.hard)),

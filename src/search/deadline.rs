@@ -104,6 +104,17 @@ impl Limits {
         }
     }
 
+    /// The most iterations (playouts, nodes) a search may run: the
+    /// playouts given, else unbounded under a deadline, else
+    /// [`Limits::DEFAULT_PLAYOUTS`].
+    pub fn max_iterations(&self) -> u64 {
+        match (self.playouts, self.deadline) {
+            (Some(n), _) => n,
+            (None, Some(_)) => u64::MAX,
+            (None, None) => Self::DEFAULT_PLAYOUTS,
+        }
+    }
+
     /// One move under a platform's clock: the bot's own budget (`playouts`
     /// and/or `time_ms`; neither means [`Limits::DEFAULT_PLAYOUTS`]), and
     /// always a deadline at the clock's `allowance` less `margin`, so no
@@ -143,11 +154,7 @@ impl<'a> Budget<'a> {
     pub const CHECK_EVERY: u64 = 64;
 
     pub fn new(limits: &Limits, stop: &'a AtomicBool) -> Self {
-        let max = match (limits.playouts, limits.deadline) {
-            (Some(n), _) => n,
-            (None, Some(_)) => u64::MAX,
-            (None, None) => Limits::DEFAULT_PLAYOUTS,
-        };
+        let max = limits.max_iterations();
         Budget {
             max,
             deadline: limits.deadline,
