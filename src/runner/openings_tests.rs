@@ -9,8 +9,9 @@ use rand::{Rng, SeedableRng};
 use serde_json::Value;
 
 use super::openings::{Book, OpeningOrder};
+use super::report::pentanomial;
 use super::suite::{self, SuiteConfig};
-use super::{pentanomial, render_report, run_match, run_with, Playable, SideConfig};
+use super::{render_report, run_match, run_with, Playable, SideConfig};
 use crate::games::four3d::Board;
 use crate::games::geister::GeisterGame;
 use crate::games::{replay, GameOptions, PlayableGame};

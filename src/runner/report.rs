@@ -1,0 +1,393 @@
+//! The report of a match: the running tally, the summary from A's side
+//! (score, Elo with its interval, LOS, SPRT, pentanomial pairs, endings,
+//! openings) and its human rendering.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::openings::{self, Book};
+use super::stats;
+use crate::search::Outcome;
+
+/// The SPRT state at the end of a match.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SprtResult {
+    pub elo0: f64,
+    pub elo1: f64,
+    /// Log-likelihood ratio over every counted game.
+    pub llr: f64,
+    pub lower: f64,
+    pub upper: f64,
+    /// "H1" or "H0" when a bound was crossed (the first crossing, which
+    /// stopped the match; games still running then are counted in `llr`),
+    /// otherwise "continue".
+    pub decision: String,
+}
+
+/// Progress so far, from A's side; passed to the progress callback after
+/// every finished game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub done: u32,
+    pub total: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl Tally {
+    /// A's mean score so far (0.5 with no games).
+    pub fn score(&self) -> f64 {
+        stats::score(self.wins, self.draws, self.losses)
+    }
+}
+
+impl std::fmt::Display for Tally {
+    /// `+W =D -L`
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "+{} ={} -{}", self.wins, self.draws, self.losses)
+    }
+}
+
+/// The summary of a match, from A's side. Every number is finite.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MatchReport {
+    pub game: String,
+    pub a: String,
+    pub b: String,
+    /// Games played (and counted).
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// A's mean score in 0..=1.
+    pub score: f64,
+    /// Elo difference A - B, capped at ±[`stats::ELO_CAP`].
+    pub elo: f64,
+    /// 95% interval of `elo`.
+    pub elo_lo: f64,
+    pub elo_hi: f64,
+    /// Likelihood that A is stronger than B.
+    pub los: f64,
+    pub sprt: Option<SprtResult>,
+    pub a_playouts_per_move: f64,
+    pub b_playouts_per_move: f64,
+    pub a_ms_per_move: f64,
+    pub b_ms_per_move: f64,
+    /// Each side's longest decision, in milliseconds.
+    pub a_max_ms: f64,
+    pub b_max_ms: f64,
+    pub seed: u64,
+    pub jobs: usize,
+    /// How the games ended, for games whose records say (Geister).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub endings: Option<Endings>,
+    /// How the games were played when not in-process: `gat-tcp`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transport: Option<String>,
+    /// A's results by pairs of games (2k and 2k+1: the same start with the
+    /// seats swapped), over the pairs whose two games were both played: how
+    /// many pairs scored 0, 1/2, 1, 3/2 and 2 (fastchess's `Ptnml(0-2)`;
+    /// a win and a loss count as 1, as two draws do).
+    pub pentanomial: [u32; 5],
+    /// The openings played, with each one's games and results (a match
+    /// with openings only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub openings: Option<OpeningsReport>,
+}
+
+/// The openings of a match: where they came from and how each fared.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OpeningsReport {
+    /// The suite's file.
+    pub source: String,
+    /// Openings in the suite.
+    pub count: usize,
+    pub order: openings::OpeningOrder,
+    /// One entry per opening played, in suite order.
+    pub played: Vec<OpeningResult>,
+}
+
+/// How one opening fared, from A's side.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OpeningResult {
+    /// Its place in the suite, from 0.
+    pub index: usize,
+    /// Its line in the file, from 1.
+    pub line: usize,
+    /// Its moves as written in the suite (`5 10 0`).
+    pub moves: String,
+    /// The games that started from it (A in seat 0 in the even ones).
+    pub games: Vec<u32>,
+    /// A's result in each of those games: `W`, `D` or `L`.
+    pub results: String,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Its complete pairs, as [`MatchReport::pentanomial`].
+    pub pentanomial: [u32; 5],
+}
+
+/// How the games of a match ended, by the key of each record's `ending`:
+/// A's wins, B's wins and draws. The keys a game always reports are present
+/// even when zero (Geister: `escape`, `blues_captured`, `reds_captured`
+/// for wins, `draw` for draws); forfeits add their reason (`illegal_move`,
+/// `timeout`, `disconnect`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Endings {
+    pub a: BTreeMap<String, u32>,
+    pub b: BTreeMap<String, u32>,
+    pub draws: BTreeMap<String, u32>,
+    /// Win keys in report order (not serialized).
+    #[serde(skip)]
+    order: Vec<String>,
+}
+
+impl Endings {
+    /// Zero counts for the keys every game of this kind reports.
+    pub fn with_keys(win_keys: &[&str], draw_keys: &[&str]) -> Self {
+        let zeros = |keys: &[&str]| -> BTreeMap<String, u32> {
+            keys.iter().map(|k| (k.to_string(), 0)).collect()
+        };
+        Endings {
+            a: zeros(win_keys),
+            b: zeros(win_keys),
+            draws: zeros(draw_keys),
+            order: win_keys.iter().map(|k| k.to_string()).collect(),
+        }
+    }
+
+    /// Counts one game with `result` from A's side.
+    pub fn add(&mut self, result: Outcome, key: &str) {
+        let map = match result {
+            Outcome::Win(0) => &mut self.a,
+            Outcome::Win(_) => &mut self.b,
+            Outcome::Draw => &mut self.draws,
+        };
+        *map.entry(key.to_string()).or_insert(0) += 1;
+    }
+
+    /// Games counted.
+    pub fn total(&self) -> u32 {
+        [&self.a, &self.b, &self.draws]
+            .iter()
+            .flat_map(|m| m.values())
+            .sum()
+    }
+
+    /// One line: `endings (A/B wins): escape 12/3, blues captured 4/0, ...; draws 1`.
+    pub fn render(&self) -> String {
+        let mut keys: Vec<&String> = self.order.iter().collect();
+        for k in self.a.keys().chain(self.b.keys()) {
+            if !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
+        let get = |m: &BTreeMap<String, u32>, k: &str| m.get(k).copied().unwrap_or(0);
+        let wins: Vec<String> = keys
+            .iter()
+            .map(|k| {
+                format!(
+                    "{} {}/{}",
+                    k.replace('_', " "),
+                    get(&self.a, k),
+                    get(&self.b, k)
+                )
+            })
+            .collect();
+        let draws: u32 = self.draws.values().sum();
+        let odd: Vec<String> = self
+            .draws
+            .iter()
+            .filter(|(k, n)| k.as_str() != "draw" && **n > 0)
+            .map(|(k, n)| format!("{} {n}", k.replace('_', " ")))
+            .collect();
+        let mut s = format!("endings (A/B wins): {}; draws {draws}", wins.join(", "));
+        if !odd.is_empty() {
+            let _ = write!(s, " ({})", odd.join(", "));
+        }
+        s
+    }
+}
+
+/// A's score of one game.
+fn a_score(result: Outcome) -> f64 {
+    result.reward_for(0, 0.5)
+}
+
+/// The pentanomial counts of the complete pairs (2k, 2k+1) of `results`
+/// whose pair number passes `keep`.
+pub(crate) fn pentanomial(
+    results: &BTreeMap<u32, Outcome>,
+    keep: impl Fn(u32) -> bool,
+) -> [u32; 5] {
+    let mut counts = [0u32; 5];
+    for (&i, &first) in results.iter().filter(|(i, _)| *i % 2 == 0) {
+        if let (true, Some(&second)) = (keep(i / 2), results.get(&(i + 1))) {
+            // Half-points as a whole number: 0..=4.
+            let halves = 2.0 * (a_score(first) + a_score(second));
+            counts[halves.round() as usize] += 1;
+        }
+    }
+    counts
+}
+
+/// Each opening's games and results, in suite order.
+pub(crate) fn openings_report(
+    book: &Book,
+    seed: u64,
+    results: &BTreeMap<u32, Outcome>,
+) -> OpeningsReport {
+    let mut games: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
+    for &i in results.keys() {
+        games
+            .entry(book.for_pair(i / 2, seed).index)
+            .or_default()
+            .push(i);
+    }
+    let played = games
+        .into_iter()
+        .map(|(index, games)| {
+            let o = &book.openings[index];
+            let mut r = OpeningResult {
+                index,
+                line: o.line,
+                moves: o.text(),
+                games: games.clone(),
+                results: String::new(),
+                wins: 0,
+                draws: 0,
+                losses: 0,
+                pentanomial: pentanomial(results, |pair| book.for_pair(pair, seed).index == index),
+            };
+            for g in &games {
+                let (c, n) = match results[g] {
+                    Outcome::Win(0) => ('W', &mut r.wins),
+                    Outcome::Win(_) => ('L', &mut r.losses),
+                    Outcome::Draw => ('D', &mut r.draws),
+                };
+                r.results.push(c);
+                *n += 1;
+            }
+            r
+        })
+        .collect();
+    OpeningsReport {
+        source: book.source.clone(),
+        count: book.openings.len(),
+        order: book.order,
+        played,
+    }
+}
+
+/// A human summary of a report, several lines.
+pub fn render_report(r: &MatchReport) -> String {
+    let mut s = String::new();
+    let over = match r.transport.as_deref() {
+        Some("gat-tcp") => " over GAT TCP".to_string(),
+        Some(t) => format!(" over {t}"),
+        None => String::new(),
+    };
+    let _ = writeln!(
+        s,
+        "{}{over}: A = {} vs B = {}, {} games (seed {}, {} jobs)",
+        r.game, r.a, r.b, r.games, r.seed, r.jobs
+    );
+    let _ = writeln!(
+        s,
+        "A: {} wins, {} draws, {} losses; score {:.4} ({:.1}%)",
+        r.wins,
+        r.draws,
+        r.losses,
+        r.score,
+        100.0 * r.score
+    );
+    let capped = if r.elo.abs() >= stats::ELO_CAP {
+        " (capped)"
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        s,
+        "Elo A-B: {:+.1}{capped}, 95% interval [{:+.1}, {:+.1}]; LOS {:.2}%",
+        r.elo,
+        r.elo_lo,
+        r.elo_hi,
+        100.0 * r.los
+    );
+    if let Some(e) = &r.endings {
+        let _ = writeln!(s, "{}", e.render());
+    }
+    let [ll, ld, even, wd, ww] = r.pentanomial;
+    if r.pentanomial.iter().sum::<u32>() > 0 {
+        let _ = writeln!(
+            s,
+            "pairs (same start, seats swapped; A's points 0, 1/2, 1, 3/2, 2): \
+             Ptnml(0-2) [{ll}, {ld}, {even}, {wd}, {ww}]"
+        );
+    }
+    if let Some(o) = &r.openings {
+        let _ = writeln!(
+            s,
+            "openings: {} of {} in {} ({}), each played twice with the seats swapped",
+            o.played.len(),
+            o.count,
+            o.source,
+            o.order
+        );
+        for p in &o.played {
+            let games: Vec<String> = p.games.iter().map(u32::to_string).collect();
+            let _ = writeln!(
+                s,
+                "  #{} (line {}) {}: games {}: A {} (+{} ={} -{})",
+                p.index,
+                p.line,
+                p.moves,
+                games.join(","),
+                p.results,
+                p.wins,
+                p.draws,
+                p.losses
+            );
+        }
+    }
+    if let Some(p) = &r.sprt {
+        let _ = writeln!(
+            s,
+            "SPRT elo0={} elo1={}: LLR {:.3} in [{:.3}, {:.3}] -> {}",
+            p.elo0, p.elo1, p.llr, p.lower, p.upper, p.decision
+        );
+    }
+    let _ = writeln!(
+        s,
+        "A: {:.1} playouts/move, {:.3} ms/move, max {:.1} ms",
+        r.a_playouts_per_move, r.a_ms_per_move, r.a_max_ms
+    );
+    let _ = write!(
+        s,
+        "B: {:.1} playouts/move, {:.3} ms/move, max {:.1} ms",
+        r.b_playouts_per_move, r.b_ms_per_move, r.b_max_ms
+    );
+    s
+}
+
+/// A progress bar on stderr for `total` games, only when stdout is a
+/// terminal (so piped or redirected output stays clean).
+pub fn progress_bar(total: u64) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        return None;
+    }
+    let pb = indicatif::ProgressBar::with_draw_target(
+        Some(total),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} games {msg} [{elapsed_precise} < {eta}]",
+    ) {
+        pb.set_style(style);
+    }
+    Some(pb)
+}
