@@ -67,6 +67,62 @@ pub struct GameRecord {
     /// Unix time in milliseconds.
     pub started_ms: u64,
     pub finished_ms: u64,
+    /// The match this game belongs to, for records written by `ladderbot
+    /// match`: with it `ladderbot merge` rebuilds the report of a match
+    /// from its shards' records.
+    #[serde(rename = "match", default, skip_serializing_if = "Option::is_none")]
+    pub match_tag: Option<MatchTag>,
+}
+
+/// Where a game of a match belongs, and what each side spent on it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchTag {
+    /// A fingerprint of everything that decides the match's games (game,
+    /// sides, seed, number of games, start options, openings): equal in
+    /// every record of one match, whichever shard played it.
+    pub key: String,
+    /// Side A and side B, as described in the report.
+    pub a: String,
+    pub b: String,
+    pub seed: u64,
+    /// Games in the whole match.
+    pub games: u32,
+    /// This game's number in the match, from 0.
+    pub index: u32,
+    /// `[I, N]`: played by shard I of N (`match --shard I/N`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<[u32; 2]>,
+    /// The match's SPRT bounds `[elo0, elo1]`, if it had any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<[f64; 2]>,
+    /// The opening suite: its source, size and order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suite: Option<SuiteTag>,
+    /// How the game was played when not in-process (`gat-tcp`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transport: Option<String>,
+    /// What sides A and B spent in this game.
+    pub sides: [SideTotals; 2],
+}
+
+/// The opening suite of a match, as its records name it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SuiteTag {
+    pub source: String,
+    pub count: usize,
+    /// `sequential` or `random`.
+    pub order: String,
+}
+
+/// One side's decisions, playouts and thinking time in one game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SideTotals {
+    pub decisions: u64,
+    pub playouts: u64,
+    /// Milliseconds over all decisions.
+    pub ms: f64,
+    /// The longest decision, milliseconds.
+    pub max_ms: f64,
 }
 
 /// One opening of a suite: moves played from the game's start before the
@@ -197,6 +253,7 @@ mod tests {
             ending: None,
             started_ms: 1,
             finished_ms: 2,
+            match_tag: None,
         }
     }
 

@@ -72,6 +72,12 @@ pub struct MatchArgs {
     /// Print the report as one JSON object on the last line.
     #[arg(long)]
     pub json: bool,
+    /// Play only shard I of N (0 <= I < N): the pairs of games (2k, 2k+1) with
+    /// k mod N = I, exactly as the whole match would play them (seeds, seats, openings).
+    /// Needs --out; `ladderbot merge` joins the shards' records into the match's report.
+    /// With --sprt a shard plays all its games: the verdict is the merged one.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<runner::Shard>,
     /// Geister only: play every game over real TCP, each agent a GAT client of a
     /// GAT server started in-process on loopback (one per job).
     #[arg(long)]
@@ -106,7 +112,7 @@ pub struct MatchArgs {
     pub keep_agents: bool,
 }
 
-fn parse_sprt(s: &str) -> Result<(f64, f64), String> {
+pub(super) fn parse_sprt(s: &str) -> Result<(f64, f64), String> {
     let (a, b) = s.split_once(',').ok_or("expected ELO0,ELO1")?;
     let e0: f64 = a
         .trim()
@@ -201,7 +207,13 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
         keep_agents: args.keep_agents,
         game_options: game_options(&args.size, &args.colours, &args.game_options),
         openings: None,
+        shard: args.shard,
     };
+    if args.shard.is_some() && args.out.is_none() {
+        return Err(CliError::Usage(
+            "match: --shard needs --out FILE.jsonl (the records `ladderbot merge` joins)".into(),
+        ));
+    }
     if args.over_gat && args.game != GameKind::Geister {
         return Err(CliError::Usage(format!(
             "match: --over-gat is for geister only, not {}",
@@ -301,7 +313,7 @@ impl GameVisitor for RunMatch<'_> {
 
 /// Runs the match with a progress bar on stderr (when stdout is a terminal).
 fn run_with_bar<D: Driver>(driver: &D, cfg: &MatchConfig) -> Result<MatchReport, String> {
-    let bar = runner::progress_bar(cfg.games as u64);
+    let bar = runner::progress_bar(cfg.game_numbers().len() as u64);
     let progress = |t: &Tally| {
         if let Some(b) = &bar {
             b.set_position(t.done as u64);

@@ -8,6 +8,7 @@
 mod bench_cmd;
 mod geister_beliefs;
 mod match_cmd;
+mod merge;
 mod openings_cmd;
 mod play;
 mod puyo_lab;
@@ -60,6 +61,9 @@ pub enum Command {
     ServeGat(serve_gat::ServeGatArgs),
     /// Play a match between two agents in-process and report the score with Elo and LOS.
     Match(Box<match_cmd::MatchArgs>),
+    /// Join the records of a match played in shards (`match --shard I/N --out F`) and print
+    /// the match's report; refuses records of another match and games recorded twice.
+    Merge(merge::MergeArgs),
     /// Generate a balanced opening suite for `match --openings`: random plies from the
     /// start, kept when the judge agent playing itself from them scores near even.
     Openings(openings_cmd::OpeningsArgs),
@@ -145,6 +149,10 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Match(args) => {
             start_logging(&cli.log_format, &settings)?;
             match_cmd::run(*args, &settings)
+        }
+        Command::Merge(args) => {
+            start_logging(&cli.log_format, &settings)?;
+            merge::run(args)
         }
         Command::Openings(args) => {
             start_logging(&cli.log_format, &settings)?;

@@ -203,6 +203,7 @@ fn play_game<G: PlayableGame>(
         ending,
         started_ms,
         finished_ms: now_ms(),
+        match_tag: None,
     };
     Ok(Played {
         result,

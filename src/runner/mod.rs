@@ -20,6 +20,7 @@ pub mod gat;
 #[cfg(test)]
 mod geister_tests;
 mod inprocess;
+pub mod merge;
 pub mod openings;
 #[cfg(test)]
 mod openings_tests;
@@ -157,7 +158,7 @@ impl SprtConfig {
         }
     }
 
-    fn check(&self) -> Result<(), String> {
+    pub(crate) fn check(&self) -> Result<(), String> {
         let all_finite = [self.elo0, self.elo1, self.alpha, self.beta]
             .iter()
             .all(|x| x.is_finite());
@@ -204,6 +205,84 @@ pub struct MatchConfig {
     /// Start every pair of games from an opening of this suite (checked for
     /// the game when read); `None`: from the game's start.
     pub openings: Option<Book>,
+    /// Play only this shard's games (`None`: all of them).
+    pub shard: Option<Shard>,
+}
+
+/// One of `count` parts of a match, for spreading a long match over
+/// machines: shard `index` plays the pairs of games (2k, 2k+1) with
+/// `k % count == index`, the very games (seeds, seats, openings) the whole
+/// match would play, and `ladderbot merge` joins the shards' records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    /// Whether game `game` of the match is this shard's. A pair of games
+    /// (the same start, seats swapped) never straddles two shards.
+    pub fn owns(&self, game: u32) -> bool {
+        (game / 2) % self.count == self.index
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    /// `I/N` with 0 <= I < N.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("'{s}' is not a shard: expected I/N with 0 <= I < N, e.g. 0/4");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: u32 = i.trim().parse().map_err(|_| bad())?;
+        let count: u32 = n.trim().parse().map_err(|_| bad())?;
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl MatchConfig {
+    /// The games this run plays, in order: all of `0..games`, or the
+    /// shard's.
+    pub fn game_numbers(&self) -> Vec<u32> {
+        (0..self.games)
+            .filter(|&i| self.shard.is_none_or(|s| s.owns(i)))
+            .collect()
+    }
+
+    /// A fingerprint of everything that decides the games of this match
+    /// (not the shard, the jobs or the records file): the `key` of every
+    /// record's [`crate::records::MatchTag`].
+    pub fn key(&self, game: &str) -> String {
+        let suite = self
+            .openings
+            .as_ref()
+            .map(|b| format!("{}:{}:{}", b.source, b.openings.len(), b.order));
+        let text = format!(
+            "{game}|{}|{}|{}|{}|{}|{}|{:?}|{}|{}",
+            self.a.describe(),
+            self.b.describe(),
+            self.seed,
+            self.games,
+            serde_json::Value::Object(self.game_options.clone()),
+            suite.unwrap_or_default(),
+            self.sprt.map(|s| (s.elo0, s.elo1)),
+            self.keep_agents,
+            self.margin_ms,
+        );
+        // FNV-1a, 64 bits: stable across builds and platforms.
+        let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        format!("{hash:016x}")
+    }
 }
 
 pub(crate) const SIDE_NAMES: [&str; 2] = ["A", "B"];
@@ -286,6 +365,7 @@ pub(crate) mod test_support {
             keep_agents: false,
             game_options: crate::games::GameOptions::new(),
             openings: None,
+            shard: None,
         }
     }
 

@@ -7,8 +7,9 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::openings::{self, Book};
-use super::stats;
+use super::openings::{self, OpeningOrder};
+use super::{stats, SprtConfig};
+use crate::records::{Opening, SideTotals};
 use crate::search::Outcome;
 
 /// The SPRT state at the end of a match.
@@ -235,22 +236,20 @@ pub(crate) fn pentanomial(
 }
 
 /// Each opening's games and results, in suite order.
-pub(crate) fn openings_report(
-    book: &Book,
-    seed: u64,
+pub(crate) fn openings_report<'a>(
+    suite: (&str, usize, OpeningOrder),
     results: &BTreeMap<u32, Outcome>,
+    opening_of: impl Fn(u32) -> Option<&'a Opening>,
 ) -> OpeningsReport {
-    let mut games: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
+    let mut games: BTreeMap<usize, (&Opening, Vec<u32>)> = BTreeMap::new();
     for &i in results.keys() {
-        games
-            .entry(book.for_pair(i / 2, seed).index)
-            .or_default()
-            .push(i);
+        if let Some(o) = opening_of(i) {
+            games.entry(o.index).or_insert((o, Vec::new())).1.push(i);
+        }
     }
     let played = games
         .into_iter()
-        .map(|(index, games)| {
-            let o = &book.openings[index];
+        .map(|(index, (o, games))| {
             let mut r = OpeningResult {
                 index,
                 line: o.line,
@@ -260,7 +259,9 @@ pub(crate) fn openings_report(
                 wins: 0,
                 draws: 0,
                 losses: 0,
-                pentanomial: pentanomial(results, |pair| book.for_pair(pair, seed).index == index),
+                pentanomial: pentanomial(results, |pair| {
+                    opening_of(2 * pair).is_some_and(|o| o.index == index)
+                }),
             };
             for g in &games {
                 let (c, n) = match results[g] {
@@ -275,9 +276,9 @@ pub(crate) fn openings_report(
         })
         .collect();
     OpeningsReport {
-        source: book.source.clone(),
-        count: book.openings.len(),
-        order: book.order,
+        source: suite.0.to_string(),
+        count: suite.1,
+        order: suite.2,
         played,
     }
 }
@@ -390,4 +391,146 @@ pub fn progress_bar(total: u64) -> Option<indicatif::ProgressBar> {
         pb.set_style(style);
     }
     Some(pb)
+}
+
+/// The running totals of a match (or of merged records): the tally, what
+/// each side spent, how games ended, and A's result in each game.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Totals {
+    pub tally: Tally,
+    pub sides: [SideTotals; 2],
+    pub endings: Endings,
+    /// A's result in each finished game, by number.
+    pub results: BTreeMap<u32, Outcome>,
+}
+
+/// What a report says besides the totals.
+pub(crate) struct ReportHead<'a> {
+    pub game: &'a str,
+    pub a: String,
+    pub b: String,
+    pub seed: u64,
+    pub jobs: usize,
+    pub sprt: Option<SprtConfig>,
+    /// The decision that stopped the match early, if any.
+    pub sprt_decision: Option<&'static str>,
+    pub has_endings: bool,
+    pub transport: Option<String>,
+    pub openings: Option<OpeningsReport>,
+}
+
+impl Totals {
+    /// No games yet out of `total`; `ending_keys` are the keys every
+    /// ending count shows (games whose records say how they ended).
+    pub fn new(total: u32, ending_keys: Option<(&[&str], &[&str])>) -> Self {
+        Totals {
+            tally: Tally {
+                total,
+                ..Tally::default()
+            },
+            endings: ending_keys
+                .map(|(w, d)| Endings::with_keys(w, d))
+                .unwrap_or_default(),
+            ..Totals::default()
+        }
+    }
+
+    /// Counts game `index`, A's `result`, how it ended and what each side
+    /// spent.
+    pub fn add(
+        &mut self,
+        index: u32,
+        result: Outcome,
+        ending: Option<&str>,
+        sides: &[SideTotals; 2],
+    ) {
+        match result {
+            Outcome::Win(0) => self.tally.wins += 1,
+            Outcome::Win(_) => self.tally.losses += 1,
+            Outcome::Draw => self.tally.draws += 1,
+        }
+        if let Some(e) = ending {
+            self.endings.add(result, e);
+        }
+        self.results.insert(index, result);
+        self.tally.done += 1;
+        for (total, s) in self.sides.iter_mut().zip(sides) {
+            total.decisions += s.decisions;
+            total.playouts += s.playouts;
+            total.ms += s.ms;
+            total.max_ms = total.max_ms.max(s.max_ms);
+        }
+    }
+
+    /// The LLR of the games so far and whether it crossed a bound: `H1`,
+    /// `H0`, or `None`.
+    pub fn sprt_crossed(&self, s: &SprtConfig) -> Option<&'static str> {
+        let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
+        let t = self.tally;
+        let llr = stats::sprt_llr(t.wins, t.draws, t.losses, s.elo0, s.elo1);
+        if llr >= upper {
+            Some("H1")
+        } else if llr <= lower {
+            Some("H0")
+        } else {
+            None
+        }
+    }
+
+    /// The report of these totals.
+    pub fn report(&self, head: ReportHead<'_>) -> MatchReport {
+        let t = self.tally;
+        let (elo_lo, elo_hi) = stats::elo_interval(t.wins, t.draws, t.losses);
+        let sprt = head.sprt.map(|s| {
+            let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
+            SprtResult {
+                elo0: s.elo0,
+                elo1: s.elo1,
+                llr: stats::sprt_llr(t.wins, t.draws, t.losses, s.elo0, s.elo1),
+                lower,
+                upper,
+                decision: head
+                    .sprt_decision
+                    .or_else(|| self.sprt_crossed(&s))
+                    .unwrap_or("continue")
+                    .to_string(),
+            }
+        });
+        let per_move = |total: f64, k: usize| {
+            let n = self.sides[k].decisions;
+            if n == 0 {
+                0.0
+            } else {
+                total / n as f64
+            }
+        };
+        let [a, b] = &self.sides;
+        MatchReport {
+            game: head.game.to_string(),
+            a: head.a,
+            b: head.b,
+            games: t.done,
+            wins: t.wins,
+            draws: t.draws,
+            losses: t.losses,
+            score: t.score(),
+            elo: stats::elo_from_score(t.score()),
+            elo_lo,
+            elo_hi,
+            los: stats::los(t.wins, t.losses),
+            sprt,
+            a_playouts_per_move: per_move(a.playouts as f64, 0),
+            b_playouts_per_move: per_move(b.playouts as f64, 1),
+            a_ms_per_move: per_move(a.ms, 0),
+            b_ms_per_move: per_move(b.ms, 1),
+            a_max_ms: a.max_ms,
+            b_max_ms: b.max_ms,
+            seed: head.seed,
+            jobs: head.jobs,
+            endings: head.has_endings.then(|| self.endings.clone()),
+            transport: head.transport,
+            pentanomial: pentanomial(&self.results, |_| true),
+            openings: head.openings,
+        }
+    }
 }

@@ -1,33 +1,21 @@
 //! Scheduling: which games a run plays (all, or one shard's), the worker
 //! threads that play them, and the records and tally they feed.
 
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Duration;
 
-use super::report::{openings_report, pentanomial};
-use super::{
-    stats, Driver, Endings, MatchConfig, MatchReport, Playable, Played, SprtResult, Tally,
-};
+use super::report::{openings_report, ReportHead, Totals};
+use super::{Driver, MatchConfig, MatchReport, Playable, Played, Tally};
 use crate::games::PlayableGame;
-use crate::records::RecordWriter;
-use crate::search::{panic_message, Outcome};
+use crate::records::{MatchTag, RecordWriter, SideTotals, SuiteTag};
+use crate::search::panic_message;
 
 /// What the workers share, behind one lock.
-#[derive(Default)]
 struct Shared {
-    tally: Tally,
-    decisions: [u64; 2],
-    playouts: [u64; 2],
-    time: [Duration; 2],
-    max_time: [Duration; 2],
+    totals: Totals,
     /// The SPRT decision that stopped the match, if any.
     sprt_decision: Option<&'static str>,
     error: Option<String>,
-    endings: Endings,
-    /// A's result in each finished game, by index.
-    results: BTreeMap<u32, Outcome>,
 }
 
 /// Sets `stop` if the worker unwinds, so the others stop taking games.
@@ -73,22 +61,19 @@ pub fn run_with<D: Driver>(
         }
         None => None,
     };
-    let sprt_bounds = cfg.sprt.map(|s| stats::sprt_bounds(s.alpha, s.beta));
-
-    let next = AtomicU32::new(0);
+    let numbers = cfg.game_numbers();
+    let key = cfg.key(driver.game());
+    let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let shared = Mutex::new(Shared {
-        tally: Tally {
-            total: cfg.games,
-            ..Tally::default()
-        },
-        endings: ending_keys
-            .map(|(w, d)| Endings::with_keys(w, d))
-            .unwrap_or_default(),
-        ..Shared::default()
+        totals: Totals::new(numbers.len() as u32, ending_keys),
+        sprt_decision: None,
+        error: None,
     });
 
-    let finish = |index: u32, p: Played| {
+    let finish = |index: u32, mut p: Played| {
+        let sides = side_totals(&p);
+        p.record.match_tag = Some(tag(cfg, driver, &key, index, sides));
         let mut sh = shared.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(w) = &writer {
             if let Err(e) = w.append(&p.record) {
@@ -98,34 +83,19 @@ pub fn run_with<D: Driver>(
                 stop.store(true, Ordering::SeqCst);
             }
         }
-        match p.result {
-            Outcome::Win(0) => sh.tally.wins += 1,
-            Outcome::Win(_) => sh.tally.losses += 1,
-            Outcome::Draw => sh.tally.draws += 1,
-        }
-        if let Some(e) = &p.record.ending {
-            sh.endings.add(p.result, e);
-        }
-        sh.results.insert(index, p.result);
-        sh.tally.done += 1;
-        for k in 0..2 {
-            sh.decisions[k] += p.decisions[k];
-            sh.playouts[k] += p.playouts[k];
-            sh.time[k] += p.time[k];
-            sh.max_time[k] = sh.max_time[k].max(p.max_time[k]);
-        }
-        if let (Some(s), Some((lower, upper)), None) = (&cfg.sprt, sprt_bounds, sh.sprt_decision) {
-            let t = sh.tally;
-            let llr = stats::sprt_llr(t.wins, t.draws, t.losses, s.elo0, s.elo1);
-            if llr >= upper || llr <= lower {
-                sh.sprt_decision = Some(if llr >= upper { "H1" } else { "H0" });
+        sh.totals
+            .add(index, p.result, p.record.ending.as_deref(), &sides);
+        // A shard plays all its games: the verdict is the merged records'.
+        if let (Some(s), None, None) = (&cfg.sprt, sh.sprt_decision, cfg.shard) {
+            if let Some(d) = sh.totals.sprt_crossed(s) {
+                sh.sprt_decision = Some(d);
                 stop.store(true, Ordering::SeqCst);
             }
         }
-        progress(&sh.tally);
+        progress(&sh.totals.tally);
     };
 
-    let workers = cfg.jobs.min(cfg.games.max(1) as usize);
+    let workers = cfg.jobs.min(numbers.len().max(1));
     let worker = || -> Result<(), String> {
         let _guard = StopOnPanic(&stop);
         let mut state = match driver.worker(cfg) {
@@ -136,10 +106,9 @@ pub fn run_with<D: Driver>(
             }
         };
         while !stop.load(Ordering::SeqCst) {
-            let i = next.fetch_add(1, Ordering::SeqCst);
-            if i >= cfg.games {
+            let Some(&i) = numbers.get(next.fetch_add(1, Ordering::SeqCst)) else {
                 break;
-            }
+            };
             match driver.play(&mut state, cfg, i) {
                 Ok(p) => finish(i, p),
                 Err(e) => {
@@ -170,55 +139,60 @@ pub fn run_with<D: Driver>(
     if let Some(e) = first_error.or(sh.error) {
         return Err(e);
     }
-
-    let t = sh.tally;
-    let (elo_lo, elo_hi) = stats::elo_interval(t.wins, t.draws, t.losses);
-    let sprt = cfg.sprt.zip(sprt_bounds).map(|(s, (lower, upper))| {
-        let llr = stats::sprt_llr(t.wins, t.draws, t.losses, s.elo0, s.elo1);
-        SprtResult {
-            elo0: s.elo0,
-            elo1: s.elo1,
-            llr,
-            lower,
-            upper,
-            decision: sh.sprt_decision.unwrap_or("continue").to_string(),
-        }
+    let openings = cfg.openings.as_ref().map(|b| {
+        openings_report(
+            (&b.source, b.openings.len(), b.order),
+            &sh.totals.results,
+            |i| Some(b.for_pair(i / 2, cfg.seed)),
+        )
     });
-    let per_move = |total: f64, k: usize| {
-        if sh.decisions[k] == 0 {
-            0.0
-        } else {
-            total / sh.decisions[k] as f64
-        }
-    };
-    Ok(MatchReport {
-        game: driver.game().to_string(),
+    Ok(sh.totals.report(ReportHead {
+        game: driver.game(),
         a: cfg.a.describe(),
         b: cfg.b.describe(),
-        games: t.done,
-        wins: t.wins,
-        draws: t.draws,
-        losses: t.losses,
-        score: t.score(),
-        elo: stats::elo_from_score(t.score()),
-        elo_lo,
-        elo_hi,
-        los: stats::los(t.wins, t.losses),
-        sprt,
-        a_playouts_per_move: per_move(sh.playouts[0] as f64, 0),
-        b_playouts_per_move: per_move(sh.playouts[1] as f64, 1),
-        a_ms_per_move: per_move(sh.time[0].as_secs_f64() * 1000.0, 0),
-        b_ms_per_move: per_move(sh.time[1].as_secs_f64() * 1000.0, 1),
-        a_max_ms: sh.max_time[0].as_secs_f64() * 1000.0,
-        b_max_ms: sh.max_time[1].as_secs_f64() * 1000.0,
         seed: cfg.seed,
         jobs: cfg.jobs,
-        endings: ending_keys.map(|_| sh.endings.clone()),
+        sprt: cfg.sprt,
+        sprt_decision: sh.sprt_decision,
+        has_endings: ending_keys.is_some(),
         transport: driver.transport().map(String::from),
-        pentanomial: pentanomial(&sh.results, |_| true),
-        openings: cfg
-            .openings
-            .as_ref()
-            .map(|b| openings_report(b, cfg.seed, &sh.results)),
+        openings,
+    }))
+}
+
+/// What each side (A, B) spent in one game.
+fn side_totals(p: &Played) -> [SideTotals; 2] {
+    std::array::from_fn(|k| SideTotals {
+        decisions: p.decisions[k],
+        playouts: p.playouts[k],
+        ms: p.time[k].as_secs_f64() * 1000.0,
+        max_ms: p.max_time[k].as_secs_f64() * 1000.0,
     })
+}
+
+/// The match tag of game `index`'s record.
+fn tag<D: Driver>(
+    cfg: &MatchConfig,
+    driver: &D,
+    key: &str,
+    index: u32,
+    sides: [SideTotals; 2],
+) -> MatchTag {
+    MatchTag {
+        key: key.to_string(),
+        a: cfg.a.describe(),
+        b: cfg.b.describe(),
+        seed: cfg.seed,
+        games: cfg.games,
+        index,
+        shard: cfg.shard.map(|s| [s.index, s.count]),
+        sprt: cfg.sprt.map(|s| [s.elo0, s.elo1]),
+        suite: cfg.openings.as_ref().map(|b| SuiteTag {
+            source: b.source.clone(),
+            count: b.openings.len(),
+            order: b.order.to_string(),
+        }),
+        transport: driver.transport().map(String::from),
+        sides,
+    }
 }

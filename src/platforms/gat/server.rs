@@ -346,6 +346,7 @@ async fn play_game(
         ending: Some(ending_key),
         started_ms,
         finished_ms: now_ms(),
+        match_tag: None,
     };
     tracing::debug!(id = %record.id, result = %record.result, reason = ?record.reason, ending = ?record.ending, "game over");
     record
@@ -393,6 +394,7 @@ mod tests {
             ending: ending.map(String::from),
             started_ms: 0,
             finished_ms: 0,
+            match_tag: None,
         }
     }
 
