@@ -229,7 +229,8 @@ fn unreachable_or_broken_servers_give_a_clear_error_not_a_panic() {
             LIMIT,
         );
         let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(1), "{url}: {err}");
+        // Worth retrying later: EX_TEMPFAIL.
+        assert_eq!(o.status.code(), Some(75), "{url}: {err}");
         assert!(!err.contains("panicked"), "{url}: {err}");
         assert!(
             err.lines()

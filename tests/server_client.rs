@@ -66,6 +66,7 @@ fn server_config(records: Option<&Path>) -> ServerConfig {
         house: None,
         seed: 7,
         game_options: Default::default(),
+        token: None,
     }
 }
 
@@ -99,6 +100,7 @@ fn client_config(url: &str, name: &str, agent: &str, games: u32, seed: u64) -> C
         backoff_max: Duration::from_millis(50),
         max_reconnects: 2,
         seed,
+        ..ClientConfig::default()
     }
 }
 
@@ -166,6 +168,7 @@ impl Raw {
             game: game.into(),
             games,
             opponent,
+            token: None,
         }))
         .await;
     }

@@ -3,7 +3,10 @@
 //!
 //! Each command loads the settings (defaults < profile < `LADDERBOT_*`
 //! environment < flags), starts logging on stderr, and runs. Exit codes:
-//! 0 success, 1 a failure while running, 2 bad usage or configuration.
+//! 0 success, 1 a failure while running, 2 bad usage or configuration, 75
+//! a failure worth retrying later (server unreachable or busy), 130/143
+//! stopped by SIGINT/SIGTERM after flushing records and printing the
+//! summary.
 
 mod bench_cmd;
 mod geister_beliefs;
@@ -86,18 +89,35 @@ pub enum CliError {
     Usage(String),
     /// Failed while running: exit 1.
     Runtime(String),
+    /// Failed for a reason that may pass (the server unreachable or busy):
+    /// exit 75 (EX_TEMPFAIL), worth retrying later.
+    Retry(String),
+    /// Ended early by a signal, records flushed and summary printed: exit
+    /// 128 + the signal's number (130 for SIGINT, 143 for SIGTERM).
+    Interrupted(&'static str),
 }
+
+/// The exit codes, for schedulers: done, failed, bad configuration, worth
+/// retrying, stopped by SIGINT or SIGTERM.
+pub const EXIT_FAILED: u8 = 1;
+pub const EXIT_USAGE: u8 = 2;
+pub const EXIT_RETRY: u8 = 75;
 
 impl CliError {
     fn code(&self) -> u8 {
         match self {
-            CliError::Usage(_) => 2,
-            CliError::Runtime(_) => 1,
+            CliError::Usage(_) => EXIT_USAGE,
+            CliError::Runtime(_) => EXIT_FAILED,
+            CliError::Retry(_) => EXIT_RETRY,
+            CliError::Interrupted("SIGTERM") => 143,
+            CliError::Interrupted(_) => 130,
         }
     }
-    fn message(&self) -> &str {
+    fn message(&self) -> String {
         match self {
-            CliError::Usage(m) | CliError::Runtime(m) => m,
+            CliError::Usage(m) | CliError::Runtime(m) => m.clone(),
+            CliError::Retry(m) => format!("{m} (worth retrying later)"),
+            CliError::Interrupted(sig) => format!("stopped by {sig}; records flushed"),
         }
     }
 }
@@ -236,6 +256,22 @@ pub fn clock_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
     t.as_nanos() as u64 ^ (std::process::id() as u64) << 32
+}
+
+/// Resolves with the name of the first SIGINT or SIGTERM received.
+pub async fn stop_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            return tokio::select! {
+                _ = tokio::signal::ctrl_c() => "SIGINT",
+                _ = term.recv() => "SIGTERM",
+            };
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+    "SIGINT"
 }
 
 /// A multi-threaded tokio runtime for the async commands.

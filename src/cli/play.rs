@@ -11,7 +11,8 @@ use crate::config::{OpponentChoice, Settings};
 use crate::games::{GameKind, GameVisitor, PlayableGame};
 use crate::platforms::gat::client::{run_client, GatClientConfig, GatSummary};
 use crate::platforms::gat::server::{GatServer, GatServerConfig};
-use crate::platforms::ws::client::{self, ClientConfig, GameFinished, Opponent};
+use crate::platforms::ws::client::{self, ClientConfig, ClientError, GameFinished, Opponent, Stop};
+use crate::records::RecordWriter;
 
 #[derive(Debug, Args)]
 pub struct PlayArgs {
@@ -46,9 +47,14 @@ pub struct PlayArgs {
     /// Seed of our agent's random numbers.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Records file of the in-process server (default: none).
-    #[arg(long)]
+    /// Append one JSON line per finished game to this file: with a server, our own record of
+    /// each game (abandoned ones too); without, the in-process server's (default: none).
+    #[arg(long, value_name = "FILE.jsonl")]
     pub records: Option<String>,
+    /// End the session after this many seconds: no game starts after it, the one in progress
+    /// is played out (for at most client.stop_grace_ms).
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit_s: Option<u64>,
     /// Play one game as a Riddles.io bot on stdin/stdout (golad only); logs go to stderr.
     #[arg(long)]
     pub stdio: bool,
@@ -101,6 +107,12 @@ impl PlayArgs {
         if self.stdio {
             s.client.stdio = true;
         }
+        if let Some(r) = &self.records {
+            s.client.records = r.clone();
+        }
+        if let Some(t) = self.time_limit_s {
+            s.client.time_limit_s = t;
+        }
         if let Some(p) = &self.time_policy {
             s.search.time_policy = if p == "bank" {
                 crate::config::TimePolicy::Bank
@@ -132,6 +144,7 @@ impl PlayArgs {
             opponent: None,
             seed: None,
             records: None,
+            time_limit_s: None,
             stdio: false,
             time_policy: None,
         }
@@ -153,13 +166,12 @@ pub fn run(args: PlayArgs, settings: Settings) -> Result<(), CliError> {
         .server
         .as_deref()
         .is_some_and(|u| u.starts_with("ws://") || u.starts_with("wss://"));
+    let _ = args;
     if game == GameKind::Geister && !on_ws {
-        return rt.block_on(play_geister(settings, args.records));
+        let records = Some(settings.client.records.clone()).filter(|r| !r.is_empty());
+        return rt.block_on(play_geister(settings, records));
     }
-    rt.block_on(game.visit(PlayVisitor {
-        settings,
-        records: args.records,
-    }))
+    rt.block_on(game.visit(PlayVisitor { settings }))
 }
 
 /// `play golad --stdio`: one game against the Riddles.io engine on
@@ -188,14 +200,53 @@ fn run_stdio(settings: Settings) -> Result<(), CliError> {
 
 struct PlayVisitor {
     settings: Settings,
-    records: Option<String>,
 }
 
 impl GameVisitor for PlayVisitor {
     type Output = std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), CliError>>>>;
     fn visit<G: PlayableGame>(self) -> Self::Output {
-        Box::pin(play_game::<G>(self.settings, self.records))
+        Box::pin(play_game::<G>(self.settings))
     }
+}
+
+/// The stop of a session: SIGTERM or SIGINT (a second one abandons the game
+/// in progress at once) or the time limit. Returns the receiver for the
+/// client and a cell that names the signal, if one came.
+fn session_stop(
+    s: &Settings,
+) -> (
+    tokio::sync::watch::Receiver<Stop>,
+    std::sync::Arc<std::sync::Mutex<Option<&'static str>>>,
+) {
+    let (tx, rx) = tokio::sync::watch::channel(Stop::Run);
+    let tx = std::sync::Arc::new(tx);
+    let signal = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let (tx2, cell) = (tx.clone(), signal.clone());
+    let grace = s.client.stop_grace_ms;
+    tokio::spawn(async move {
+        let first = super::stop_signal().await;
+        *cell.lock().unwrap_or_else(|e| e.into_inner()) = Some(first);
+        tracing::warn!(signal = first, grace_ms = grace, "stopping: the game in progress is played out, then the session ends (again to abandon it now)");
+        tx2.send_replace(Stop::Finish);
+        let again = super::stop_signal().await;
+        tracing::warn!(signal = again, "abandoning the game in progress");
+        tx2.send_replace(Stop::Abandon);
+    });
+    if s.client.time_limit_s > 0 {
+        let limit = Duration::from_secs(s.client.time_limit_s);
+        tokio::spawn(async move {
+            tokio::time::sleep(limit).await;
+            tracing::info!(seconds = limit.as_secs(), "time limit reached: no new game");
+            tx.send_if_modified(|v| {
+                let run = *v == Stop::Run;
+                if run {
+                    *v = Stop::Finish;
+                }
+                run
+            });
+        });
+    }
+    (rx, signal)
 }
 
 fn client_config(s: &Settings, url: String, opponent: Opponent) -> ClientConfig {
@@ -214,6 +265,25 @@ fn client_config(s: &Settings, url: String, opponent: Opponent) -> ClientConfig 
         backoff_max: Duration::from_millis(s.client.backoff_max_ms),
         max_reconnects: s.client.max_reconnects,
         seed: s.search.seed.unwrap_or_else(super::clock_seed),
+        token: Some(s.client.token.clone()).filter(|t| !t.is_empty()),
+        stop: None,
+        stop_grace: Duration::from_millis(s.client.stop_grace_ms),
+    }
+}
+
+/// The exit a failed client run deserves: worth retrying later (75) when
+/// the server could not be reached or was busy, bad configuration (2) when
+/// the server refused what we asked, a plain failure (1) otherwise.
+fn client_error(e: ClientError) -> CliError {
+    match &e {
+        ClientError::Connect { .. } => CliError::Retry(e.to_string()),
+        ClientError::Rejected { code, .. } if code == "busy" || code == "shutting_down" => {
+            CliError::Retry(e.to_string())
+        }
+        ClientError::Rejected { .. } | ClientError::Config(_) | ClientError::Agent(_) => {
+            CliError::Usage(e.to_string())
+        }
+        ClientError::Protocol(_) => CliError::Runtime(e.to_string()),
     }
 }
 
@@ -221,23 +291,51 @@ fn print_game(g: &GameFinished) {
     println!("{}", client::describe_game(g));
 }
 
-async fn play_game<G: PlayableGame>(
-    settings: Settings,
-    records: Option<String>,
-) -> Result<(), CliError> {
+async fn play_game<G: PlayableGame>(settings: Settings) -> Result<(), CliError> {
     let opponent = match settings.client.opponent {
         OpponentChoice::Any => Opponent::Any,
         OpponentChoice::House => Opponent::House,
     };
+    let (stop, signal) = session_stop(&settings);
     let summary = match settings.client.server.clone() {
         Some(url) => {
-            let cfg = client_config(&settings, url, opponent);
-            client::run_client::<G>(cfg, print_game).await
+            // Our own records: opened before connecting, so a bad path is a
+            // configuration error, and flushed after every game.
+            let records = match settings.client.records.as_str() {
+                "" => None,
+                path => Some(RecordWriter::open(path).map_err(|e| {
+                    CliError::Usage(format!("client.records: cannot open {path}: {e}"))
+                })?),
+            };
+            let mut write_error = None;
+            let cfg = ClientConfig {
+                stop: Some(stop),
+                ..client_config(&settings, url, opponent)
+            };
+            let name = settings.name.clone();
+            let summary = client::run_client::<G>(cfg, |g| {
+                print_game(g);
+                if let Some(w) = &records {
+                    if let Err(e) = w.append(&g.record(G::ID, &name)) {
+                        tracing::error!(error = %e, file = %w.path().display(), "cannot write the game's record");
+                        write_error.get_or_insert(e.to_string());
+                    }
+                }
+            })
+            .await;
+            if let Some(e) = write_error {
+                return Err(CliError::Runtime(format!(
+                    "client.records: writing {}: {e}",
+                    settings.client.records
+                )));
+            }
+            summary
         }
         None => {
             let mut server_settings = settings.server.clone();
             server_settings.bind = "127.0.0.1:0".into();
-            server_settings.records = records.unwrap_or_default();
+            server_settings.records = settings.client.records.clone();
+            server_settings.token = settings.client.token.clone();
             if server_settings.house_agent.is_empty() {
                 return Err(CliError::Usage("play: no server given and server.house_agent is empty: nobody to play".into()));
             }
@@ -258,14 +356,17 @@ async fn play_game<G: PlayableGame>(
                 shown(&settings.agent),
                 shown(&server_settings.house_agent)
             );
-            let cfg = client_config(&settings, url, Opponent::House);
+            let cfg = ClientConfig {
+                stop: Some(stop),
+                ..client_config(&settings, url, Opponent::House)
+            };
             let summary = client::run_client::<G>(cfg, print_game).await;
             let _ = stop_tx.send(());
             let _ = handle.await;
             summary
         }
     }
-    .map_err(|e| CliError::Runtime(e.to_string()))?;
+    .map_err(client_error)?;
     print_summary(
         summary.games,
         summary.wins,
@@ -273,7 +374,21 @@ async fn play_game<G: PlayableGame>(
         summary.losses,
         summary.score(),
     );
-    Ok(())
+    if summary.stopped || summary.abandoned > 0 {
+        println!(
+            "session: stopped early by {}; {} game(s) abandoned",
+            signal
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .unwrap_or("the time limit"),
+            summary.abandoned
+        );
+    }
+    let signal = *signal.lock().unwrap_or_else(|e| e.into_inner());
+    match signal {
+        Some(sig) => Err(CliError::Interrupted(sig)),
+        None => Ok(()),
+    }
 }
 
 /// The closing line of every client command.

@@ -103,6 +103,7 @@ pub fn server_config(s: &ServerSettings) -> ServerConfig {
         }),
         seed: s.seed,
         game_options: s.game_options.clone(),
+        token: (!s.token.is_empty()).then(|| s.token.clone()),
     }
 }
 
@@ -115,8 +116,8 @@ pub fn run(settings: Settings) -> Result<(), CliError> {
         tracing::info!(addr = %server.local_addr(), records = %settings.server.records, "match server started");
         server
             .run(async {
-                let _ = tokio::signal::ctrl_c().await;
-                tracing::info!("ctrl-c: shutting down");
+                let signal = super::stop_signal().await;
+                tracing::info!(signal, "shutting down");
             })
             .await
             .map_err(|e| CliError::Runtime(e.to_string()))

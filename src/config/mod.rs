@@ -107,6 +107,18 @@ pub struct ClientSettings {
     /// Geister (GAT): how long to keep retrying to connect before each game
     /// (a GAT server reopens its ports only after the previous game).
     pub reconnect_window_ms: u64,
+    /// Append one JSON line per finished game to this file ("" for none).
+    /// Without a server: the in-process server's records.
+    pub records: String,
+    /// End the session after this many seconds (0: no limit): no game
+    /// starts after it, the one in progress is played out.
+    pub time_limit_s: u64,
+    /// After SIGTERM, SIGINT or the time limit, how long the game in
+    /// progress may still run before it is abandoned, ms.
+    pub stop_grace_ms: u64,
+    /// Sent to a match server that asks for a token (`server.token`); keep
+    /// it in the environment (`LADDERBOT_CLIENT__TOKEN`), not in a profile.
+    pub token: String,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -137,6 +149,9 @@ pub struct ServerSettings {
     pub house_playouts: u64,
     /// The house bot's time per move, ms (0: no time limit of its own).
     pub house_time_ms: u64,
+    /// A secret every client must send in `hello` ("" for an open
+    /// server); keep it in the environment (`LADDERBOT_SERVER__TOKEN`).
+    pub token: String,
     /// Seed for the games' starting positions.
     pub seed: u64,
     /// Options of a game's start, by game: `[server.game_options.floodit]`
@@ -222,6 +237,10 @@ impl Default for ClientSettings {
             max_reconnects: 10,
             stdio: false,
             reconnect_window_ms: 30_000,
+            records: String::new(),
+            time_limit_s: 0,
+            stop_grace_ms: 10_000,
+            token: String::new(),
         }
     }
 }
@@ -241,6 +260,7 @@ impl Default for ServerSettings {
             house_time_ms: 0,
             seed: 0,
             game_options: Default::default(),
+            token: String::new(),
         }
     }
 }

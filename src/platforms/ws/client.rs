@@ -54,6 +54,27 @@ pub struct ClientConfig {
     pub max_reconnects: u32,
     /// Seeds the agent.
     pub seed: u64,
+    /// Sent in `hello` to a server that asks for one (`server.token`).
+    pub token: Option<String>,
+    /// Asks the run to end early: [`Stop::Finish`] plays the current game
+    /// out (for at most `stop_grace`) and starts no other; [`Stop::Abandon`]
+    /// leaves it at once. `None`: play every game.
+    pub stop: Option<tokio::sync::watch::Receiver<Stop>>,
+    /// How long a game in progress may still run after [`Stop::Finish`]
+    /// before it is abandoned.
+    pub stop_grace: Duration,
+}
+
+/// What the owner of a client run wants of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stop {
+    /// Play every game.
+    #[default]
+    Run,
+    /// Finish the game in progress, start no other.
+    Finish,
+    /// Leave the game in progress now (it is recorded as abandoned).
+    Abandon,
 }
 
 impl Default for ClientConfig {
@@ -73,6 +94,9 @@ impl Default for ClientConfig {
             backoff_max: Duration::from_secs(30),
             max_reconnects: 10,
             seed: 0,
+            token: None,
+            stop: None,
+            stop_grace: Duration::from_secs(10),
         }
     }
 }
@@ -126,6 +150,45 @@ pub struct GameFinished {
     pub detail: Option<String>,
     /// Moves played in the game.
     pub moves: u32,
+    /// The winning seat (None: a draw).
+    pub winner: Option<Seat>,
+    /// The moves as the server showed them (null where hidden from us),
+    /// with the milliseconds each took on the server's clock.
+    pub move_list: Vec<serde_json::Value>,
+    pub move_ms: Vec<u64>,
+    /// Unix milliseconds when the game started and ended, on our clock.
+    pub started_ms: u64,
+    pub finished_ms: u64,
+    /// We left the game before its end because a stop was asked for
+    /// (`Stop::Abandon`, or the grace after `Stop::Finish` ran out).
+    pub abandoned: bool,
+}
+
+impl GameFinished {
+    /// The game as a record, from our side: seat names, the moves we were
+    /// shown, the result; `start` is unknown to a client (null).
+    pub fn record(&self, game: &str, our_name: &str) -> GameRecord {
+        let mut players = [String::new(), String::new()];
+        players[self.seat.min(1)] = our_name.to_string();
+        players[1 - self.seat.min(1)] = self.opponent.clone();
+        GameRecord {
+            game: game.to_string(),
+            id: self.game_id.clone(),
+            players,
+            winner: self.winner,
+            result: self.result.clone(),
+            reason: self.reason,
+            detail: self.detail.clone(),
+            start: serde_json::Value::Null,
+            moves: self.move_list.clone(),
+            move_ms: self.move_ms.clone(),
+            opening: None,
+            ending: None,
+            started_ms: self.started_ms,
+            finished_ms: self.finished_ms,
+            match_tag: None,
+        }
+    }
 }
 
 /// A one-line description of a finished game, for printing.
@@ -153,6 +216,10 @@ pub struct ClientSummary {
     pub wins: u32,
     pub draws: u32,
     pub losses: u32,
+    /// Games left before their end on a stop (counted as losses too).
+    pub abandoned: u32,
+    /// The run ended early because a stop was asked for.
+    pub stopped: bool,
 }
 
 impl ClientSummary {
@@ -230,30 +297,44 @@ pub async fn run_client_with<G: PlayableGame>(
     config.validate()?;
     let search = SearchThread::<G>::spawn(agent);
     let mut progress = Progress::default();
+    let mut stop = config.stop.clone();
     let mut failures = 0u32;
     while progress.summary.games < config.games {
+        if stop.as_ref().is_some_and(|s| *s.borrow() != Stop::Run) {
+            progress.summary.stopped = true;
+            break;
+        }
         let end = match connect(&config).await {
-            Ok(ws) => session::<G>(ws, &config, &search, &mut progress, &mut on_game).await?,
-            Err(e) => Dropped {
-                welcomed: false,
-                why: e,
-            },
+            Ok(ws) => {
+                session::<G>(ws, &config, &search, &mut progress, &mut stop, &mut on_game).await?
+            }
+            Err(e) => Dropped::new(false, e),
         };
         if let Some(cur) = progress.current.take() {
             // The server scores a game we left as lost by disconnect.
-            let g = GameFinished {
-                number: progress.summary.games + 1,
-                game_id: cur.game_id,
-                seat: cur.seat,
-                opponent: cur.opponent,
-                your_result: YourResult::Loss,
-                result: GameRecord::result_string(Some(1 - cur.seat.min(1))).to_string(),
-                reason: EndReason::Disconnect,
-                detail: Some(format!("connection lost: {}", end.why)),
-                moves: cur.moves,
+            let detail = if end.abandoned {
+                format!("abandoned: {}", end.why)
+            } else {
+                format!("connection lost: {}", end.why)
             };
+            let winner = Some(1 - cur.seat.min(1));
+            let g = cur.finish(
+                progress.summary.games + 1,
+                winner,
+                YourResult::Loss,
+                EndReason::Disconnect,
+                Some(detail),
+                end.abandoned,
+            );
             progress.summary.add(g.your_result);
+            if end.abandoned {
+                progress.summary.abandoned += 1;
+            }
             on_game(&g);
+        }
+        if end.stopped {
+            progress.summary.stopped = true;
+            break;
         }
         if end.why.is_empty() {
             break;
@@ -276,9 +357,29 @@ pub async fn run_client_with<G: PlayableGame>(
         }
         let wait = backoff_delay(config.backoff_initial, config.backoff_max, failures.max(1));
         tracing::warn!(url = %config.url, why = %end.why, wait_ms = wait.as_millis() as u64, "connection lost or refused; reconnecting");
-        tokio::time::sleep(wait).await;
+        tokio::select! {
+            _ = tokio::time::sleep(wait) => {}
+            _ = wait_for(&mut stop, Stop::Finish) => {}
+        }
     }
     Ok(progress.summary)
+}
+
+/// Resolves when the stop asked for reaches `level` (never without a stop
+/// signal, or once its sender is gone).
+async fn wait_for(rx: &mut Option<tokio::sync::watch::Receiver<Stop>>, level: Stop) -> Stop {
+    let Some(rx) = rx else {
+        return std::future::pending().await;
+    };
+    loop {
+        let v = *rx.borrow_and_update();
+        if v >= level {
+            return v;
+        }
+        if rx.changed().await.is_err() {
+            return std::future::pending().await;
+        }
+    }
 }
 
 type Ws =
@@ -303,6 +404,52 @@ struct Current {
     seat: Seat,
     opponent: String,
     moves: u32,
+    move_list: Vec<serde_json::Value>,
+    move_ms: Vec<u64>,
+    started_ms: u64,
+}
+
+impl Current {
+    fn new(game_id: String, seat: Seat, opponent: String) -> Self {
+        Current {
+            game_id,
+            seat,
+            opponent,
+            moves: 0,
+            move_list: Vec::new(),
+            move_ms: Vec::new(),
+            started_ms: crate::records::now_ms(),
+        }
+    }
+
+    /// The finished game, numbered `number` among this run's.
+    fn finish(
+        self,
+        number: u32,
+        winner: Option<Seat>,
+        your_result: YourResult,
+        reason: EndReason,
+        detail: Option<String>,
+        abandoned: bool,
+    ) -> GameFinished {
+        GameFinished {
+            number,
+            game_id: self.game_id,
+            seat: self.seat,
+            opponent: self.opponent,
+            your_result,
+            result: GameRecord::result_string(winner).to_string(),
+            reason,
+            detail,
+            moves: self.moves,
+            winner,
+            move_list: self.move_list,
+            move_ms: self.move_ms,
+            started_ms: self.started_ms,
+            finished_ms: crate::records::now_ms(),
+            abandoned,
+        }
+    }
 }
 
 #[derive(Default)]
@@ -315,12 +462,39 @@ struct Progress {
 struct Dropped {
     welcomed: bool,
     why: String,
+    /// Ended because a stop was asked for.
+    stopped: bool,
+    /// The game in progress was left unfinished on a stop.
+    abandoned: bool,
+}
+
+impl Dropped {
+    fn new(welcomed: bool, why: String) -> Self {
+        Dropped {
+            welcomed,
+            why,
+            stopped: false,
+            abandoned: false,
+        }
+    }
 }
 
 enum Event<M> {
     Frame(Option<Result<Message, tokio_tungstenite::tungstenite::Error>>),
     Searched(Result<crate::search::Decision<M>, crate::runtime::SearchError>),
     Idle,
+    /// A stop was asked for (or raised to `Abandon`).
+    Stop(Stop),
+    /// The grace after `Stop::Finish` ran out with the game unfinished.
+    GraceOver,
+}
+
+/// Resolves at `t`, or never without one.
+async fn sleep_until_opt(t: Option<tokio::time::Instant>) {
+    match t {
+        Some(t) => tokio::time::sleep_until(t).await,
+        None => std::future::pending().await,
+    }
 }
 
 /// Resolves with the pending search's result, or never if there is none.
@@ -335,6 +509,7 @@ async fn pending_search<M>(
 
 fn hello(config: &ClientConfig, game: &str, remaining: u32) -> ClientMsg {
     ClientMsg::Hello(Hello {
+        token: config.token.clone(),
         protocol: PROTOCOL_VERSION,
         name: config.name.clone(),
         game: game.to_string(),
@@ -363,6 +538,7 @@ fn is_hello_rejection(code: &str) -> bool {
                 | ErrorCode::BadJson
                 | ErrorCode::UnknownType
                 | ErrorCode::Busy
+                | ErrorCode::Unauthorized
         )
     )
 }
@@ -374,10 +550,15 @@ async fn session<G: PlayableGame>(
     config: &ClientConfig,
     search: &SearchThread<G>,
     progress: &mut Progress,
+    stop: &mut Option<tokio::sync::watch::Receiver<Stop>>,
     on_game: &mut (impl FnMut(&GameFinished) + Send),
 ) -> Result<Dropped, ClientError> {
     let mut welcomed = false;
-    let dropped = |welcomed: bool, why: String| Ok(Dropped { welcomed, why });
+    let dropped = |welcomed: bool, why: String| Ok(Dropped::new(welcomed, why));
+    // After `Stop::Finish` with a game in progress: when it must end by.
+    let mut grace_end: Option<tokio::time::Instant> = None;
+    // Between a `game_start` and the `match_over` of its match.
+    let mut in_match = false;
     let remaining = config.games.saturating_sub(progress.summary.games);
     if let Err(e) = send(&mut ws, &hello(config, G::ID, remaining)).await {
         return dropped(false, e);
@@ -390,10 +571,41 @@ async fn session<G: PlayableGame>(
             f = ws.next() => Event::Frame(f),
             r = pending_search(pending.as_mut().map(|p| &mut p.1)) => Event::Searched(r),
             _ = tokio::time::sleep_until(last_in + IDLE_TIMEOUT) => Event::Idle,
+            v = wait_for(stop, if grace_end.is_some() { Stop::Abandon } else { Stop::Finish }) => Event::Stop(v),
+            _ = sleep_until_opt(grace_end) => Event::GraceOver,
         };
         let received_at = Instant::now();
         let text = match event {
             Event::Idle => return dropped(welcomed, "no frame from the server".into()),
+            Event::Stop(Stop::Finish) if progress.current.is_some() || in_match => {
+                let grace = config.stop_grace;
+                tracing::info!(
+                    grace_ms = grace.as_millis() as u64,
+                    "stop asked for: finishing the game in progress"
+                );
+                grace_end = Some(tokio::time::Instant::now() + grace);
+                // The server starts no further game of this match.
+                if let Err(e) = send(&mut ws, &ClientMsg::Leave).await {
+                    return dropped(welcomed, e);
+                }
+                continue;
+            }
+            Event::Stop(_) | Event::GraceOver => {
+                let why = match event {
+                    Event::GraceOver => "the game did not end within the stop grace",
+                    _ => "stop asked for",
+                };
+                if pending.take().is_some() {
+                    search.cancel();
+                }
+                let _ = tokio::time::timeout(Duration::from_millis(500), ws.close(None)).await;
+                return Ok(Dropped {
+                    welcomed,
+                    why: why.into(),
+                    stopped: true,
+                    abandoned: progress.current.is_some(),
+                });
+            }
             Event::Searched(r) => {
                 let Some((game_id, _)) = pending.take() else {
                     continue;
@@ -455,14 +667,10 @@ async fn session<G: PlayableGame>(
                 ..
             } => {
                 hello_pending = false;
+                in_match = true;
                 tracing::info!(game_id, seat, opponent, number, of, "game started");
                 search.new_game();
-                progress.current = Some(Current {
-                    game_id,
-                    seat,
-                    opponent,
-                    moves: 0,
-                });
+                progress.current = Some(Current::new(game_id, seat, opponent));
             }
             ServerMsg::MoveRequest {
                 game_id,
@@ -485,13 +693,18 @@ async fn session<G: PlayableGame>(
                 );
                 pending = Some((game_id, search.submit(obs, limits)));
             }
-            ServerMsg::MovePlayed { game_id, .. } => {
+            ServerMsg::MovePlayed {
+                game_id, mv, ms, ..
+            } => {
                 if let Some(cur) = progress.current.as_mut().filter(|c| c.game_id == game_id) {
                     cur.moves += 1;
+                    cur.move_list.push(mv);
+                    cur.move_ms.push(ms);
                 }
             }
             ServerMsg::GameOver {
                 game_id,
+                winner,
                 result,
                 reason,
                 detail,
@@ -503,24 +716,39 @@ async fn session<G: PlayableGame>(
                     pending = None;
                     search.cancel();
                 }
-                let cur = progress.current.take().filter(|c| c.game_id == game_id);
-                let (seat, opponent) = cur.map_or((0, String::new()), |c| (c.seat, c.opponent));
-                let g = GameFinished {
-                    number: progress.summary.games + 1,
-                    game_id,
-                    seat,
-                    opponent,
+                let cur = progress
+                    .current
+                    .take()
+                    .filter(|c| c.game_id == game_id)
+                    .unwrap_or_else(|| Current::new(game_id, 0, String::new()));
+                let mut g = cur.finish(
+                    progress.summary.games + 1,
+                    winner,
                     your_result,
-                    result,
                     reason,
                     detail,
-                    moves,
-                };
+                    false,
+                );
+                g.result = result;
+                g.moves = moves;
                 progress.summary.add(your_result);
                 on_game(&g);
+                // After a stop, `match_over` follows (our `leave`); a game
+                // the server started before it read `leave` is played too,
+                // within the grace.
             }
             ServerMsg::MatchOver { .. } => {
+                in_match = false;
                 let remaining = config.games.saturating_sub(progress.summary.games);
+                if grace_end.is_some() {
+                    let _ = tokio::time::timeout(Duration::from_millis(500), ws.close(None)).await;
+                    return Ok(Dropped {
+                        welcomed,
+                        why: String::new(),
+                        stopped: true,
+                        abandoned: false,
+                    });
+                }
                 if remaining == 0 {
                     let _ = tokio::time::timeout(Duration::from_millis(500), ws.close(None)).await;
                     return dropped(welcomed, String::new());

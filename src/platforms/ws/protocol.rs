@@ -76,6 +76,10 @@ pub struct Hello {
     /// Whom to play (default "any").
     #[serde(default)]
     pub opponent: Opponent,
+    /// The server's access token, when it asks for one (a ladder's or a
+    /// tournament's secret); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
 }
 
 /// A message from a client to the server.
@@ -90,6 +94,10 @@ pub enum ClientMsg {
         #[serde(rename = "move")]
         mv: Value,
     },
+    /// Ends the sender's match after the game in progress: no further game
+    /// of it starts, and `match_over` follows that game's `game_over` (at
+    /// once when no game is in progress).
+    Leave,
     /// Application-level ping; the server answers `pong` with the same `id`.
     Ping {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -280,7 +288,7 @@ impl ServerMsg {
 }
 
 /// The `"type"` tags a client may send.
-pub const CLIENT_TYPES: &[&str] = &["hello", "move", "ping", "pong"];
+pub const CLIENT_TYPES: &[&str] = &["hello", "move", "leave", "ping", "pong"];
 /// The `"type"` tags a server may send.
 pub const SERVER_TYPES: &[&str] = &[
     "welcome",
@@ -323,6 +331,8 @@ pub enum ErrorCode {
     HeartbeatTimeout,
     /// The server is shutting down (fatal).
     ShuttingDown,
+    /// `hello.token` is missing or wrong on a server that asks for one.
+    Unauthorized,
 }
 
 impl ErrorCode {
@@ -340,6 +350,7 @@ impl ErrorCode {
         ErrorCode::StaleMove,
         ErrorCode::HeartbeatTimeout,
         ErrorCode::ShuttingDown,
+        ErrorCode::Unauthorized,
     ];
 
     /// The code's wire name.
@@ -357,6 +368,7 @@ impl ErrorCode {
             ErrorCode::StaleMove => "stale_move",
             ErrorCode::HeartbeatTimeout => "heartbeat_timeout",
             ErrorCode::ShuttingDown => "shutting_down",
+            ErrorCode::Unauthorized => "unauthorized",
         }
     }
 
@@ -496,6 +508,7 @@ mod tests {
             game: "four3d".into(),
             games: 3,
             opponent: Opponent::House,
+            token: None,
         }
     }
 

@@ -191,6 +191,13 @@ impl Conn {
             }
             Ok(ClientMsg::Ping { id }) => vec![ServerMsg::Pong { id }],
             Ok(ClientMsg::Pong { .. }) => Vec::new(),
+            Ok(ClientMsg::Leave) => {
+                // Without a match there is nothing to leave.
+                if let Some(tx) = self.active_session() {
+                    let _ = tx.send(SeatEvent::Leave);
+                }
+                Vec::new()
+            }
             Ok(ClientMsg::Move { game_id, mv }) => {
                 let ev = SeatEvent::Move { game_id, mv, at };
                 match self.active_session().map(|tx| tx.send(ev)) {
@@ -216,6 +223,15 @@ impl Conn {
                 "a match is already pending or in progress on this connection".into(),
             ));
         }
+        if let Some(want) = &self.shared.config.token {
+            if !same_secret(h.token.as_deref().unwrap_or(""), want) {
+                tracing::warn!(conn = self.id, name = %h.name, "hello without the server's token refused");
+                return Err((
+                    ErrorCode::Unauthorized,
+                    "this server needs its token in hello.token".into(),
+                ));
+            }
+        }
         if h.protocol != PROTOCOL_VERSION {
             return Err((
                 ErrorCode::UnsupportedVersion,
@@ -231,6 +247,7 @@ impl Conn {
             name: h.name.clone(),
             out: self.out_tx.clone(),
             inbox,
+            leaving: false,
         };
         tracing::debug!(conn = self.id, name = %h.name, game = %h.game, games = h.games, opponent = %h.opponent, "hello");
         let replies = match h.opponent {
@@ -268,4 +285,14 @@ impl Conn {
         self.session = Some(ev_tx);
         Ok(replies)
     }
+}
+
+/// Compares two secrets in time that does not depend on where they differ.
+fn same_secret(got: &str, want: &str) -> bool {
+    let (a, b) = (got.as_bytes(), want.as_bytes());
+    let mut diff = u8::from(a.len() != b.len());
+    for (i, &w) in b.iter().enumerate() {
+        diff |= a.get(i).copied().unwrap_or(0) ^ w;
+    }
+    diff == 0
 }

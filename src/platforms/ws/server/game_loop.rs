@@ -25,6 +25,8 @@ pub(crate) enum SeatEvent {
     },
     /// The connection closed or timed out.
     Gone { detail: String },
+    /// The player asked to end its match after the game in progress.
+    Leave,
 }
 
 /// A player as its match sees it: where to send messages, where its moves
@@ -33,6 +35,9 @@ pub(crate) struct SeatLink {
     pub name: String,
     pub out: mpsc::UnboundedSender<ServerMsg>,
     pub inbox: mpsc::UnboundedReceiver<SeatEvent>,
+    /// The player sent `leave`: no game of this match starts after the
+    /// one in progress.
+    pub leaving: bool,
 }
 
 impl SeatLink {
@@ -76,12 +81,16 @@ pub(crate) async fn run_match<G: PlayableGame>(
                     "no game in progress (the match had not started)",
                 )),
                 SeatEvent::Gone { detail } => gone[i] = Some(detail),
+                SeatEvent::Leave => l.leaving = true,
             }
         }
     }
     let mut tally = [Tally::default(); 2];
     let mut past_ids: Vec<String> = Vec::new();
     for number in 1..=games {
+        if links.iter().any(|l| l.leaving) {
+            break;
+        }
         // order[seat] = index into `links` of the player in that seat.
         let order = if number % 2 == 1 { [0, 1] } else { [1, 0] };
         let game = play_game::<G>(
@@ -431,6 +440,13 @@ async fn wait_for_moves(
                     player: order[seat],
                     detail: "connection closed".into(),
                 })
+            }
+            Some(SeatEvent::Leave) => {
+                if seat == 0 {
+                    s0.leaving = true
+                } else {
+                    s1.leaving = true
+                }
             }
             Some(SeatEvent::Gone { detail }) => {
                 return Err(Waited::Gone {

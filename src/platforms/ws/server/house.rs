@@ -35,6 +35,7 @@ pub(crate) fn spawn<G: PlayableGame>(shared: &Shared, seed: u64) -> Result<SeatL
         name: h.name.clone(),
         out,
         inbox,
+        leaving: false,
     })
 }
 

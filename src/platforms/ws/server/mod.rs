@@ -148,6 +148,8 @@ pub struct ServerConfig {
     /// Options of a game's start, by game id (Flood-It's board size and
     /// colours); games without an entry start with none.
     pub game_options: std::collections::BTreeMap<String, crate::games::GameOptions>,
+    /// A secret every client must send in `hello.token` (`None`: open).
+    pub token: Option<String>,
 }
 
 impl Default for ServerConfig {
@@ -161,6 +163,7 @@ impl Default for ServerConfig {
             house: None,
             seed: 0,
             game_options: Default::default(),
+            token: None,
         }
     }
 }
