@@ -85,7 +85,7 @@ fn play_whole_and_shards(
     let mut children = Vec::new();
     let mut files = Vec::new();
     for i in 0..n {
-        let file = dir.join(format!("shard-{i}.jsonl"));
+        let file = dir.join("shards").join(format!("shard-{i}.jsonl"));
         let mut args = match_args(games, seed);
         args.extend([
             "--shard".into(),
@@ -189,6 +189,20 @@ fn four_shards_merged_equal_the_whole_match_game_for_game() {
         assert_eq!(merged[key], whole_report[key], "{key}");
     }
     assert_eq!(merged["games"], games);
+    // A folder of shard files merges as the files do.
+    let out = run(
+        &[
+            "merge",
+            "--json",
+            &dir.path().join("shards").display().to_string(),
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(last_json(&out)["wins"], whole_report["wins"]);
+    assert_eq!(last_json(&out)["pentanomial"], whole_report["pentanomial"]);
     // The merged text report names the same totals.
     let text = run(
         &["merge", &paths[0], &paths[1], &paths[2], &paths[3]],

@@ -11,8 +11,9 @@ use crate::runner::{self, SprtConfig};
 
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// Records files written by `ladderbot match --out` (one per shard, any order).
-    #[arg(required = true, value_name = "FILE.jsonl")]
+    /// Records files written by `ladderbot match --out` (one per shard, any order), or
+    /// folders whose .jsonl files are all to be merged.
+    #[arg(required = true, value_name = "FILE.jsonl|DIR")]
     pub files: Vec<PathBuf>,
     /// Report on the games present even when some of the match's games are missing.
     #[arg(long)]

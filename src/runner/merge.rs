@@ -53,11 +53,34 @@ pub fn merge_files(files: &[PathBuf], opts: MergeOptions) -> Result<MatchReport,
     if files.is_empty() {
         return Err("merge: no records files given".into());
     }
-    let mut entries = Vec::new();
+    let mut paths = Vec::new();
     for f in files {
+        if f.is_dir() {
+            paths.extend(jsonl_in(f)?);
+        } else {
+            paths.push(f.clone());
+        }
+    }
+    let mut entries = Vec::new();
+    for f in &paths {
         entries.extend(read_file(f)?);
     }
-    merge_entries(entries, files.len(), opts)
+    merge_entries(entries, paths.len(), opts)
+}
+
+/// The `.jsonl` files directly in `dir`, in name order (where the shards of
+/// a cluster's match land, one file each).
+fn jsonl_in(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let read = std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let mut files: Vec<PathBuf> = read
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(format!("{} holds no .jsonl files", dir.display()));
+    }
+    Ok(files)
 }
 
 fn read_file(path: &Path) -> Result<Vec<Entry>, String> {
