@@ -21,6 +21,8 @@ fn client(url: &str, name: &str, games: u32, records: &Path, envs: &[(&str, &str
         .args(["--games", &games.to_string()])
         .arg("--records")
         .arg(records)
+        // Only warnings: a full stderr pipe would stall the client.
+        .env("LADDERBOT_LOG__FILTER", "warn")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -311,4 +313,89 @@ fn a_server_with_a_token_refuses_clients_without_it() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(summary_games(&stdout(&out)), 1);
     drop(server);
+}
+
+/// `play geister` as a GAT client of `port`, 40 ms a move.
+fn gat_client(port: u16, games: u32, records: &Path, grace_ms: &str) -> Child {
+    bin()
+        .args(["play", "geister", "--agent", "best", "--time-ms", "40"])
+        .args(["--server", &format!("127.0.0.1:{port}")])
+        .args(["--games", &games.to_string()])
+        .arg("--records")
+        .arg(records)
+        .env("LADDERBOT_CLIENT__RECONNECT_WINDOW_MS", "2000")
+        .env("LADDERBOT_CLIENT__STOP_GRACE_MS", grace_ms)
+        // Only warnings: a full stderr pipe would stall the client.
+        .env("LADDERBOT_LOG__FILTER", "warn")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn a GAT client")
+}
+
+#[test]
+fn a_gat_session_keeps_its_records_and_stops_on_sigterm_after_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let served = dir.path().join("served.jsonl");
+    let (srv, ports, _lines) = serve_gat(20, &served, 60, 5);
+    let (a_rec, b_rec) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
+    let a = Guard(Some(gat_client(ports[0], 20, &a_rec, "10000")));
+    let b = Guard(Some(gat_client(ports[1], 20, &b_rec, "500")));
+    wait_for_lines(&a_rec, 1, LIMIT);
+    signal(a.0.as_ref().unwrap(), "-TERM");
+    let sent = Instant::now();
+    let out = a.wait(LIMIT);
+    assert!(
+        sent.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        sent.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(143), "{}", stderr(&out));
+    let ours = complete_records(&a_rec);
+    assert_eq!(summary_games(&stdout(&out)), ours.len());
+    assert!(
+        ours.iter().all(|r| r.reason == EndReason::Rules),
+        "{ours:?}"
+    );
+    assert!(ours
+        .iter()
+        .all(|r| r.game == "geister" && r.players.contains(&"ladderbot".into())));
+    // The other client is connected for the next game, which the server
+    // cannot start: SIGTERM, and after its grace it abandons that game and
+    // records it so.
+    std::thread::sleep(Duration::from_millis(300));
+    signal(b.0.as_ref().unwrap(), "-TERM");
+    let sent = Instant::now();
+    let out = b.wait(LIMIT);
+    assert!(
+        sent.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        sent.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(143), "{}", stderr(&out));
+    let theirs = complete_records(&b_rec);
+    assert_eq!(summary_games(&stdout(&out)), theirs.len());
+    // (Had it not connected yet, it stops with no game in progress.)
+    if theirs.len() > ours.len() {
+        assert_eq!(theirs.len(), ours.len() + 1, "{theirs:?}");
+        let last = theirs.last().unwrap();
+        assert_eq!(last.reason, EndReason::Disconnect);
+        assert!(
+            last.detail
+                .as_deref()
+                .unwrap_or("")
+                .starts_with("abandoned"),
+            "{last:?}"
+        );
+        assert!(stdout(&out).contains("1 game(s) abandoned"));
+    }
+    assert!(theirs.len() >= ours.len());
+    // The server's records agree game for game on the winners.
+    drop(srv);
+    let served = complete_records(&served);
+    assert!(served.len() >= ours.len());
+    for (s, o) in served.iter().zip(&ours) {
+        assert_eq!(s.winner, o.winner, "{s:?} {o:?}");
+    }
 }

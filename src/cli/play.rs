@@ -9,10 +9,10 @@ use clap::Args;
 use super::{params_from, parse_game, parse_param, CliError};
 use crate::config::{OpponentChoice, Settings};
 use crate::games::{GameKind, GameVisitor, PlayableGame};
-use crate::platforms::gat::client::{run_client, GatClientConfig, GatSummary};
+use crate::platforms::gat::client::{run_client, GatClientConfig, GatGame, GatSummary};
 use crate::platforms::gat::server::{GatServer, GatServerConfig};
 use crate::platforms::ws::client::{self, ClientConfig, ClientError, GameFinished, Opponent, Stop};
-use crate::records::RecordWriter;
+use crate::records::{EndReason, GameRecord, RecordWriter};
 
 #[derive(Debug, Args)]
 pub struct PlayArgs {
@@ -299,14 +299,8 @@ async fn play_game<G: PlayableGame>(settings: Settings) -> Result<(), CliError> 
     let (stop, signal) = session_stop(&settings);
     let summary = match settings.client.server.clone() {
         Some(url) => {
-            // Our own records: opened before connecting, so a bad path is a
-            // configuration error, and flushed after every game.
-            let records = match settings.client.records.as_str() {
-                "" => None,
-                path => Some(RecordWriter::open(path).map_err(|e| {
-                    CliError::Usage(format!("client.records: cannot open {path}: {e}"))
-                })?),
-            };
+            // Our own records, flushed after every game.
+            let records = session_records(&settings)?;
             let mut write_error = None;
             let cfg = ClientConfig {
                 stop: Some(stop),
@@ -374,21 +368,7 @@ async fn play_game<G: PlayableGame>(settings: Settings) -> Result<(), CliError> 
         summary.losses,
         summary.score(),
     );
-    if summary.stopped || summary.abandoned > 0 {
-        println!(
-            "session: stopped early by {}; {} game(s) abandoned",
-            signal
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .unwrap_or("the time limit"),
-            summary.abandoned
-        );
-    }
-    let signal = *signal.lock().unwrap_or_else(|e| e.into_inner());
-    match signal {
-        Some(sig) => Err(CliError::Interrupted(sig)),
-        None => Ok(()),
-    }
+    session_end(summary.stopped, summary.abandoned, &signal)
 }
 
 /// The closing line of every client command.
@@ -411,6 +391,76 @@ fn gat_client_config(s: &Settings, addr: String, games: u32, seed: u64) -> GatCl
         seed,
         connect_timeout: Duration::from_millis(s.client.connect_timeout_ms),
         reconnect_window: Duration::from_millis(s.client.reconnect_window_ms),
+        stop: None,
+        stop_grace: Duration::from_millis(s.client.stop_grace_ms),
+    }
+}
+
+/// Our record of a game on a GAT server: the protocol names no players
+/// and we keep no move list, so it holds the seats, the result and how the
+/// game ended.
+fn gat_record(g: &GatGame, our_name: &str, session: u64) -> GameRecord {
+    use crate::platforms::gat::codec::Outcome as GatOutcome;
+    let seat = g.seat.unwrap_or(0).min(1);
+    let mut players = ["gat-opponent".to_string(), "gat-opponent".to_string()];
+    players[seat] = our_name.to_string();
+    let winner = match g.outcome {
+        Some(GatOutcome::Won) => Some(seat),
+        Some(GatOutcome::Draw) => None,
+        // A loss, or a game that broke off (the server scores it as ours lost).
+        _ => Some(1 - seat),
+    };
+    let (reason, detail) = match (&g.outcome, &g.error) {
+        (Some(_), _) => (EndReason::Rules, None),
+        (None, e) => (EndReason::Disconnect, e.clone()),
+    };
+    GameRecord {
+        game: "geister".into(),
+        id: format!("gat-{session:x}-{}", g.number),
+        players,
+        winner,
+        result: GameRecord::result_string(winner).into(),
+        reason,
+        detail: detail.or_else(|| Some(format!("{} moves of ours", g.our_moves))),
+        start: serde_json::Value::Null,
+        moves: Vec::new(),
+        move_ms: Vec::new(),
+        opening: None,
+        ending: None,
+        started_ms: g.started_ms,
+        finished_ms: g.finished_ms,
+        match_tag: None,
+    }
+}
+
+/// Opens the records file of a session (`client.records`), if one is set:
+/// before connecting, so that a bad path is a configuration error.
+fn session_records(s: &Settings) -> Result<Option<RecordWriter>, CliError> {
+    match s.client.records.as_str() {
+        "" => Ok(None),
+        path => RecordWriter::open(path)
+            .map(Some)
+            .map_err(|e| CliError::Usage(format!("client.records: cannot open {path}: {e}"))),
+    }
+}
+
+/// The end of a session: a line when it stopped early, and the exit it
+/// deserves (130/143 after a signal).
+fn session_end(
+    stopped: bool,
+    abandoned: u32,
+    signal: &std::sync::Mutex<Option<&'static str>>,
+) -> Result<(), CliError> {
+    let signal = *signal.lock().unwrap_or_else(|e| e.into_inner());
+    if stopped || abandoned > 0 {
+        println!(
+            "session: stopped early by {}; {abandoned} game(s) abandoned",
+            signal.unwrap_or("the time limit"),
+        );
+    }
+    match signal {
+        Some(sig) => Err(CliError::Interrupted(sig)),
+        None => Ok(()),
     }
 }
 
@@ -419,14 +469,32 @@ fn gat_client_config(s: &Settings, addr: String, games: u32, seed: u64) -> GatCl
 /// and its house bot, seats alternating (our client moves first in game 1).
 async fn play_geister(settings: Settings, records: Option<String>) -> Result<(), CliError> {
     let seed = settings.search.seed.unwrap_or_else(super::clock_seed);
+    let (stop, signal) = session_stop(&settings);
     let summary = match settings.client.server.clone() {
         Some(addr) => {
-            let cfg = gat_client_config(&settings, addr, settings.client.games, seed);
-            run_client(cfg, |g| println!("{}", g.describe()))
-                .await
-                .map_err(CliError::Runtime)?
+            let writer = session_records(&settings)?;
+            let mut write_error = None;
+            let cfg = GatClientConfig {
+                stop: Some(stop),
+                ..gat_client_config(&settings, addr, settings.client.games, seed)
+            };
+            let summary = run_client(cfg, |g| {
+                println!("{}", g.describe());
+                if let Some(w) = &writer {
+                    if let Err(e) = w.append(&gat_record(g, &settings.name, seed)) {
+                        tracing::error!(error = %e, file = %w.path().display(), "cannot write the game's record");
+                        write_error.get_or_insert(e.to_string());
+                    }
+                }
+            })
+            .await
+            .map_err(CliError::Retry)?;
+            if let Some(e) = write_error {
+                return Err(CliError::Runtime(format!("client.records: {e}")));
+            }
+            summary
         }
-        None => play_geister_house(&settings, records, seed).await?,
+        None => play_geister_house(&settings, records, seed, stop).await?,
     };
     print_summary(
         summary.games,
@@ -435,13 +503,14 @@ async fn play_geister(settings: Settings, records: Option<String>) -> Result<(),
         summary.losses,
         summary.score(),
     );
-    Ok(())
+    session_end(summary.stopped, summary.abandoned, &signal)
 }
 
 async fn play_geister_house(
     settings: &Settings,
     records: Option<String>,
     seed: u64,
+    stop: tokio::sync::watch::Receiver<Stop>,
 ) -> Result<GatSummary, CliError> {
     let house = &settings.server.house_agent;
     if house.is_empty() {
@@ -484,11 +553,18 @@ async fn play_geister_house(
     house_settings.search.time_ms = Some(settings.server.house_time_ms).filter(|&t| t > 0);
     let mut summary = GatSummary::default();
     for n in 1..=games {
+        if *stop.borrow() != Stop::Run {
+            summary.stopped = true;
+            break;
+        }
         // Our client moves first in odd-numbered games.
         let seat = ((n - 1) % 2) as usize;
         let game_seed = crate::runner::derive_seed(seed, n as u64, 1);
         let house_seed = crate::runner::derive_seed(seed, n as u64, 2);
-        let ours = gat_client_config(settings, format!("127.0.0.1:{}", ports[seat]), 1, game_seed);
+        let ours = GatClientConfig {
+            stop: Some(stop.clone()),
+            ..gat_client_config(settings, format!("127.0.0.1:{}", ports[seat]), 1, game_seed)
+        };
         let theirs = gat_client_config(
             &house_settings,
             format!("127.0.0.1:{}", ports[1 - seat]),
@@ -507,6 +583,10 @@ async fn play_geister_house(
             println!("{}", g.describe());
             summary.add(&g);
         }
+    }
+    if summary.stopped {
+        // The server would wait for the games not played.
+        server.abort();
     }
     let _ = server.await;
     Ok(summary)

@@ -227,6 +227,8 @@ impl Driver for OverGat {
                 seed: derive_seed(cfg.seed, index as u64, k as u64 + 1),
                 connect_timeout: Duration::from_secs(5),
                 reconnect_window: CONNECT_WINDOW,
+                stop: None,
+                stop_grace: Duration::ZERO,
             }
         };
         let seat_of = |k: usize| if k == 0 { a_seat } else { 1 - a_seat };

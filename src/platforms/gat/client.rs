@@ -15,7 +15,7 @@ use crate::games::AgentParams;
 use crate::platforms::gat::codec::{
     format_client, parse_server_line, ClientMsg, GatBoard, Outcome, Phase, Reds, ServerMsg,
 };
-use crate::runtime::SearchThread;
+use crate::runtime::{abandon_after, wait_for_stop, SearchThread, Stop};
 use crate::search::{Deadline, Decision, Limits, Seat};
 
 /// How many times a refused SET is answered with a new random setup.
@@ -53,6 +53,10 @@ pub struct GatClientConfig {
     pub connect_timeout: Duration,
     /// How long to keep retrying to connect before giving up.
     pub reconnect_window: Duration,
+    /// Ends the run early: [`Stop::Finish`] plays the game in progress out
+    /// (for at most `stop_grace`), [`Stop::Abandon`] leaves it at once.
+    pub stop: Option<tokio::sync::watch::Receiver<Stop>>,
+    pub stop_grace: Duration,
 }
 
 /// How one game ended for us.
@@ -70,6 +74,12 @@ pub struct GatGame {
     pub refused: bool,
     /// Why the game broke off without a verdict.
     pub error: Option<String>,
+    /// We left it on a stop (see [`GatClientConfig::stop`]).
+    pub abandoned: bool,
+    /// Unix milliseconds when the game's connection opened and when it
+    /// ended.
+    pub started_ms: u64,
+    pub finished_ms: u64,
 }
 
 impl GatGame {
@@ -101,12 +111,17 @@ pub struct GatSummary {
     pub wins: u32,
     pub draws: u32,
     pub losses: u32,
+    /// Games left on a stop (counted as losses too).
+    pub abandoned: u32,
+    /// The run ended early because a stop was asked for.
+    pub stopped: bool,
 }
 
 impl GatSummary {
     /// Counts one more game.
     pub fn add(&mut self, g: &GatGame) {
         self.games += 1;
+        self.abandoned += u32::from(g.abandoned);
         match g.outcome {
             Some(Outcome::Won) => self.wins += 1,
             Some(Outcome::Draw) => self.draws += 1,
@@ -207,7 +222,18 @@ pub async fn run_client_with(
     let budget = MoveBudget::of(cfg);
     let mut summary = GatSummary::default();
     for number in 1..=cfg.games {
-        let stream = connect_retrying(&cfg.addr, cfg.connect_timeout, cfg.reconnect_window).await?;
+        if cfg.stop.as_ref().is_some_and(|s| *s.borrow() != Stop::Run) {
+            summary.stopped = true;
+            break;
+        }
+        let mut stop = cfg.stop.clone();
+        let stream = tokio::select! {
+            s = connect_retrying(&cfg.addr, cfg.connect_timeout, cfg.reconnect_window) => s?,
+            _ = wait_for_stop(&mut stop, Stop::Finish) => {
+                summary.stopped = true;
+                break;
+            }
+        };
         let _ = stream.set_nodelay(true);
         agent.new_game();
         let mut game = GatGame {
@@ -217,14 +243,32 @@ pub async fn run_client_with(
             our_moves: 0,
             refused: false,
             error: None,
+            abandoned: false,
+            started_ms: crate::records::now_ms(),
+            finished_ms: 0,
         };
-        if let Err(e) = play_game(stream, agent, budget, &mut game).await {
+        let played = tokio::select! {
+            r = play_game(stream, agent, budget, &mut game) => r,
+            _ = abandon_after(cfg.stop.clone(), cfg.stop_grace) => {
+                // Dropping the game closes its connection: the server
+                // scores it as lost by disconnect.
+                agent.cancel();
+                game.abandoned = true;
+                Err("abandoned: stop asked for".to_string())
+            }
+        };
+        if let Err(e) = played {
             tracing::error!(game = number, error = %e, "game broke off");
             eprintln!("game {number}: error: {e}");
             game.error = Some(e);
         }
+        game.finished_ms = crate::records::now_ms();
         summary.add(&game);
         on_game(&game);
+        if game.abandoned || cfg.stop.as_ref().is_some_and(|s| *s.borrow() != Stop::Run) {
+            summary.stopped = true;
+            break;
+        }
     }
     Ok(summary)
 }
@@ -392,6 +436,8 @@ mod tests {
             seed: 1,
             connect_timeout: Duration::from_secs(1),
             reconnect_window: Duration::from_secs(1),
+            stop: None,
+            stop_grace: Duration::from_secs(10),
         }
     }
 

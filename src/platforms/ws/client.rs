@@ -14,7 +14,8 @@ use crate::platforms::ws::protocol::{
     PROTOCOL_VERSION,
 };
 use crate::records::{EndReason, GameRecord};
-use crate::runtime::{SearchHandle, SearchThread};
+pub use crate::runtime::Stop;
+use crate::runtime::{wait_for_stop, SearchHandle, SearchThread};
 use crate::search::{Limits, Seat};
 
 pub use crate::platforms::ws::protocol::Opponent;
@@ -63,18 +64,6 @@ pub struct ClientConfig {
     /// How long a game in progress may still run after [`Stop::Finish`]
     /// before it is abandoned.
     pub stop_grace: Duration,
-}
-
-/// What the owner of a client run wants of it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Stop {
-    /// Play every game.
-    #[default]
-    Run,
-    /// Finish the game in progress, start no other.
-    Finish,
-    /// Leave the game in progress now (it is recorded as abandoned).
-    Abandon,
 }
 
 impl Default for ClientConfig {
@@ -359,27 +348,10 @@ pub async fn run_client_with<G: PlayableGame>(
         tracing::warn!(url = %config.url, why = %end.why, wait_ms = wait.as_millis() as u64, "connection lost or refused; reconnecting");
         tokio::select! {
             _ = tokio::time::sleep(wait) => {}
-            _ = wait_for(&mut stop, Stop::Finish) => {}
+            _ = wait_for_stop(&mut stop, Stop::Finish) => {}
         }
     }
     Ok(progress.summary)
-}
-
-/// Resolves when the stop asked for reaches `level` (never without a stop
-/// signal, or once its sender is gone).
-async fn wait_for(rx: &mut Option<tokio::sync::watch::Receiver<Stop>>, level: Stop) -> Stop {
-    let Some(rx) = rx else {
-        return std::future::pending().await;
-    };
-    loop {
-        let v = *rx.borrow_and_update();
-        if v >= level {
-            return v;
-        }
-        if rx.changed().await.is_err() {
-            return std::future::pending().await;
-        }
-    }
 }
 
 type Ws =
@@ -571,7 +543,7 @@ async fn session<G: PlayableGame>(
             f = ws.next() => Event::Frame(f),
             r = pending_search(pending.as_mut().map(|p| &mut p.1)) => Event::Searched(r),
             _ = tokio::time::sleep_until(last_in + IDLE_TIMEOUT) => Event::Idle,
-            v = wait_for(stop, if grace_end.is_some() { Stop::Abandon } else { Stop::Finish }) => Event::Stop(v),
+            v = wait_for_stop(stop, if grace_end.is_some() { Stop::Abandon } else { Stop::Finish }) => Event::Stop(v),
             _ = sleep_until_opt(grace_end) => Event::GraceOver,
         };
         let received_at = Instant::now();
