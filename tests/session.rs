@@ -41,6 +41,25 @@ fn signal(child: &Child, sig: &str) {
     assert!(ok, "kill {sig}");
 }
 
+/// The session's last game was abandoned, and its output says so.
+fn last_abandoned(records: &[GameRecord], out: &std::process::Output) {
+    let last = records.last().unwrap();
+    assert_eq!(last.reason, EndReason::Disconnect, "{last:?}");
+    let detail = last.detail.as_deref().unwrap_or("");
+    assert!(detail.starts_with("abandoned"), "{last:?}");
+    assert!(stdout(out).contains("1 game(s) abandoned"));
+}
+
+/// SIGTERM to `child`, which must exit with 143 within `within`.
+fn sigterm(child: Guard, within: Duration) -> std::process::Output {
+    signal(child.0.as_ref().unwrap(), "-TERM");
+    let sent = Instant::now();
+    let out = child.wait(LIMIT);
+    assert!(sent.elapsed() < within, "{:?}", sent.elapsed());
+    assert_eq!(out.status.code(), Some(143), "{}", stderr(&out));
+    out
+}
+
 /// Every line of `path` is one complete record.
 fn complete_records(path: &Path) -> Vec<GameRecord> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
@@ -78,27 +97,35 @@ fn summary_games(out: &str) -> usize {
         .unwrap()
 }
 
+/// alice (with `alice_env`) and bob, 50 games each on `server`, each with
+/// its records file in `dir`; SIGTERM to alice once her first game is
+/// recorded and the next one has started: her output, how long she took
+/// to exit, and bob, still running.
+fn sigterm_alice_in_her_second_game(
+    server: &ServerProc,
+    dir: &Path,
+    alice_env: &[(&str, &str)],
+) -> (std::process::Output, Duration, Guard) {
+    let (a_rec, b_rec) = (dir.join("alice.jsonl"), dir.join("bob.jsonl"));
+    let alice = Guard(Some(client(&server.url, "alice", 50, &a_rec, alice_env)));
+    let bob = Guard(Some(client(&server.url, "bob", 50, &b_rec, &[])));
+    // Games take seconds at 100 ms a move.
+    wait_for_lines(&a_rec, 1, LIMIT);
+    std::thread::sleep(Duration::from_millis(400));
+    let sent = Instant::now();
+    let out = sigterm(alice, Duration::from_secs(15));
+    (out, sent.elapsed(), bob)
+}
+
 #[test]
 fn sigterm_finishes_the_game_in_progress_flushes_the_records_and_starts_no_other() {
     let dir = tempfile::tempdir().unwrap();
     let server_records = dir.path().join("server.jsonl");
     let server = ServerProc::start(&["--records", server_records.to_str().unwrap()]);
     let (a_rec, b_rec) = (dir.path().join("alice.jsonl"), dir.path().join("bob.jsonl"));
-    let alice = Guard(Some(client(&server.url, "alice", 50, &a_rec, &[])));
-    let bob = Guard(Some(client(&server.url, "bob", 50, &b_rec, &[])));
-    // After the first game, in the middle of the second one (games take
-    // seconds at 100 ms a move): SIGTERM.
-    wait_for_lines(&a_rec, 1, LIMIT);
-    std::thread::sleep(Duration::from_millis(300));
-    signal(alice.0.as_ref().unwrap(), "-TERM");
-    let sent = Instant::now();
-    let out = alice.wait(LIMIT);
+    let (out, took, bob) = sigterm_alice_in_her_second_game(&server, dir.path(), &[]);
     // The game in progress is played out within the grace (10 s by default).
-    assert!(
-        sent.elapsed() < Duration::from_secs(15),
-        "{:?}",
-        sent.elapsed()
-    );
+    assert!(took < Duration::from_secs(15), "{took:?}");
     assert_eq!(out.status.code(), Some(143), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
@@ -120,9 +147,7 @@ fn sigterm_finishes_the_game_in_progress_flushes_the_records_and_starts_no_other
     }
     // No phantom game: the server started none after alice's last one, so
     // bob's side of the story has the same games, none lost by disconnect.
-    signal(bob.0.as_ref().unwrap(), "-TERM");
-    let out = bob.wait(LIMIT);
-    assert_eq!(out.status.code(), Some(143));
+    sigterm(bob, Duration::from_secs(5));
     let bob_records = complete_records(&b_rec);
     assert_eq!(
         bob_records.iter().map(|r| &r.id).collect::<Vec<_>>(),
@@ -139,45 +164,17 @@ fn a_second_sigterm_or_the_end_of_the_grace_abandons_the_game_and_records_it() {
     let server = ServerProc::start(&[]);
     let (a_rec, b_rec) = (dir.path().join("alice.jsonl"), dir.path().join("bob.jsonl"));
     // A grace of 1 ms: the game in progress is abandoned at once.
-    let alice = Guard(Some(client(
-        &server.url,
-        "alice",
-        50,
-        &a_rec,
-        &[("LADDERBOT_CLIENT__STOP_GRACE_MS", "1")],
-    )));
-    let bob = Guard(Some(client(&server.url, "bob", 50, &b_rec, &[])));
-    wait_for_lines(&a_rec, 1, LIMIT);
-    std::thread::sleep(Duration::from_millis(500));
-    signal(alice.0.as_ref().unwrap(), "-TERM");
-    let sent = Instant::now();
-    let out = alice.wait(LIMIT);
-    assert!(
-        sent.elapsed() < Duration::from_secs(5),
-        "{:?}",
-        sent.elapsed()
-    );
+    let grace = [("LADDERBOT_CLIENT__STOP_GRACE_MS", "1")];
+    let (out, took, bob) = sigterm_alice_in_her_second_game(&server, dir.path(), &grace);
+    assert!(took < Duration::from_secs(5), "{took:?}");
     assert_eq!(out.status.code(), Some(143), "{}", stderr(&out));
     let records = complete_records(&a_rec);
     assert_eq!(summary_games(&stdout(&out)), records.len());
-    let last = records.last().unwrap();
-    assert_eq!(last.reason, EndReason::Disconnect, "{last:?}");
-    assert!(
-        last.detail
-            .as_deref()
-            .unwrap_or("")
-            .starts_with("abandoned"),
-        "{last:?}"
-    );
-    assert!(stdout(&out).contains("1 game(s) abandoned"));
+    last_abandoned(&records, &out);
     // Bob wins that game by disconnect and goes on waiting: SIGTERM ends
     // his wait at once.
     wait_for_lines(&b_rec, records.len(), LIMIT);
-    signal(bob.0.as_ref().unwrap(), "-TERM");
-    let sent = Instant::now();
-    let out = bob.wait(LIMIT);
-    assert!(sent.elapsed() < Duration::from_secs(5));
-    assert_eq!(out.status.code(), Some(143));
+    let out = sigterm(bob, Duration::from_secs(5));
     assert_eq!(summary_games(&stdout(&out)), complete_records(&b_rec).len());
 }
 
@@ -343,15 +340,7 @@ fn a_gat_session_keeps_its_records_and_stops_on_sigterm_after_the_game() {
     let a = Guard(Some(gat_client(ports[0], 20, &a_rec, "10000")));
     let b = Guard(Some(gat_client(ports[1], 20, &b_rec, "500")));
     wait_for_lines(&a_rec, 1, LIMIT);
-    signal(a.0.as_ref().unwrap(), "-TERM");
-    let sent = Instant::now();
-    let out = a.wait(LIMIT);
-    assert!(
-        sent.elapsed() < Duration::from_secs(15),
-        "{:?}",
-        sent.elapsed()
-    );
-    assert_eq!(out.status.code(), Some(143), "{}", stderr(&out));
+    let out = sigterm(a, Duration::from_secs(15));
     let ours = complete_records(&a_rec);
     assert_eq!(summary_games(&stdout(&out)), ours.len());
     assert!(
@@ -365,30 +354,13 @@ fn a_gat_session_keeps_its_records_and_stops_on_sigterm_after_the_game() {
     // cannot start: SIGTERM, and after its grace it abandons that game and
     // records it so.
     std::thread::sleep(Duration::from_millis(300));
-    signal(b.0.as_ref().unwrap(), "-TERM");
-    let sent = Instant::now();
-    let out = b.wait(LIMIT);
-    assert!(
-        sent.elapsed() < Duration::from_secs(5),
-        "{:?}",
-        sent.elapsed()
-    );
-    assert_eq!(out.status.code(), Some(143), "{}", stderr(&out));
+    let out = sigterm(b, Duration::from_secs(5));
     let theirs = complete_records(&b_rec);
     assert_eq!(summary_games(&stdout(&out)), theirs.len());
     // (Had it not connected yet, it stops with no game in progress.)
     if theirs.len() > ours.len() {
         assert_eq!(theirs.len(), ours.len() + 1, "{theirs:?}");
-        let last = theirs.last().unwrap();
-        assert_eq!(last.reason, EndReason::Disconnect);
-        assert!(
-            last.detail
-                .as_deref()
-                .unwrap_or("")
-                .starts_with("abandoned"),
-            "{last:?}"
-        );
-        assert!(stdout(&out).contains("1 game(s) abandoned"));
+        last_abandoned(&theirs, &out);
     }
     assert!(theirs.len() >= ours.len());
     // The server's records agree game for game on the winners.

@@ -269,11 +269,16 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
         args.game.visit(RunMatch(&cfg))
     }
     .map_err(CliError::Runtime)?;
-    if args.json {
-        let line = serde_json::to_string(&report).map_err(|e| CliError::Runtime(e.to_string()))?;
+    print_report(&report, args.json)
+}
+
+/// Prints a match's report: one JSON line, or the human summary.
+pub(super) fn print_report(report: &MatchReport, json: bool) -> Result<(), CliError> {
+    if json {
+        let line = serde_json::to_string(report).map_err(|e| CliError::Runtime(e.to_string()))?;
         println!("{line}");
     } else {
-        println!("{}", runner::render_report(&report));
+        println!("{}", runner::render_report(report));
     }
     Ok(())
 }

@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::CliError;
 use crate::runner::merge::{merge_files, MergeOptions};
-use crate::runner::{self, SprtConfig};
+use crate::runner::SprtConfig;
 
 #[derive(Debug, Args)]
 pub struct MergeArgs {
@@ -34,11 +34,5 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
     // Every refusal (another match, a game twice, missing games) is about
     // the input: a usage error, exit 2.
     let report = merge_files(&args.files, opts).map_err(CliError::Usage)?;
-    if args.json {
-        let line = serde_json::to_string(&report).map_err(|e| CliError::Runtime(e.to_string()))?;
-        println!("{line}");
-    } else {
-        println!("{}", runner::render_report(&report));
-    }
-    Ok(())
+    super::match_cmd::print_report(&report, args.json)
 }
