@@ -43,7 +43,8 @@ RUN cargo --version \
          echo "ladderbot is not statically linked:" >&2; readelf -d "$bin" >&2; exit 1; \
        fi \
     && echo "$bin: statically linked, no interpreter, no shared libraries, $(wc -c <"$bin") bytes" \
-    && mkdir -p /out/bin /out/rw/data \
+    && mkdir -p /out/bin /out/rw/data /out/etc \
+    && printf 'hosts: files dns\n' > /out/etc/nsswitch.conf \
     && cp "$bin" /out/bin/ladderbot \
     && rm -rf target "${CARGO_HOME:-$HOME/.cargo}/registry" "${CARGO_HOME:-$HOME/.cargo}/git"
 
@@ -52,6 +53,8 @@ RUN cargo --version \
 # (wss:// uses the Mozilla roots built into the binary).
 FROM scratch
 COPY --from=build /out/bin/ladderbot /usr/local/bin/ladderbot
+# Names resolve from /etc/hosts (hostAliases, --add-host, localhost) before DNS, as on any distro.
+COPY --from=build /out/etc/nsswitch.conf /etc/nsswitch.conf
 COPY bots/*.toml /usr/local/bin/bots/
 # /data is copied as an entry of /out/rw (not created as a destination) so that every builder
 # gives it the owner; the binary and the profiles stay root's.
