@@ -249,7 +249,8 @@ fn an_unreachable_server_is_a_clear_error() {
         .spawn()
         .unwrap();
     let o = Guard(Some(child)).wait(LIMIT);
-    assert_eq!(o.status.code(), Some(1));
+    // Worth retrying later (EX_TEMPFAIL), as for a match server.
+    assert_eq!(o.status.code(), Some(75));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("cannot connect"), "{err}");
 }

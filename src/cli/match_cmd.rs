@@ -78,6 +78,11 @@ pub struct MatchArgs {
     /// With --sprt a shard plays all its games: the verdict is the merged one.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<runner::Shard>,
+    /// Continue the match whose records are in --out (after it was killed or interrupted):
+    /// its games already recorded count and are not played again. Without it, an --out that
+    /// already holds games of this match is refused.
+    #[arg(long, requires = "out")]
+    pub resume: bool,
     /// Geister only: play every game over real TCP, each agent a GAT client of a
     /// GAT server started in-process on loopback (one per job).
     #[arg(long)]
@@ -208,6 +213,7 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
         game_options: game_options(&args.size, &args.colours, &args.game_options),
         openings: None,
         shard: args.shard,
+        resume: args.resume,
     };
     if args.shard.is_some() && args.out.is_none() {
         return Err(CliError::Usage(
@@ -259,17 +265,92 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
             }
         }
     }
+    if let (Some(out), false) = (&cfg.out, cfg.resume) {
+        let earlier =
+            runner::resume::earlier_games(out, &cfg.key(args.game.id()), &cfg.game_numbers())
+                .map_err(CliError::Usage)?;
+        if !earlier.is_empty() {
+            return Err(CliError::Usage(format!(
+                "match: {} already holds {} game(s) of this match: pass --resume to play only \
+                 the others, or choose another --out",
+                out.display(),
+                earlier.len()
+            )));
+        }
+    }
+    let interrupt = Interrupt::watch();
     let report = if args.over_gat {
         let driver = runner::gat::OverGat {
             program_log: args.program_log.clone(),
             ..Default::default()
         };
-        run_with_bar(&driver, &cfg)
+        run_with_bar(&driver, &cfg, &interrupt.flag)
     } else {
-        args.game.visit(RunMatch(&cfg))
+        args.game.visit(RunMatch(&cfg, &interrupt.flag))
     }
     .map_err(CliError::Runtime)?;
-    print_report(&report, args.json)
+    print_report(&report, args.json)?;
+    match interrupt.signal() {
+        Some(sig) => {
+            let total = cfg.game_numbers().len();
+            eprintln!(
+                "match: interrupted by {sig} after {} of {total} games (the report above is of \
+                 those){}",
+                report.games,
+                if cfg.out.is_some() {
+                    "; the same command with --resume plays the rest"
+                } else {
+                    ""
+                }
+            );
+            Err(CliError::Interrupted(sig))
+        }
+        None => Ok(()),
+    }
+}
+
+/// SIGINT and SIGTERM during a match: the first stops it from starting
+/// games (those in progress are played out and reported); a second ends
+/// the process at once (every finished game is already in the records).
+struct Interrupt {
+    flag: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    signal: std::sync::Arc<std::sync::Mutex<Option<&'static str>>>,
+}
+
+impl Interrupt {
+    fn watch() -> Self {
+        use std::sync::atomic::Ordering;
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let signal = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let (f, s) = (flag.clone(), signal.clone());
+        let started = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map(|rt| {
+                std::thread::spawn(move || {
+                    rt.block_on(async {
+                        let first = super::stop_signal().await;
+                        *s.lock().unwrap_or_else(|e| e.into_inner()) = Some(first);
+                        f.store(true, Ordering::SeqCst);
+                        eprintln!(
+                            "match: {first}: no new game starts; the games in progress are played \
+                             out, then the report (again to quit now)"
+                        );
+                        let again = super::stop_signal().await;
+                        eprintln!("match: {again}: quitting; every finished game is recorded");
+                        std::process::exit(if again == "SIGTERM" { 143 } else { 130 });
+                    })
+                })
+            });
+        if let Err(e) = started {
+            tracing::warn!(error = %e, "cannot watch for SIGINT/SIGTERM");
+        }
+        Interrupt { flag, signal }
+    }
+
+    fn signal(&self) -> Option<&'static str> {
+        *self.signal.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// Prints a match's report: one JSON line, or the human summary.
@@ -308,16 +389,20 @@ impl GameVisitor for LoadBook<'_> {
     }
 }
 
-struct RunMatch<'a>(&'a MatchConfig);
+struct RunMatch<'a>(&'a MatchConfig, &'a std::sync::atomic::AtomicBool);
 impl GameVisitor for RunMatch<'_> {
     type Output = Result<MatchReport, String>;
     fn visit<G: PlayableGame>(self) -> Self::Output {
-        run_with_bar(&runner::Playable::<G>::new(), self.0)
+        run_with_bar(&runner::Playable::<G>::new(), self.0, self.1)
     }
 }
 
 /// Runs the match with a progress bar on stderr (when stdout is a terminal).
-fn run_with_bar<D: Driver>(driver: &D, cfg: &MatchConfig) -> Result<MatchReport, String> {
+fn run_with_bar<D: Driver>(
+    driver: &D,
+    cfg: &MatchConfig,
+    interrupt: &std::sync::atomic::AtomicBool,
+) -> Result<MatchReport, String> {
     let bar = runner::progress_bar(cfg.game_numbers().len() as u64);
     let progress = |t: &Tally| {
         if let Some(b) = &bar {
@@ -325,7 +410,7 @@ fn run_with_bar<D: Driver>(driver: &D, cfg: &MatchConfig) -> Result<MatchReport,
             b.set_message(format!("+{} ={} -{}", t.wins, t.draws, t.losses));
         }
     };
-    let report = runner::run_with(driver, cfg, &progress);
+    let report = runner::run_until(driver, cfg, &progress, interrupt);
     if let Some(b) = bar {
         b.finish_and_clear();
     }

@@ -12,10 +12,9 @@ use std::path::{Path, PathBuf};
 
 use super::openings::OpeningOrder;
 use super::report::{openings_report, ReportHead, Totals};
-use super::{side_of_seat, MatchReport, SprtConfig};
+use super::{a_result, MatchReport, SprtConfig};
 use crate::games::{GameKind, GameVisitor, PlayableGame};
 use crate::records::{GameRecord, MatchTag};
-use crate::search::Outcome;
 
 /// One record and where it was read.
 struct Entry {
@@ -186,11 +185,12 @@ fn merge_entries(
     let ending_keys = kind.visit(EndingKeys);
     let mut totals = Totals::new(head.games, ending_keys);
     for (&i, e) in &by_index {
-        let result = match e.record.winner {
-            Some(seat) => Outcome::Win(side_of_seat(i, seat)),
-            None => Outcome::Draw,
-        };
-        totals.add(i, result, e.record.ending.as_deref(), &e.tag().sides);
+        totals.add(
+            i,
+            a_result(i, e.record.winner),
+            e.record.ending.as_deref(),
+            &e.tag().sides,
+        );
     }
     let openings = match &head.suite {
         Some(s) => {

@@ -25,6 +25,7 @@ pub mod openings;
 #[cfg(test)]
 mod openings_tests;
 mod report;
+pub(crate) mod resume;
 mod schedule;
 #[cfg(test)]
 mod simultaneous_tests;
@@ -38,7 +39,7 @@ pub use report::{
     progress_bar, render_report, Endings, MatchReport, OpeningResult, OpeningsReport, SprtResult,
     Tally,
 };
-pub use schedule::{run_match, run_with};
+pub use schedule::{run_match, run_until, run_with};
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -207,6 +208,9 @@ pub struct MatchConfig {
     pub openings: Option<Book>,
     /// Play only this shard's games (`None`: all of them).
     pub shard: Option<Shard>,
+    /// Count the games of this match already in `out` and play only the
+    /// others (after a run that was killed or interrupted).
+    pub resume: bool,
 }
 
 /// One of `count` parts of a match, for spreading a long match over
@@ -332,6 +336,14 @@ pub trait Driver: Sync {
     }
 }
 
+/// A's result in game `index`, from the winning seat (`None`: a draw).
+pub(crate) fn a_result(index: u32, winner: Option<Seat>) -> Outcome {
+    match winner {
+        Some(seat) => Outcome::Win(side_of_seat(index, seat)),
+        None => Outcome::Draw,
+    }
+}
+
 /// The seat-to-side map of game `index`: the side (0 = A, 1 = B) in `seat`.
 pub fn side_of_seat(index: u32, seat: Seat) -> usize {
     usize::from(seat != a_seat(index))
@@ -366,6 +378,7 @@ pub(crate) mod test_support {
             game_options: crate::games::GameOptions::new(),
             openings: None,
             shard: None,
+            resume: false,
         }
     }
 

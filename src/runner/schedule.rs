@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use super::report::{openings_report, ReportHead, Totals};
-use super::{Driver, MatchConfig, MatchReport, Playable, Played, Tally};
+use super::{a_result, resume, Driver, MatchConfig, MatchReport, Playable, Played, Tally};
 use crate::games::PlayableGame;
 use crate::records::{MatchTag, RecordWriter, SideTotals, SuiteTag};
 use crate::search::panic_message;
@@ -46,6 +46,19 @@ pub fn run_with<D: Driver>(
     cfg: &MatchConfig,
     progress: &(dyn Fn(&Tally) + Sync),
 ) -> Result<MatchReport, String> {
+    run_until(driver, cfg, progress, &AtomicBool::new(false))
+}
+
+/// [`run_with`], starting no game once `interrupt` is set (the games in
+/// progress are played out and counted): the report is then of the games
+/// played so far. With [`MatchConfig::resume`], the games of this match
+/// already in the records file are counted and not played again.
+pub fn run_until<D: Driver>(
+    driver: &D,
+    cfg: &MatchConfig,
+    progress: &(dyn Fn(&Tally) + Sync),
+    interrupt: &AtomicBool,
+) -> Result<MatchReport, String> {
     if cfg.jobs == 0 {
         return Err("jobs must be at least 1".into());
     }
@@ -55,19 +68,45 @@ pub fn run_with<D: Driver>(
     // Catch bad agent names and parameters before any thread starts.
     driver.check(cfg)?;
     let ending_keys = driver.ending_keys();
+    let all = cfg.game_numbers();
+    let key = cfg.key(driver.game());
+    let earlier = match (&cfg.out, cfg.resume) {
+        (Some(p), true) => resume::earlier_games(p, &key, &all)?,
+        _ => Default::default(),
+    };
     let writer = match &cfg.out {
         Some(p) => {
             Some(RecordWriter::open(p).map_err(|e| format!("cannot open {}: {e}", p.display()))?)
         }
         None => None,
     };
-    let numbers = cfg.game_numbers();
-    let key = cfg.key(driver.game());
+    let numbers: Vec<u32> = all
+        .iter()
+        .copied()
+        .filter(|i| !earlier.contains_key(i))
+        .collect();
+    let mut totals = Totals::new(all.len() as u32, ending_keys);
+    for (&i, r) in &earlier {
+        let sides = r.match_tag.as_ref().map(|t| t.sides).unwrap_or_default();
+        totals.add(i, a_result(i, r.winner), r.ending.as_deref(), &sides);
+    }
+    if !earlier.is_empty() {
+        tracing::info!(
+            resumed = earlier.len(),
+            to_play = numbers.len(),
+            "resuming the match from its records"
+        );
+    }
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
+    let mut sprt_decision = None;
+    if let (Some(s), None) = (&cfg.sprt, cfg.shard) {
+        sprt_decision = totals.sprt_crossed(s);
+        stop.store(sprt_decision.is_some(), Ordering::SeqCst);
+    }
     let shared = Mutex::new(Shared {
-        totals: Totals::new(numbers.len() as u32, ending_keys),
-        sprt_decision: None,
+        totals,
+        sprt_decision,
         error: None,
     });
 
@@ -105,7 +144,7 @@ pub fn run_with<D: Driver>(
                 return Err(e);
             }
         };
-        while !stop.load(Ordering::SeqCst) {
+        while !stop.load(Ordering::SeqCst) && !interrupt.load(Ordering::SeqCst) {
             let Some(&i) = numbers.get(next.fetch_add(1, Ordering::SeqCst)) else {
                 break;
             };

@@ -1,0 +1,140 @@
+//! Resuming a match from its records file: `match ... --out F --resume`
+//! after the run was killed plays only the games F does not hold yet, and
+//! the report counts the games of both runs, each once.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+use crate::records::GameRecord;
+
+/// The games of this match (records whose tag has `key`) already in the
+/// records file `path`, by number, among `numbers` (the games this run
+/// plays). A torn last line (the run was killed while writing it) is cut
+/// off the file so that the next record starts on a line of its own; any
+/// other unreadable line is an error. Records of other matches are left
+/// alone.
+pub(crate) fn earlier_games(
+    path: &Path,
+    key: &str,
+    numbers: &[u32],
+) -> Result<BTreeMap<u32, GameRecord>, String> {
+    let text = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let whole = match text.iter().rposition(|&b| b == b'\n') {
+        Some(i) => i + 1,
+        None => 0,
+    };
+    if whole < text.len() {
+        tracing::warn!(
+            file = %path.display(),
+            bytes = text.len() - whole,
+            "the last line of the records is torn (the run was killed while writing it); cut off"
+        );
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
+        f.set_len(whole as u64)
+            .and_then(|_| (&f).flush())
+            .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
+    }
+    let mut games = BTreeMap::new();
+    for (k, line) in String::from_utf8_lossy(&text[..whole]).lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let record: GameRecord = serde_json::from_str(line)
+            .map_err(|e| format!("{}:{}: not a game record: {e}", path.display(), k + 1))?;
+        let Some(tag) = record.match_tag.as_ref().filter(|t| t.key == key) else {
+            continue;
+        };
+        let index = tag.index;
+        if numbers.binary_search(&index).is_err() {
+            continue;
+        }
+        if games.contains_key(&index) {
+            tracing::warn!(file = %path.display(), line = k + 1, game = index, "a game recorded twice; the first one counts");
+            continue;
+        }
+        games.insert(index, record);
+    }
+    Ok(games)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::{EndReason, MatchTag, SideTotals};
+
+    fn record(key: &str, index: u32) -> String {
+        let r = GameRecord {
+            game: "four3d".into(),
+            id: format!("s1-g{index}"),
+            players: ["A:x".into(), "B:y".into()],
+            winner: None,
+            result: "1/2-1/2".into(),
+            reason: EndReason::Rules,
+            detail: None,
+            start: serde_json::Value::Null,
+            moves: vec![],
+            move_ms: vec![],
+            opening: None,
+            ending: None,
+            started_ms: 0,
+            finished_ms: 0,
+            match_tag: Some(MatchTag {
+                key: key.into(),
+                a: "x".into(),
+                b: "y".into(),
+                seed: 1,
+                games: 10,
+                index,
+                shard: None,
+                sprt: None,
+                suite: None,
+                transport: None,
+                sides: [SideTotals::default(); 2],
+            }),
+        };
+        serde_json::to_string(&r).unwrap() + "\n"
+    }
+
+    #[test]
+    fn earlier_games_keep_this_matchs_first_records_and_cut_a_torn_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let torn = &record("k", 5)[..40];
+        let text = [
+            record("k", 0),
+            record("other", 1),
+            record("k", 2),
+            record("k", 2),
+            record("k", 7),
+            torn.to_string(),
+        ]
+        .concat();
+        std::fs::write(&path, &text).unwrap();
+        let games = earlier_games(&path, "k", &[0, 1, 2, 3, 4, 5]).unwrap();
+        assert_eq!(games.keys().copied().collect::<Vec<_>>(), [0, 2]);
+        // The torn line is gone, everything before it kept.
+        let after = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(after.len(), text.len() - torn.len());
+        assert!(after.ends_with('\n'));
+        // A broken line in the middle is an error, naming the line.
+        std::fs::write(
+            &path,
+            format!("{}{{oops\n{}", record("k", 0), record("k", 1)),
+        )
+        .unwrap();
+        let e = earlier_games(&path, "k", &[0, 1]).unwrap_err();
+        assert!(e.contains("r.jsonl:2"), "{e}");
+        // No file: nothing played yet.
+        assert!(earlier_games(&dir.path().join("none"), "k", &[0])
+            .unwrap()
+            .is_empty());
+    }
+}
