@@ -16,8 +16,8 @@ pub struct ServeGatArgs {
     /// ones are printed as `listening on PORT0,PORT1`).
     #[arg(long, value_parser = parse_ports, default_value = "10000,10001")]
     pub ports: [u16; 2],
-    /// Address to bind.
-    #[arg(long, default_value = "0.0.0.0")]
+    /// Address to bind: loopback by default; 0.0.0.0 serves every interface.
+    #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
     /// Time budget per player and game, in seconds.
     #[arg(long, default_value_t = DEFAULT_BUDGET_S)]
