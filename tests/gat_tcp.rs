@@ -273,3 +273,46 @@ fn a_silent_mover_loses_on_time() {
     assert!(srv.wait(LIMIT).status.success());
     assert_eq!(read_records(&out).unwrap()[0].reason, EndReason::Timeout);
 }
+
+/// The local address (hex, as /proc/net/tcp writes it) of the socket
+/// listening on `port`.
+fn listening_address(port: u16) -> Option<String> {
+    let table = std::fs::read_to_string("/proc/net/tcp").ok()?;
+    table.lines().skip(1).find_map(|l| {
+        let cols: Vec<&str> = l.split_whitespace().collect();
+        let (addr, p) = cols.get(1)?.split_once(':')?;
+        (cols.get(3) == Some(&"0A") && u16::from_str_radix(p, 16).ok()? == port)
+            .then(|| addr.to_string())
+    })
+}
+
+#[test]
+fn serve_gat_listens_on_loopback_unless_told_otherwise() {
+    let mut child = Command::new(BIN)
+        .args(["serve-gat", "--ports", "0,0", "--games", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let guard = Guard(Some(child));
+    let ports: Vec<u16> = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap()
+        .split(',')
+        .map(|p| p.parse().unwrap())
+        .collect();
+    for p in ports {
+        // 127.0.0.1, little-endian hex.
+        assert_eq!(
+            listening_address(p).as_deref(),
+            Some("0100007F"),
+            "port {p}"
+        );
+    }
+    drop(guard);
+}
