@@ -316,3 +316,31 @@ fn serve_gat_listens_on_loopback_unless_told_otherwise() {
     }
     drop(guard);
 }
+
+#[test]
+fn a_move_sent_before_its_mov_request_loses_as_the_protocol_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games.jsonl");
+    let (srv, ports, _lines) = serve_gat(1, &out, 60, 5);
+    let mut first = Raw::connect(ports[0]);
+    let mut second = Raw::connect(ports[1]);
+    for c in [&mut first, &mut second] {
+        assert_eq!(c.line(), "SET?");
+        c.send("SET:ABCD");
+        assert_eq!(c.line(), "OK ");
+    }
+    assert!(first.line().starts_with("MOV?"));
+    // The second seat moves while it is the first seat's turn.
+    second.send("MOV:A,N");
+    assert_eq!(second.line(), "NG ");
+    assert!(second.line().starts_with("LST:"));
+    assert!(first.line().starts_with("WON:"));
+    drop((first, second));
+    assert!(srv.wait(LIMIT).status.success());
+    let recs = read_records(&out).unwrap();
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0].winner, Some(0));
+    assert_eq!(recs[0].reason, EndReason::IllegalMove);
+    let detail = recs[0].detail.as_deref().unwrap_or_default();
+    assert!(detail.contains("out of order"), "{detail}");
+}

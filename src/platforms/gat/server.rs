@@ -157,6 +157,10 @@ impl Conn {
     }
 }
 
+/// How long the waiting seat is watched for out-of-order lines: longer
+/// than any move's allowance.
+const OUT_OF_TURN_WATCH: Duration = Duration::from_secs(24 * 3600);
+
 /// How a game ended: winner (None = draw), reason, detail.
 type Ending = (Option<Seat>, EndReason, Option<String>);
 
@@ -235,7 +239,12 @@ async fn play_game(
                 break 'game (winner, EndReason::Rules, None);
             }
             let s = g.to_move();
-            let c = &mut conns[s];
+            let (first, second) = conns.split_at_mut(1);
+            let (c, waiting) = if s == 0 {
+                (&mut first[0], &mut second[0])
+            } else {
+                (&mut second[0], &mut first[0])
+            };
             if let Err(e) = c.send(&format!("MOV?{}", g.to_gat(s))).await {
                 break 'game (
                     Some(1 - s),
@@ -245,7 +254,34 @@ async fn play_game(
             }
             let t0 = Instant::now();
             let allowance = Duration::from_secs(budget[s]) + cfg.timeout;
-            let line = match c.recv(allowance).await {
+            // The seat that waits may say nothing until its own MOV?: a
+            // line from it now is out of order, an error that loses (as
+            // an illegal move does), and its leaving loses by disconnect.
+            let received = tokio::select! {
+                r = c.recv(allowance) => r,
+                r = waiting.recv(OUT_OF_TURN_WATCH) => {
+                    let o = 1 - s;
+                    match r {
+                        Recv::Line(l) => {
+                            let _ = waiting.send("NG ").await;
+                            break 'game (
+                                Some(s),
+                                EndReason::IllegalMove,
+                                Some(format!(
+                                    "seat {o} sent '{}' before its MOV? (out of order)",
+                                    show_line(&l)
+                                )),
+                            );
+                        }
+                        Recv::Closed(e) => {
+                            break 'game (Some(s), EndReason::Disconnect, Some(format!("seat {o}: {e}")))
+                        }
+                        // Not reached: the watch outlasts any allowance.
+                        Recv::TimedOut => c.recv(allowance).await,
+                    }
+                }
+            };
+            let line = match received {
                 Recv::Line(l) => l,
                 Recv::Closed(e) => {
                     break 'game (
