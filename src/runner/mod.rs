@@ -88,7 +88,11 @@ impl SideConfig {
     }
 
     /// The limits of one move starting at `start`: the playout count and/or a
-    /// per-move deadline less `margin_ms`; with neither, the `Limits` default.
+    /// per-move deadline less the margin; with neither, the `Limits` default.
+    /// In-process there is no I/O to cover, only the search's own stopping:
+    /// the margin is `margin_ms` but at most a quarter of the move's time, so
+    /// a short time (`--time-ms 20` with the default 20 ms margin) still
+    /// searches three quarters of it instead of nothing.
     pub fn limits(&self, start: Instant, margin_ms: u64) -> Limits {
         Limits {
             playouts: self.playouts,
@@ -96,7 +100,7 @@ impl SideConfig {
                 Deadline::per_move(
                     start,
                     Duration::from_millis(t),
-                    Duration::from_millis(margin_ms),
+                    Duration::from_millis(margin_ms.min(t / 4)),
                 )
             }),
         }

@@ -361,6 +361,12 @@ fn limits_and_descriptions() {
     let l = s.limits(t, 10);
     assert_eq!(l.playouts, Some(5));
     assert_eq!(l.deadline.unwrap().hard - t, Duration::from_millis(90));
+    // A margin as long as the move's time would leave no search: in-process
+    // it is at most a quarter of it.
+    let short = SideConfig::new("pmc").with_time_ms(20).limits(t, 20);
+    assert_eq!(short.deadline.unwrap().hard - t, Duration::from_millis(15));
+    let tiny = SideConfig::new("pmc").with_time_ms(2).limits(t, 20);
+    assert_eq!(tiny.deadline.unwrap().hard - t, Duration::from_millis(2));
     assert_eq!(s.describe(), "pmc(playouts=5, time_ms=100)");
     let mut s = SideConfig::new("pmc");
     s.params
