@@ -325,9 +325,32 @@ pub fn load(
     profile: Option<&Path>,
     env: Option<HashMap<String, String>>,
 ) -> Result<Settings, SettingsError> {
+    let file = profile.map(|path| File::from(path).format(FileFormat::Toml).required(true));
+    let where_ = profile
+        .map(|p| format!("{}: ", p.display()))
+        .unwrap_or_default();
+    load_sources(file, &where_, env)
+}
+
+/// As [`load`], from a profile's TOML text instead of a file and from the
+/// variables in `env` only (never the process environment).
+pub fn load_from(
+    profile_toml: Option<&str>,
+    env: HashMap<String, String>,
+) -> Result<Settings, SettingsError> {
+    let text = profile_toml.map(|t| File::from_str(t, FileFormat::Toml));
+    load_sources(text, "", Some(env))
+}
+
+/// Defaults, then `profile`, then `env`; errors prefixed with `where_`.
+fn load_sources(
+    profile: Option<impl config::Source + Send + Sync + 'static>,
+    where_: &str,
+    env: Option<HashMap<String, String>>,
+) -> Result<Settings, SettingsError> {
     let mut builder = Config::builder();
-    if let Some(path) = profile {
-        builder = builder.add_source(File::from(path).format(FileFormat::Toml).required(true));
+    if let Some(source) = profile {
+        builder = builder.add_source(source);
     }
     let env_source = Environment::with_prefix(ENV_PREFIX)
         .prefix_separator("_")
@@ -335,9 +358,6 @@ pub fn load(
         .try_parsing(true)
         .source(env);
     builder = builder.add_source(env_source);
-    let where_ = profile
-        .map(|p| format!("{}: ", p.display()))
-        .unwrap_or_default();
     let fail = |msg: String| SettingsError(format!("{where_}{}", one_line(&msg)));
     let cfg = builder.build().map_err(|e| fail(e.to_string()))?;
     let settings: Settings = cfg.try_deserialize().map_err(|e| fail(e.to_string()))?;
@@ -631,6 +651,23 @@ mod tests {
             .unwrap_err()
             .0;
         assert!(err.contains("client.reconnect_window_ms"), "{err}");
+    }
+
+    #[test]
+    fn load_from_text_matches_load_from_a_file() {
+        let text = "game = \"four3d\"\nagent = \"random\"\n[search]\nplayouts = 500\n";
+        let (_d, p) = profile(text);
+        let vars = env(&[("LADDERBOT_SEARCH__PLAYOUTS", "700")]).unwrap();
+        let from_file = load(Some(&p), Some(vars.clone())).unwrap();
+        assert_eq!(load_from(Some(text), vars).unwrap(), from_file);
+        assert_eq!(
+            load_from(None, HashMap::new()).unwrap(),
+            Settings::default()
+        );
+        let err = load_from(Some("[search]\nplayots = 5\n"), HashMap::new())
+            .unwrap_err()
+            .0;
+        assert!(err.contains("playots"), "{err}");
     }
 
     #[test]
