@@ -140,7 +140,7 @@ pub fn parse_line(line: &str) -> Result<Event, LineError> {
                 "null" => None,
                 m => match Move::parse_with(m, '_') {
                     Ok(mv) => Some(mv),
-                    Err(e) => return err(line, format!("bad move ({e})")),
+                    Err(e) => return err(line, format!("bad move ({})", shorten(&e.0))),
                 },
             };
             Ok(Event::OpponentMove { player, mv })
@@ -404,8 +404,10 @@ impl BotView {
             .ok_or("no your_botid (nor your_bot) setting yet")?;
         let round = self.round.ok_or("no round line yet")?;
         let field = self.field.clone().ok_or("no field line this turn")?;
-        let want =
-            self.field_width.unwrap_or(FIELD_WIDTH) * self.field_height.unwrap_or(FIELD_HEIGHT);
+        let want = self
+            .field_width
+            .unwrap_or(FIELD_WIDTH)
+            .saturating_mul(self.field_height.unwrap_or(FIELD_HEIGHT));
         let cells = field.split(',').count();
         if cells != want {
             return Err(format!("the field has {cells} cells, not {want}"));
@@ -508,6 +510,25 @@ mod tests {
         assert!(e.0.contains("unknown setting 'colour'"), "{e}");
         assert!(is_move_request("action move soon"));
         assert!(!is_move_request("action skip 100"));
+    }
+
+    #[test]
+    fn errors_stay_short_whatever_the_line() {
+        // Found by fuzz/ (riddles_engine_line): the move parser's error
+        // quoted the whole move, however long.
+        for bad in [
+            format!("update player0 move kill_{}", "9".repeat(10_000)),
+            format!("update player0 move birth_1,1_2,2_{}", "é".repeat(10_000)),
+            format!("settings timebank {}", "1".repeat(10_000)),
+            format!("update game field {}", ".,".repeat(10_000) + "x"),
+        ] {
+            let e = parse_line(&bad).unwrap_err();
+            assert!(
+                e.0.chars().count() < 400,
+                "{} characters",
+                e.0.chars().count()
+            );
+        }
     }
 
     #[test]
@@ -643,6 +664,26 @@ mod tests {
             assert!(view.requests > 0);
         }
         assert_eq!(files, 8);
+    }
+
+    #[test]
+    fn a_huge_field_size_is_refused_not_overflowed() {
+        // Found by fuzz/ (riddles_engine_line): field_width * field_height
+        // overflowed (a panic with overflow checks).
+        let mut v = BotView::new();
+        for l in [
+            "settings your_botid 0",
+            "settings field_height 18446744073709551615",
+            "update game round 1",
+            "update game field .,0,1",
+        ] {
+            assert!(v.apply(parse_line(l).unwrap()).is_none());
+        }
+        let e = v
+            .apply(parse_line("action move 100").unwrap())
+            .unwrap()
+            .unwrap_err();
+        assert!(e.contains("3 cells"), "{e}");
     }
 
     #[test]
