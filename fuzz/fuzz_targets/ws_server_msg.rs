@@ -1,0 +1,24 @@
+//! Match server (WebSocket, protocol v1): a server's text frame as the client
+//! reads it (`ws::protocol::parse_server`).
+//!
+//! Input: one text frame. WebSocket text frames are UTF-8 (tungstenite
+//! refuses others), so other bytes are skipped.
+#![no_main]
+
+use ladderbot::platforms::ws::protocol::{encode_server, parse_server};
+use libfuzzer_sys::fuzz_target;
+
+mod json_eq;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(m) = parse_server(text) {
+        let out = encode_server(&m);
+        let again = parse_server(&out)
+            .unwrap_or_else(|e| panic!("{text:?} -> {out:?} does not parse: {e}"));
+        assert!(json_eq::same(&again, &m), "{text:?} -> {out:?}");
+        assert!(!m.kind().is_empty());
+    }
+});
