@@ -11,32 +11,10 @@ use std::collections::HashMap;
 use ladderbot::config::load_from;
 use libfuzzer_sys::fuzz_target;
 
-/// Known and reported, not fixed here (fuzz/README.md, "Known bugs"): the
-/// `config` crate 0.14 reads a top-level key or variable name as a path, and
-/// an array index in it (`x[N]`) panics when negative
-/// (rust-cli/config-rs#619) and allocates N elements when large. Inputs
-/// that hit it are skipped, unless built with `--features
-/// reproduce-known-bugs`.
-fn hits_known_config_bug(name: &str) -> bool {
-    !cfg!(feature = "reproduce-known-bugs")
-        && name.split('[').skip(1).any(|s| {
-            let index = s.split(']').next().unwrap_or("").trim();
-            index
-                .parse::<i64>()
-                .is_ok_and(|i| !(0..=10_000).contains(&i))
-        })
-}
-
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    // The top-level keys as the `config` crate sees them (the same `toml`).
-    if let Ok(table) = text.parse::<toml::Table>() {
-        if table.keys().any(|k| hits_known_config_bug(k)) {
-            return;
-        }
-    }
     let Ok(settings) = load_from(Some(text), HashMap::new()) else {
         return;
     };

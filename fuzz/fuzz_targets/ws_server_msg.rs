@@ -8,7 +8,6 @@
 use ladderbot::platforms::ws::protocol::{encode_server, parse_server};
 use libfuzzer_sys::fuzz_target;
 
-mod json_eq;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -18,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
         let out = encode_server(&m);
         let again = parse_server(&out)
             .unwrap_or_else(|e| panic!("{text:?} -> {out:?} does not parse: {e}"));
-        assert!(json_eq::same(&again, &m), "{text:?} -> {out:?}");
+        assert!(serde_json::to_value(&again).ok() == serde_json::to_value(&m).ok(), "{text:?} -> {out:?}");
         assert!(!m.kind().is_empty());
     }
 });

@@ -325,11 +325,17 @@ pub fn load(
     profile: Option<&Path>,
     env: Option<HashMap<String, String>>,
 ) -> Result<Settings, SettingsError> {
-    let file = profile.map(|path| File::from(path).format(FileFormat::Toml).required(true));
+    let text = match profile {
+        Some(path) => Some(std::fs::read_to_string(path).map_err(|e| {
+            SettingsError(format!("{}: cannot read the profile: {e}", path.display()))
+        })?),
+        None => None,
+    };
     let where_ = profile
         .map(|p| format!("{}: ", p.display()))
         .unwrap_or_default();
-    load_sources(file, &where_, env)
+    let env = env.unwrap_or_else(process_env);
+    load_text(text.as_deref(), &where_, env)
 }
 
 /// As [`load`], from a profile's TOML text instead of a file and from the
@@ -338,8 +344,65 @@ pub fn load_from(
     profile_toml: Option<&str>,
     env: HashMap<String, String>,
 ) -> Result<Settings, SettingsError> {
-    let text = profile_toml.map(|t| File::from_str(t, FileFormat::Toml));
-    load_sources(text, "", Some(env))
+    load_text(profile_toml, "", env)
+}
+
+/// The process's variables whose names start with `LADDERBOT_` (in any
+/// case, as the `config` crate matches them); others are never read.
+fn process_env() -> HashMap<String, String> {
+    std::env::vars_os()
+        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+        .filter(|(k, _)| {
+            k.get(..ENV_PREFIX.len() + 1)
+                .is_some_and(|p| p.eq_ignore_ascii_case(&format!("{ENV_PREFIX}_")))
+        })
+        .collect()
+}
+
+/// Refuses names the `config` crate would read as array subscripts
+/// (`x[100000000]` makes it allocate that many elements, a negative index
+/// panicked in 0.14): no setting of ladderbot has brackets in its name.
+fn check_names(text: Option<&str>, env: &HashMap<String, String>) -> Result<(), String> {
+    fn walk(table: &toml::Table, path: &str) -> Result<(), String> {
+        for (key, value) in table {
+            let full = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}.{key}")
+            };
+            if key.contains(['[', ']']) {
+                return Err(format!("{full}: not a setting (brackets in a key)"));
+            }
+            if let toml::Value::Table(t) = value {
+                walk(t, &full)?;
+            }
+        }
+        Ok(())
+    }
+    // Text that is not TOML is left to the `config` crate, whose error
+    // names the line.
+    if let Some(Ok(table)) = text.map(str::parse::<toml::Table>) {
+        walk(&table, "")?;
+    }
+    let mut names: Vec<&String> = env.keys().collect();
+    names.sort();
+    if let Some(bad) = names.into_iter().find(|k| k.contains(['[', ']'])) {
+        return Err(format!(
+            "{bad}: not a setting (brackets in a variable's name)"
+        ));
+    }
+    Ok(())
+}
+
+/// Checks the names, then loads defaults, `text` and `env`.
+fn load_text(
+    text: Option<&str>,
+    where_: &str,
+    env: HashMap<String, String>,
+) -> Result<Settings, SettingsError> {
+    check_names(text, &env).map_err(|m| SettingsError(format!("{where_}{}", one_line(&m))))?;
+    let source = text.map(|t| File::from_str(t, FileFormat::Toml));
+    load_sources(source, where_, Some(env))
 }
 
 /// Defaults, then `profile`, then `env`; errors prefixed with `where_`.
