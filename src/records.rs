@@ -25,6 +25,10 @@ pub enum EndReason {
     Timeout,
     /// The loser's connection closed.
     Disconnect,
+    /// Nobody lost: the game was cut off (the server went away or shut
+    /// down mid-game). `winner` is `None` and `result` is `*`, as in PGN;
+    /// such a game counts neither as a win, a draw nor a loss.
+    Aborted,
 }
 
 /// One finished game.
@@ -158,6 +162,7 @@ impl EndReason {
             EndReason::IllegalMove => "illegal_move",
             EndReason::Timeout => "timeout",
             EndReason::Disconnect => "disconnect",
+            EndReason::Aborted => "aborted",
         }
     }
 }
@@ -170,6 +175,14 @@ impl GameRecord {
             Some(_) => "0-1",
             None => "1/2-1/2",
         }
+    }
+
+    /// The result string of a game cut off before its end.
+    pub const ABORTED: &'static str = "*";
+
+    /// Whether the game was cut off rather than played to a result.
+    pub fn is_aborted(&self) -> bool {
+        self.reason == EndReason::Aborted
     }
 
     pub fn outcome(&self) -> Outcome {

@@ -187,6 +187,7 @@ pub fn describe_game(g: &GameFinished) -> String {
         EndReason::IllegalMove => "illegal move",
         EndReason::Timeout => "timeout",
         EndReason::Disconnect => "disconnect",
+        EndReason::Aborted => "abort",
     };
     let mut s = format!(
         "game {} ({}): seat {} vs {}: {} {} by {reason} after {} moves",
