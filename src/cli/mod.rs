@@ -10,6 +10,7 @@
 
 mod bench_cmd;
 mod geister_beliefs;
+mod latency;
 mod match_cmd;
 mod merge;
 mod openings_cmd;
@@ -67,6 +68,9 @@ pub enum Command {
     /// Join the records of a match played in shards (`match --shard I/N --out F`) and print
     /// the match's report; refuses records of another match and games recorded twice.
     Merge(merge::MergeArgs),
+    /// Move times of recorded games on the server's clock (p50, p99, p99.9, max, moves over a
+    /// limit): the figures of a deadline campaign.
+    Latency(latency::LatencyArgs),
     /// Generate a balanced opening suite for `match --openings`: random plies from the
     /// start, kept when the judge agent playing itself from them scores near even.
     Openings(openings_cmd::OpeningsArgs),
@@ -173,6 +177,10 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Merge(args) => {
             start_logging(&cli.log_format, &settings)?;
             merge::run(args)
+        }
+        Command::Latency(args) => {
+            start_logging(&cli.log_format, &settings)?;
+            latency::run(args)
         }
         Command::Openings(args) => {
             start_logging(&cli.log_format, &settings)?;

@@ -5,6 +5,7 @@ pub mod agent;
 pub mod bandit;
 pub mod bound;
 pub mod clock;
+pub mod cores;
 pub mod deadline;
 pub mod game;
 pub mod mcts;

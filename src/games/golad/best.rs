@@ -220,7 +220,19 @@ pub struct Best {
     soft: Option<Instant>,
     hard: Option<Instant>,
     cap: Option<u64>,
+    /// Whether an evaluation may find the time up (not while the root is
+    /// scored: a move needs those values); once it has, `halted`.
+    halt_checks: bool,
+    halted: bool,
+    /// Helper threads for this move: `threads - 1`, fewer under a deadline
+    /// when the other cores are busy ([`crate::search::cores`]).
+    helpers: usize,
 }
+
+/// Evaluations between two readings of the clock inside a node: a node
+/// scores hundreds of candidates, each a few generations of the field, so a
+/// node on a loaded core can take tens of milliseconds; this cuts it short.
+const EVALS_PER_CLOCK_READ: u64 = 16;
 
 impl Best {
     pub fn new(cfg: BestConfig) -> Self {
@@ -232,6 +244,9 @@ impl Best {
             soft: None,
             hard: None,
             cap: None,
+            halt_checks: false,
+            halted: false,
+            helpers: 0,
         }
     }
 
@@ -246,6 +261,17 @@ impl Best {
 
     /// The mover's value after `m` in `s`.
     fn value(&mut self, s: &GolState, m: Move) -> f64 {
+        if self.halt_checks {
+            if self.halted {
+                // The node is abandoned (`out_of_time` says so to its caller):
+                // its remaining candidates get a placeholder.
+                return 0.5;
+            }
+            if self.evals % EVALS_PER_CLOCK_READ == 0 && self.time_up() {
+                self.halted = true;
+                return 0.5;
+            }
+        }
         self.evals += 1;
         let mut t = *s;
         t.apply(m);
@@ -268,11 +294,20 @@ impl Best {
     /// Read at every node (a node scores its candidates: a few hundred
     /// evaluations), so the clock is read every fraction of a millisecond.
     fn out_of_time(&self) -> bool {
+        if self.halted {
+            return true;
+        }
         if let Some(cap) = self.cap {
             if self.evals >= cap {
                 return true;
             }
         }
+        self.time_up()
+    }
+
+    /// Whether the soft or the hard limit has passed (never without a
+    /// deadline: a playout budget is counted by `out_of_time` alone).
+    fn time_up(&self) -> bool {
         match (self.soft, self.hard) {
             (Some(s), Some(h)) => {
                 let now = Instant::now();
@@ -399,7 +434,7 @@ impl Best {
             stopped: AtomicBool::new(false),
             values: Mutex::new(vec![None; root.len()]),
         };
-        let helpers = self.cfg.threads.max(1) - 1;
+        let helpers = self.helpers;
         if helpers == 0 || root.len() < 2 {
             self.root_worker(s, depth, root, &shared, stop);
         } else {
@@ -414,6 +449,9 @@ impl Best {
                     cap: self
                         .cap
                         .map(|c| c.saturating_sub(self.evals) / (helpers as u64 + 1)),
+                    halt_checks: self.halt_checks,
+                    halted: false,
+                    helpers: 0,
                 })
                 .collect();
             std::thread::scope(|scope| {
@@ -503,6 +541,15 @@ impl Agent<GolState> for Best {
 
     fn select(&mut self, s: &GolState, limits: &Limits, stop: &AtomicBool) -> Decision<Move> {
         self.evals = 0;
+        self.halt_checks = false;
+        self.halted = false;
+        // Under a deadline, a helper only on a core nothing else wants: on
+        // a busy machine the helper made answers overrun (tens of ms).
+        let wanted = self.cfg.threads.max(1) - 1;
+        self.helpers = match limits.deadline {
+            Some(_) => wanted.min(crate::search::cores::idle_cores().unwrap_or(wanted)),
+            None => wanted,
+        };
         // One slot per ply: no node lies deeper than the deepest depth.
         self.killers = vec![None; self.cfg.max_depth.max(1) + 1];
         let deadline: Option<Deadline> = limits.deadline;
@@ -534,6 +581,14 @@ impl Agent<GolState> for Best {
             root.sort_by(|x, y| y.0.total_cmp(&x.0));
         }
         self.cap = cap;
+        self.halt_checks = true;
+        tracing::debug!(
+            root = root.len(),
+            evals = self.evals,
+            helpers = self.helpers,
+            elapsed_ms = deadline.map(|d| d.start.elapsed().as_secs_f64() * 1e3),
+            "best: root scored"
+        );
         let Some(&(v1, m1)) = root.first() else {
             return Decision {
                 mv: Move::Pass,
@@ -594,6 +649,8 @@ impl Agent<GolState> for Best {
         tracing::debug!(
             depth = reached,
             evals = self.evals,
+            elapsed_ms = deadline.map(|d| d.start.elapsed().as_secs_f64() * 1e3),
+            hard_ms = deadline.map(|d| (d.hard - d.start).as_secs_f64() * 1e3),
             value = best.0,
             "best: searched"
         );

@@ -62,10 +62,11 @@ pub enum GameResult {
 pub struct BotStats {
     /// Requests answered with a line (in time).
     pub answers: u32,
-    /// Longest and 99th-percentile answer time (write `action move` to read
-    /// the reply), in milliseconds; 0 without answers.
+    /// Longest, 99th- and 99.9th-percentile answer time (write `action
+    /// move` to read the reply), in milliseconds; 0 without answers.
     pub max_latency_ms: f64,
     pub p99_latency_ms: f64,
+    pub p999_latency_ms: f64,
     pub timeouts: u32,
     /// Unreadable or illegal moves.
     pub illegal_moves: u32,
@@ -81,6 +82,7 @@ impl BotStats {
         self.latencies_ms.push(ms);
         self.max_latency_ms = round_ms(self.max_latency_ms.max(ms));
         self.p99_latency_ms = round_ms(percentile(&self.latencies_ms, 0.99));
+        self.p999_latency_ms = round_ms(percentile(&self.latencies_ms, 0.999));
     }
 
     fn merge(&mut self, other: &BotStats) {
@@ -88,6 +90,7 @@ impl BotStats {
         self.latencies_ms.extend_from_slice(&other.latencies_ms);
         self.max_latency_ms = self.max_latency_ms.max(other.max_latency_ms);
         self.p99_latency_ms = round_ms(percentile(&self.latencies_ms, 0.99));
+        self.p999_latency_ms = round_ms(percentile(&self.latencies_ms, 0.999));
         self.timeouts += other.timeouts;
         self.illegal_moves += other.illegal_moves;
         self.crashes += other.crashes;
@@ -207,6 +210,7 @@ impl MatchReport {
             "answers": a.answers,
             "max_latency_ms": a.max_latency_ms,
             "p99_latency_ms": a.p99_latency_ms,
+            "p999_latency_ms": a.p999_latency_ms,
             "timeouts": a.timeouts,
             "illegal_moves": a.illegal_moves,
             "crashes": a.crashes,
@@ -215,6 +219,7 @@ impl MatchReport {
             "b_answers": b.answers,
             "b_max_latency_ms": b.max_latency_ms,
             "b_p99_latency_ms": b.p99_latency_ms,
+            "b_p999_latency_ms": b.p999_latency_ms,
             "b_timeouts": b.timeouts,
             "b_illegal_moves": b.illegal_moves,
             "b_crashes": b.crashes,

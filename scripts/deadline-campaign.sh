@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# The deadline campaign: every game over its real platform at 100 ms a move,
+# while both cores (every core `nproc` counts) are kept busy by another
+# program, `yes > /dev/null` (GNU coreutils), one per core, started here.
+# For each game it plays until at least MOVES moves were answered, then prints
+# the timeouts, the moves over 100 ms, and p50/p99/p99.9/max on the server's
+# (or the referee's) clock. Exit 1 if any game had a timeout or a move over
+# the limit.
+#
+#   scripts/deadline-campaign.sh [-m MOVES] [-b BINARY] [-o DIR] [-n] [GAME...]
+#
+#   -m MOVES   moves per game (default 2000)
+#   -b BINARY  the ladderbot binary (default target/release/ladderbot)
+#   -o DIR     where records and logs go (default a new temporary folder)
+#   -n         no load (for a baseline on an idle machine)
+#   GAME       golad four3d floodit puyo geister (default: all five)
+#
+# GOLAD: `referee golad` between two `play golad --stdio --profile golad-best`
+# (the default 100 ms cap; bank 10000 ms, +100 ms a move), its answer times
+# as the referee measures them (request written to reply read).
+# Score Four, Flood-It, Puyo: `serve --time-per-move-ms 100` with two `play`
+# clients (the game's best profile), `move_ms` of the server's records.
+# Geister: `serve-gat` with two `play geister --time-ms 100` clients, the
+# records' `move_ms` (the setups left out); the GAT rule itself is 10 s.
+set -euo pipefail
+
+MOVES=2000
+BIN=target/release/ladderbot
+OUT=""
+LOAD=1
+while getopts "m:b:o:n" opt; do
+    case $opt in
+        m) MOVES=$OPTARG ;;
+        b) BIN=$OPTARG ;;
+        o) OUT=$OPTARG ;;
+        n) LOAD=0 ;;
+        *) sed -n '2,20p' "$0"; exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+GAMES=("$@")
+[ ${#GAMES[@]} -gt 0 ] || GAMES=(golad four3d floodit puyo geister)
+BIN=$(realpath "$BIN")
+[ -x "$BIN" ] || { echo "no binary at $BIN (cargo build --release)" >&2; exit 2; }
+[ -n "$OUT" ] || OUT=$(mktemp -d /tmp/ladderbot-deadline.XXXXXX)
+mkdir -p "$OUT"
+cd "$(dirname "$0")/.."   # the profiles in bots/
+
+PIDS=()
+cleanup() {
+    for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+if [ "$LOAD" = 1 ]; then
+    for _ in $(seq "$(nproc)"); do
+        yes > /dev/null &
+        PIDS+=($!)
+    done
+    echo "load: $(nproc) x 'yes > /dev/null' (pids ${PIDS[*]})"
+fi
+
+FAILED=0
+LIMIT=100
+
+# Moves recorded so far in a records file.
+moves_in() {
+    [ -s "$1" ] || { echo 0; return; }
+    "$BIN" latency "$1" --skip "$2" --json | sed 's/.*"moves":\([0-9]*\).*/\1/'
+}
+
+report() { # game, records, skip
+    local line
+    line=$("$BIN" latency "$2" --skip "$3" --limit-ms "$LIMIT")
+    echo "$1: $line"
+    local j
+    j=$("$BIN" latency "$2" --skip "$3" --limit-ms "$LIMIT" --json)
+    if ! echo "$j" | grep -q '"timeouts":0,' || ! echo "$j" | grep -q '"over_limit":0,'; then
+        FAILED=1
+    fi
+}
+
+serve_game() { # game, profile, games per batch
+    local game=$1 profile=$2 batch=$3
+    local rec="$OUT/$game.jsonl" log="$OUT/$game-serve.log"
+    : > "$rec"
+    "$BIN" serve --bind 127.0.0.1:0 --time-per-move-ms "$LIMIT" --records "$rec" \
+        --house-agent "" > "$OUT/$game-serve.out" 2> "$log" &
+    local server=$!
+    local url=""
+    for _ in $(seq 100); do
+        url=$(sed -n 's/^listening on //p' "$OUT/$game-serve.out")
+        [ -n "$url" ] && break
+        sleep 0.1
+    done
+    [ -n "$url" ] || { echo "$game: the server did not start" >&2; exit 1; }
+    while [ "$(moves_in "$rec" 0)" -lt "$MOVES" ]; do
+        for side in a b; do
+            "$BIN" play "$game" --profile "$profile" --server "$url" --opponent any \
+                --games "$batch" --name "$game-$side" --seed "$RANDOM" \
+                >> "$OUT/$game-$side.out" 2>> "$OUT/$game-$side.log" &
+            PIDS+=($!)
+        done
+        wait "${PIDS[@]: -2}" || { echo "$game: a client failed (see $OUT/$game-*.log)" >&2; FAILED=1; break; }
+    done
+    kill -TERM "$server"; wait "$server" || true
+    report "$game" "$rec" 0
+}
+
+for game in "${GAMES[@]}"; do
+    case $game in
+    golad)
+        bot="$BIN play golad --stdio --profile golad-best"
+        games=$(( (MOVES + 149) / 150 * 2 ))
+        "$BIN" referee golad --bot "$bot" --bot "$bot" --games "$games" --json \
+            --bot-stderr "$OUT/golad-bots.log" > "$OUT/golad.json" 2> "$OUT/golad-referee.log"
+        tail -n 1 "$OUT/golad.json" | python3 -c '
+import json, sys
+t = json.load(sys.stdin)
+answers = t["answers"] + t["b_answers"]
+worst = max(t["max_latency_ms"], t["b_max_latency_ms"])
+print("golad: %d games, %d answers, %d timeouts, %d illegal, %d crashes; answer time on the referee'"'"'s clock: p99 %.1f/%.1f ms, p99.9 %.1f/%.1f ms, max %.1f/%.1f ms (A/B)" % (
+    t["games"], answers, t["timeouts"] + t["b_timeouts"], t["illegal_moves"] + t["b_illegal_moves"],
+    t["crashes"] + t["b_crashes"], t["p99_latency_ms"], t["b_p99_latency_ms"],
+    t["p999_latency_ms"], t["b_p999_latency_ms"], t["max_latency_ms"], t["b_max_latency_ms"]))
+bad = t["timeouts"] + t["b_timeouts"] + t["crashes"] + t["b_crashes"] > 0 or worst > 100 or answers < int(sys.argv[1])
+sys.exit(1 if bad else 0)' "$MOVES" || FAILED=1
+        ;;
+    four3d) serve_game four3d four3d-best 10 ;;
+    floodit) serve_game floodit floodit-best 10 ;;
+    puyo) serve_game puyo puyo-best 2 ;;
+    geister)
+        rec="$OUT/geister.jsonl"
+        : > "$rec"
+        "$BIN" serve-gat --ports 0,0 --out "$rec" > "$OUT/geister-serve.out" 2> "$OUT/geister-serve.log" &
+        server=$!
+        ports=""
+        for _ in $(seq 100); do
+            ports=$(sed -n 's/^listening on //p' "$OUT/geister-serve.out")
+            [ -n "$ports" ] && break
+            sleep 0.1
+        done
+        [ -n "$ports" ] || { echo "geister: serve-gat did not start" >&2; exit 1; }
+        while [ "$(moves_in "$rec" 2)" -lt "$MOVES" ]; do
+            i=0
+            for port in ${ports//,/ }; do
+                "$BIN" play geister --profile geister-best --time-ms "$LIMIT" \
+                    --server "127.0.0.1:$port" --games 5 --seed "$RANDOM" \
+                    >> "$OUT/geister-$i.out" 2>> "$OUT/geister-$i.log" &
+                PIDS+=($!)
+                i=$((i + 1))
+            done
+            wait "${PIDS[@]: -2}" || { echo "geister: a client failed (see $OUT/geister-*.log)" >&2; FAILED=1; break; }
+        done
+        kill -TERM "$server"; wait "$server" || true
+        report geister "$rec" 2
+        ;;
+    *) echo "unknown game $game" >&2; exit 2 ;;
+    esac
+done
+echo "records and logs: $OUT"
+exit $FAILED
