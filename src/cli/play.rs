@@ -152,6 +152,17 @@ impl PlayArgs {
 }
 
 pub fn run(args: PlayArgs, settings: Settings) -> Result<(), CliError> {
+    if let Some(t) = settings.search.time_ms {
+        let margin = settings.search.margin_ms;
+        if t <= margin {
+            // The margin is inside the time: nothing is left to search.
+            tracing::warn!(
+                time_ms = t,
+                margin_ms = margin,
+                "the time per move is not more than search.margin_ms: no time is left to search, every answer is the agent's first guess"
+            );
+        }
+    }
     if settings.client.stdio {
         return run_stdio(settings);
     }

@@ -218,7 +218,7 @@ impl Default for SearchSettings {
         SearchSettings {
             playouts: None,
             time_ms: None,
-            margin_ms: 20,
+            margin_ms: 30,
             seed: None,
             time_policy: TimePolicy::Fixed,
         }

@@ -91,7 +91,7 @@ impl SideConfig {
     /// per-move deadline less the margin; with neither, the `Limits` default.
     /// In-process there is no I/O to cover, only the search's own stopping:
     /// the margin is `margin_ms` but at most a quarter of the move's time, so
-    /// a short time (`--time-ms 20` with the default 20 ms margin) still
+    /// a short time (`--time-ms 20` with the default 30 ms margin) still
     /// searches three quarters of it instead of nothing.
     pub fn limits(&self, start: Instant, margin_ms: u64) -> Limits {
         Limits {
