@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{serve_gat, Guard};
+use common::{serve_gat, serve_gat_logged, Guard};
 use ladderbot::games::geister::GeisterGame;
 use ladderbot::games::replay;
 use ladderbot::model::Model;
@@ -43,6 +43,10 @@ fn summary(out: &Output) -> (u32, u32, u32, u32) {
     (n[0], n[1], n[2], n[3])
 }
 
+fn stdout_of(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
 /// A hand-written client.
 struct Raw {
     rd: BufReader<TcpStream>,
@@ -64,6 +68,20 @@ impl Raw {
             rd: BufReader::new(s.try_clone().unwrap()),
             wr: s,
         }
+    }
+    /// The next line, or `None` at the end of the stream (or on a reset).
+    fn try_line(&mut self) -> Option<String> {
+        let mut l = String::new();
+        match self.rd.read_line(&mut l) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => Some(l.trim_end_matches("\r\n").to_string()),
+        }
+    }
+    /// Answers `SET?` and returns the first line after `OK `.
+    fn set(&mut self) {
+        assert_eq!(self.line(), "SET?");
+        self.send("SET:ABCD");
+        assert_eq!(self.line(), "OK ");
     }
     fn line(&mut self) -> String {
         let mut l = String::new();
@@ -229,8 +247,10 @@ fn a_client_survives_a_malformed_server() {
     let (mut s, _) = l.accept().unwrap();
     s.write_all(b"SET?\r\nnonsense\r\n").unwrap();
     let o = c.wait(LIMIT);
-    assert!(o.status.success());
-    assert_eq!(summary(&o), (1, 0, 0, 1));
+    // The server broke the game off: aborted, not lost; worth retrying.
+    assert_eq!(o.status.code(), Some(75), "{o:?}");
+    assert_eq!(summary(&o), (0, 0, 0, 0));
+    assert!(stdout_of(&o).contains(", aborted 1"), "{}", stdout_of(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("error"), "{err}");
 }
@@ -343,4 +363,306 @@ fn a_move_sent_before_its_mov_request_loses_as_the_protocol_says() {
     assert_eq!(recs[0].reason, EndReason::IllegalMove);
     let detail = recs[0].detail.as_deref().unwrap_or_default();
     assert!(detail.contains("out of order"), "{detail}");
+}
+
+#[test]
+fn a_line_over_the_limit_loses_and_a_partial_line_is_no_move_and_the_server_serves_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, log) = (dir.path().join("games.jsonl"), dir.path().join("serve.log"));
+    let (srv, ports, _lines) = serve_gat_logged(3, &out, 0, 1, Some(&log));
+    // Game 1: a 1,000-byte line instead of a move.
+    let (mut first, mut second) = (Raw::connect(ports[0]), Raw::connect(ports[1]));
+    first.set();
+    second.set();
+    assert!(first.line().starts_with("MOV?"));
+    first.send(&"x".repeat(1000));
+    assert_eq!(first.line(), "NG ");
+    assert!(first.line().starts_with("LST:"));
+    assert!(second.line().starts_with("WON:"));
+    drop((first, second));
+    // Game 2: a move without its end of line, then silence: lost on time.
+    let (mut first, mut second) = (Raw::connect(ports[0]), Raw::connect(ports[1]));
+    first.set();
+    second.set();
+    assert!(first.line().starts_with("MOV?"));
+    first.wr.write_all(b"MOV:C,N").unwrap();
+    assert!(first.line().starts_with("LST:"));
+    assert!(second.line().starts_with("WON:"));
+    drop((first, second));
+    // Game 3: a move without its end of line, then the end of the stream.
+    let (mut first, mut second) = (Raw::connect(ports[0]), Raw::connect(ports[1]));
+    first.set();
+    second.set();
+    assert!(first.line().starts_with("MOV?"));
+    first.wr.write_all(b"MOV:C,N").unwrap();
+    first.wr.shutdown(std::net::Shutdown::Write).unwrap();
+    assert!(second.line().starts_with("WON:"));
+    drop((first, second));
+    assert!(srv.wait(LIMIT).status.success());
+    let recs = read_records(&out).unwrap();
+    let got: Vec<_> = recs.iter().map(|r| (r.winner, r.reason)).collect();
+    assert_eq!(
+        got,
+        [
+            (Some(1), EndReason::IllegalMove),
+            (Some(1), EndReason::Timeout),
+            (Some(1), EndReason::Disconnect)
+        ]
+    );
+    let detail = recs[0].detail.as_deref().unwrap_or_default();
+    assert!(detail.contains("limit of 512 bytes"), "{detail}");
+    // The partial move was never played: only the two setups.
+    assert_eq!(recs[2].moves.len(), 2, "{:?}", recs[2].moves);
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        log.lines()
+            .any(|l| l.contains("WARN") && l.contains("limit of 512 bytes")),
+        "{log}"
+    );
+    assert!(log.contains("in the middle of a line"), "{log}");
+}
+
+#[test]
+fn a_client_that_crashes_or_hangs_loses_and_the_server_serves_the_next_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games.jsonl");
+    let (srv, ports, _lines) = serve_gat(4, &out, 0, 2);
+    let honest = client(ports[1], 4, 21);
+    // Game 1: seat 0 crashes mid-game; its unread lines make the close a reset.
+    let mut raw = Raw::connect(ports[0]);
+    assert_eq!(raw.line(), "SET?");
+    raw.send("SET:ABCD");
+    std::thread::sleep(Duration::from_millis(300));
+    drop(raw);
+    // Game 2: seat 0 never answers SET?.
+    let mut raw = Raw::connect(ports[0]);
+    let t0 = Instant::now();
+    assert_eq!(raw.line(), "SET?");
+    assert!(raw.line().starts_with("LST:"));
+    assert!(t0.elapsed() < Duration::from_secs(15));
+    drop(raw);
+    // Game 3: seat 0 hangs, connected and silent, at its first move.
+    let mut raw = Raw::connect(ports[0]);
+    raw.set();
+    assert!(raw.line().starts_with("MOV?"));
+    assert!(raw.line().starts_with("LST:"));
+    drop(raw);
+    // Game 4: an honest client on the same port plays normally.
+    let other = client(ports[0], 1, 22);
+    let o = other.wait(LIMIT);
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(summary(&o).0, 1);
+    let h = honest.wait(LIMIT);
+    assert!(h.status.success(), "{h:?}");
+    let (games, wins, _, _) = summary(&h);
+    assert_eq!(games, 4);
+    assert!(wins >= 3, "{}", stdout_of(&h));
+    assert!(srv.wait(LIMIT).status.success());
+    let recs = read_records(&out).unwrap();
+    let got: Vec<_> = recs.iter().map(|r| (r.winner, r.reason)).collect();
+    assert_eq!(
+        got[..3],
+        [
+            (Some(1), EndReason::Disconnect),
+            (Some(1), EndReason::Timeout),
+            (Some(1), EndReason::Timeout)
+        ]
+    );
+    assert!(
+        recs[1]
+            .detail
+            .as_deref()
+            .unwrap_or_default()
+            .contains("no SET within 2 s"),
+        "{:?}",
+        recs[1].detail
+    );
+    assert_eq!(recs[3].reason, EndReason::Rules, "{:?}", recs[3]);
+}
+
+#[test]
+fn a_flood_out_of_turn_loses_and_the_server_serves_the_next_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games.jsonl");
+    let (srv, ports, _lines) = serve_gat(2, &out, 60, 5);
+    let (mut first, mut second) = (Raw::connect(ports[0]), Raw::connect(ports[1]));
+    first.set();
+    second.set();
+    assert!(first.line().starts_with("MOV?"));
+    // 10,000 lines while it is the other seat's turn (the server may close
+    // before all are written).
+    let flood = "MOV:A,N\r\n".repeat(10_000);
+    let _ = second.wr.write_all(flood.as_bytes());
+    assert!(first.line().starts_with("WON:"));
+    drop((first, second));
+    let a = client(ports[0], 1, 31);
+    let b = client(ports[1], 1, 32);
+    for c in [a, b] {
+        let o = c.wait(LIMIT);
+        assert!(o.status.success(), "{o:?}");
+        assert_eq!(summary(&o).0, 1);
+    }
+    assert!(srv.wait(LIMIT).status.success());
+    let recs = read_records(&out).unwrap();
+    assert_eq!(
+        (recs[0].winner, recs[0].reason),
+        (Some(0), EndReason::IllegalMove)
+    );
+    assert!(recs[0]
+        .detail
+        .as_deref()
+        .unwrap_or_default()
+        .contains("out of order"));
+    assert_eq!(recs[1].reason, EndReason::Rules);
+}
+
+#[test]
+fn connections_to_taken_ports_are_refused_and_floods_do_not_disturb_an_honest_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, log) = (dir.path().join("games.jsonl"), dir.path().join("serve.log"));
+    let (srv, ports, _lines) = serve_gat_logged(1, &out, 60, 5, Some(&log));
+    // Two honest clients that take a little time per move.
+    let honest = |port: u16, seed: u64| {
+        let child = Command::new(BIN)
+            .args(["play", "geister", "--server", &format!("127.0.0.1:{port}")])
+            .args(["--agent", "dmc-v1", "--time-ms", "60"])
+            .args(["--games", "1", "--seed", &seed.to_string()])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start play geister");
+        Guard(Some(child))
+    };
+    let (a, b) = (honest(ports[0], 41), honest(ports[1], 42));
+    let start = Instant::now();
+    while !std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .contains("both players connected")
+    {
+        assert!(start.elapsed() < LIMIT, "the game did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // While the game runs: extra connections to both ports, each closed at
+    // once, each flooding what it can.
+    let flood = "MOV:A,N\r\n".repeat(10_000);
+    for i in 0..6 {
+        let mut s = TcpStream::connect(("127.0.0.1", ports[i % 2])).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let _ = s.write_all(flood.as_bytes());
+        let mut buf = [0u8; 64];
+        let n = std::io::Read::read(&mut s, &mut buf);
+        assert!(
+            matches!(n, Ok(0) | Err(_)),
+            "an extra connection was served: {n:?}"
+        );
+    }
+    for c in [a, b] {
+        let o = c.wait(LIMIT);
+        assert!(o.status.success(), "{o:?}");
+        assert_eq!(summary(&o).0, 1, "{}", stdout_of(&o));
+    }
+    assert!(srv.wait(LIMIT).status.success());
+    let recs = read_records(&out).unwrap();
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0].reason, EndReason::Rules, "{:?}", recs[0]);
+    assert!(recs[0].moves.len() > 4);
+    let log = std::fs::read_to_string(&log).unwrap();
+    let refused = log
+        .lines()
+        .filter(|l| l.contains("WARN") && l.contains("refused a connection"))
+        .count();
+    assert_eq!(refused, 6, "{log}");
+}
+
+#[test]
+fn sigterm_records_the_game_in_progress_as_aborted_and_exits_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games.jsonl");
+    let (srv, ports, lines) = serve_gat(0, &out, 60, 5);
+    let (mut first, mut second) = (Raw::connect(ports[0]), Raw::connect(ports[1]));
+    first.set();
+    second.set();
+    assert!(first.line().starts_with("MOV?"));
+    first.send("MOV:C,N");
+    assert_eq!(first.line(), "OK ");
+    assert!(second.line().starts_with("MOV?"));
+    let pid = srv.0.as_ref().unwrap().id().to_string();
+    let killed = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    assert!(killed.success());
+    let o = srv.wait(LIMIT);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    // No verdict for either seat: the connections just close.
+    assert_eq!(first.try_line(), None);
+    assert_eq!(second.try_line(), None);
+    let printed: Vec<String> = lines.try_iter().collect();
+    assert!(
+        printed.iter().any(|l| l == "stopped by SIGTERM"),
+        "{printed:?}"
+    );
+    assert!(
+        printed.iter().any(|l| l.contains("* by aborted")),
+        "{printed:?}"
+    );
+    let recs = read_records(&out).unwrap();
+    assert_eq!(recs.len(), 1);
+    let r = &recs[0];
+    assert_eq!(
+        (r.reason, r.result.as_str(), r.winner),
+        (EndReason::Aborted, "*", None)
+    );
+    // The two setups and the one move played.
+    assert_eq!(r.moves.len(), 3, "{:?}", r.moves);
+    assert_eq!(r.moves[2], "C,N");
+}
+
+#[test]
+fn a_server_lost_mid_game_is_aborted_not_lost_and_a_closed_connection_is_no_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("ours.jsonl");
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    let child = Command::new(BIN)
+        .args(["play", "geister", "--server", &format!("127.0.0.1:{port}")])
+        .args(["--agent", "random", "--games", "2", "--seed", "3"])
+        .arg("--records")
+        .arg(&records)
+        .env("LADDERBOT_CLIENT__RECONNECT_WINDOW_MS", "1500")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let c = Guard(Some(child));
+    // The first connection is closed at once, as a busy server does.
+    drop(l.accept().unwrap());
+    // The second one gets a game, and the server dies after one move.
+    let (s, _) = l.accept().unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut raw = Raw {
+        rd: BufReader::new(s.try_clone().unwrap()),
+        wr: s,
+    };
+    raw.send("SET?");
+    assert!(raw.line().starts_with("SET:"));
+    raw.send("OK ");
+    raw.send("MOV?14R24B34B44R15B25R35B45R41u31u21u11u40u30u20u10u");
+    assert!(raw.line().starts_with("MOV:"));
+    drop(raw);
+    drop(l);
+    let o = c.wait(LIMIT);
+    let text = stdout_of(&o);
+    // Printed as aborted, not counted as a loss; the summary, then exit 75.
+    assert_eq!(o.status.code(), Some(75), "{o:?}");
+    let games: Vec<&str> = text.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 1, "{text}");
+    assert!(games[0].starts_with("game 1: seat 0: aborted"), "{text}");
+    assert!(
+        text.contains("summary: games 0, wins 0, draws 0, losses 0, score 0.000, aborted 1"),
+        "{text}"
+    );
+    let recs = read_records(&records).unwrap();
+    assert_eq!(recs.len(), 1);
+    assert_eq!(
+        (recs[0].reason, recs[0].result.as_str(), recs[0].winner),
+        (EndReason::Aborted, "*", None)
+    );
 }

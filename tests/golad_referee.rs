@@ -422,3 +422,91 @@ fn a_game_ends_after_max_rounds_as_a_draw_when_both_live() {
 fn our_bot_with(extra: &str) -> String {
     format!("{} {extra}", our_bot())
 }
+
+/// Whether process `pid` still runs (a zombie waiting to be reaped does not).
+fn running(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => false,
+        Ok(stat) => stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| !rest.starts_with('Z')),
+    }
+}
+
+fn pids(path: &Path) -> Vec<u32> {
+    log_lines(path).iter().map(|l| l.parse().unwrap()).collect()
+}
+
+#[test]
+fn a_hung_bot_is_killed_and_the_referee_goes_on_to_the_next_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pa, pb) = (dir.path().join("a.pids"), dir.path().join("b.pids"));
+    // B stops reading and answering on its second request and ignores
+    // SIGTERM; A plays on but does not exit when its stdin closes.
+    let a = python_bot(&format!(
+        "--mode pass --ignore-eof --pid-file '{}'",
+        pa.display()
+    ));
+    let b = python_bot(&format!("--hang-turn 2 --pid-file '{}'", pb.display()));
+    let o = referee(
+        &a,
+        &b,
+        &[
+            "--games",
+            "2",
+            "--timebank",
+            "1000",
+            "--max-rounds",
+            "10",
+            "--grace-ms",
+            "200",
+        ],
+    );
+    let (games, t) = games_and_totals(&o);
+    assert_eq!(games.len(), 2);
+    assert_eq!(t["b_timeouts"], 2, "{t}");
+    assert_eq!(t["b_crashes"], 0, "{t}");
+    assert_eq!(
+        (t["timeouts"].as_u64(), t["crashes"].as_u64()),
+        (Some(0), Some(0)),
+        "{t}"
+    );
+    for g in &games {
+        assert_eq!(g["b"]["answers"], 1, "{g}");
+        assert!(g["moves"].as_u64().unwrap() > 4, "the game went on: {g}");
+    }
+    // One process per bot and game, none left running.
+    let (a_pids, b_pids) = (pids(&pa), pids(&pb));
+    assert_eq!((a_pids.len(), b_pids.len()), (2, 2));
+    for pid in a_pids.into_iter().chain(b_pids) {
+        assert!(!running(pid), "bot process {pid} survived the referee");
+    }
+}
+
+#[test]
+fn a_reply_over_the_limit_is_an_illegal_move_and_a_partial_reply_then_exit_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let la = dir.path().join("a.log");
+    let a = python_bot(&format!("--mode pass --log '{}'", la.display()));
+    let b = python_bot("--mode pass --long-turn 1 --partial-exit-turn 3");
+    let o = referee(&a, &b, &["--games", "1", "--max-rounds", "10"]);
+    let (games, t) = games_and_totals(&o);
+    assert_eq!(t["b_illegal_moves"], 1, "{t}");
+    assert_eq!(t["b_crashes"], 1, "{t}");
+    assert_eq!(t["b_timeouts"], 0, "{t}");
+    // The long line and the legal pass were answers; the partial one not.
+    assert_eq!(games[0]["b"]["answers"], 2, "{}", games[0]);
+    let err = stderr(&o);
+    assert!(err.contains("over the limit of 65536 bytes"), "{err}");
+    assert!(err.contains("in the middle of a line"), "{err}");
+    // A was told `null` for B's first move and played to the end.
+    let told: Vec<String> = log_lines(&la)
+        .into_iter()
+        .filter(|l| l.starts_with("< update player1 move"))
+        .collect();
+    assert_eq!(
+        told.first().map(String::as_str),
+        Some("< update player1 move null")
+    );
+    assert_eq!(log_lines(&la).last().map(String::as_str), Some("# EOF"));
+}

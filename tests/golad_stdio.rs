@@ -328,3 +328,29 @@ fn answers_are_within_100_ms_of_the_request() {
     eprintln!("latencies: {times:?}");
     assert!(worst < ANSWER_LIMIT, "slowest answer {worst:?}");
 }
+
+#[test]
+fn a_line_over_the_limit_is_skipped_with_a_warning_and_a_partial_last_line_is_ignored() {
+    let mut bot = Bot::start(&[]);
+    bot.feed("settings your_botid 0");
+    // 80,000 bytes: over the 64 KiB limit, skipped (not read as a field).
+    bot.feed(&format!("update game field {}", "0,".repeat(40_000)));
+    // A request over the limit is still answered, with `pass`.
+    let (r, _) = bot.ask(&format!("action move 10000{}", " ".repeat(70_000)));
+    assert_eq!(r, "pass");
+    let (r, _) = bot.ask("action move 10000");
+    assert_eq!(r, "pass");
+    // The input ends in the middle of a request: no answer, a clean exit.
+    bot.stdin
+        .as_mut()
+        .unwrap()
+        .write_all(b"action move 10000")
+        .unwrap();
+    let err = bot.finish();
+    assert_eq!(
+        err.matches("over the limit of 65536 bytes").count(),
+        2,
+        "{err}"
+    );
+    assert!(err.contains("in the middle of a line"), "{err}");
+}

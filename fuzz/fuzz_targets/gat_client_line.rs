@@ -2,7 +2,7 @@
 //! (`gat::codec::parse_client_line`) and the message order
 //! (`Phase::on_client`).
 //!
-//! Input: any bytes, read as `gat::read_line` does: invalid UTF-8 replaced,
+//! Input: any bytes, read as `gat::LineReader` does: invalid UTF-8 replaced,
 //! one line per `\n` (kept with the line).
 #![no_main]
 

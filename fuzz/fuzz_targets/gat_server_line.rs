@@ -2,7 +2,7 @@
 //! (`gat::codec::parse_server_line`), the 48-character board
 //! (`GatBoard::parse`) and the message order (`Phase::on_server`).
 //!
-//! Input: any bytes, read as `gat::read_line` does: invalid UTF-8 replaced,
+//! Input: any bytes, read as `gat::LineReader` does: invalid UTF-8 replaced,
 //! one line per `\n` (kept with the line).
 #![no_main]
 

@@ -418,11 +418,14 @@ fn gat_record(g: &GatGame, our_name: &str, session: u64) -> GameRecord {
     let winner = match g.outcome {
         Some(GatOutcome::Won) => Some(seat),
         Some(GatOutcome::Draw) => None,
-        // A loss, or a game that broke off (the server scores it as ours lost).
+        // Broken off by the server: no result.
+        None if g.aborted => None,
+        // A loss, or a game we broke off (the server scores it as ours lost).
         _ => Some(1 - seat),
     };
     let (reason, detail) = match (&g.outcome, &g.error) {
         (Some(_), _) => (EndReason::Rules, None),
+        (None, e) if g.aborted => (EndReason::Aborted, e.clone()),
         (None, e) => (EndReason::Disconnect, e.clone()),
     };
     GameRecord {
@@ -430,7 +433,11 @@ fn gat_record(g: &GatGame, our_name: &str, session: u64) -> GameRecord {
         id: format!("gat-{session:x}-{}", g.number),
         players,
         winner,
-        result: GameRecord::result_string(winner).into(),
+        result: if g.aborted {
+            GameRecord::ABORTED.into()
+        } else {
+            GameRecord::result_string(winner).into()
+        },
         reason,
         detail: detail.or_else(|| Some(format!("{} moves of ours", g.our_moves))),
         start: serde_json::Value::Null,
@@ -507,14 +514,41 @@ async fn play_geister(settings: Settings, records: Option<String>) -> Result<(),
         }
         None => play_geister_house(&settings, records, seed, stop).await?,
     };
-    print_summary(
-        summary.games,
-        summary.wins,
-        summary.draws,
-        summary.losses,
-        summary.score(),
+    print_gat_summary(&summary);
+    session_end(summary.stopped, summary.abandoned, &signal)?;
+    gat_session_end(&summary)
+}
+
+/// The closing line of `play geister`: [`print_summary`]'s, with the games
+/// the server broke off when there are any.
+fn print_gat_summary(s: &GatSummary) {
+    let mut line = format!(
+        "summary: games {}, wins {}, draws {}, losses {}, score {:.3}",
+        s.games,
+        s.wins,
+        s.draws,
+        s.losses,
+        s.score()
     );
-    session_end(summary.stopped, summary.abandoned, &signal)
+    if s.aborted > 0 {
+        line.push_str(&format!(", aborted {}", s.aborted));
+    }
+    println!("{line}");
+}
+
+/// A session the GAT server cut short (a game broken off, or the server
+/// gone before the next game) exits 75 after its summary: worth retrying.
+fn gat_session_end(s: &GatSummary) -> Result<(), CliError> {
+    match (&s.server_lost, s.aborted) {
+        (Some(e), _) => Err(CliError::Retry(format!(
+            "the GAT server is gone after {} game(s): {e}",
+            s.games + s.aborted
+        ))),
+        (None, n) if n > 0 => Err(CliError::Retry(format!(
+            "the GAT server broke off {n} game(s)"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 async fn play_geister_house(

@@ -1,4 +1,6 @@
 //! `ladderbot serve-gat`: a GAT-compatible Geister server on two TCP ports.
+//! SIGTERM or SIGINT ends it: the game in progress is written to `--out` as
+//! aborted (result `*`, the moves so far) and it exits 0.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -72,13 +74,26 @@ pub fn run(args: ServeGatArgs) -> Result<(), CliError> {
             .map_err(|e| CliError::Runtime(e.to_string()))?;
         println!("listening on {},{}", ports[0], ports[1]);
         let _ = std::io::stdout().flush();
+        // SIGTERM or SIGINT: the game in progress is recorded as aborted
+        // and the server exits 0.
+        let signal = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let seen = signal.clone();
+        let stop = async move {
+            let sig = super::stop_signal().await;
+            *seen.lock().unwrap_or_else(|e| e.into_inner()) = Some(sig);
+            sig
+        };
         let played = server
-            .run(|r| {
+            .run_until(stop, |r| {
                 println!("{}", describe_record(r));
                 let _ = std::io::stdout().flush();
             })
             .await
             .map_err(|e| CliError::Runtime(e.to_string()))?;
+        if let Some(sig) = *signal.lock().unwrap_or_else(|e| e.into_inner()) {
+            tracing::warn!(signal = sig, games = played, "stopped");
+            println!("stopped by {sig}");
+        }
         println!("served {played} games");
         Ok(())
     })

@@ -141,7 +141,24 @@ pub fn serve_gat(
     budget: u64,
     timeout: u64,
 ) -> (Guard, [u16; 2], mpsc::Receiver<String>) {
+    serve_gat_logged(games, out, budget, timeout, None)
+}
+
+/// [`serve_gat`] with its stderr (debug log) written to `log`.
+pub fn serve_gat_logged(
+    games: u32,
+    out: &Path,
+    budget: u64,
+    timeout: u64,
+    log: Option<&Path>,
+) -> (Guard, [u16; 2], mpsc::Receiver<String>) {
     let mut c = bin();
+    if let Some(log) = log {
+        c.env("RUST_LOG", "ladderbot=debug")
+            .stderr(std::fs::File::create(log).expect("create the log"));
+    } else {
+        c.stderr(Stdio::null());
+    }
     c.args(["serve-gat", "--ports", "0,0", "--host", "127.0.0.1"])
         .args(["--games", &games.to_string()])
         .args(["--budget", &budget.to_string()])
@@ -149,8 +166,7 @@ pub fn serve_gat(
         .arg("--out")
         .arg(out)
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
+        .stdout(Stdio::piped());
     let mut g = Guard(Some(c.spawn().expect("start serve-gat")));
     let stdout = g.0.as_mut().unwrap().stdout.take().unwrap();
     let (tx, rx) = mpsc::channel();

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
-use super::{read_line, show_line};
+use super::{show_line, LineReader};
 use crate::games::geister::agents;
 use crate::games::geister::{Action, GeisterGame, Move, Obs, Setup, View, PIECES};
 use crate::games::AgentParams;
@@ -22,7 +22,8 @@ use crate::search::{Deadline, Decision, Limits, Seat};
 pub const MAX_SET_RETRIES: u32 = 3;
 
 /// The longest we wait for a server line (the opponent may think for up to
-/// its whole budget plus one timeout).
+/// its whole budget plus one timeout): a server silent for longer, or stuck
+/// in the middle of a line, breaks the game off (aborted).
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(15 * 60);
 
 /// The most time per move we ever ask for: below the server's 10 s timeout.
@@ -68,6 +69,10 @@ pub struct GatGame {
     pub seat: Option<usize>,
     /// The server's verdict; `None` if the game broke off (see `error`).
     pub outcome: Option<Outcome>,
+    /// The game broke off on the server's side (its connection closed or
+    /// reset, a line it sent could not be read, or it went silent): no
+    /// verdict, so it counts neither as a win, a draw nor a loss.
+    pub aborted: bool,
     /// Moves we sent.
     pub our_moves: u32,
     /// The server refused one of our moves with `NG `.
@@ -90,6 +95,7 @@ impl GatGame {
             (Some(Outcome::Won), _) => "win".to_string(),
             (Some(Outcome::Lost), _) => "loss".to_string(),
             (Some(Outcome::Draw), _) => "draw".to_string(),
+            (None, Some(e)) if self.aborted => format!("aborted (error: {e})"),
             (None, Some(e)) => format!("loss (error: {e})"),
             (None, None) => "loss (no result)".to_string(),
         };
@@ -104,9 +110,12 @@ impl GatGame {
     }
 }
 
-/// Totals of a client run. A game without a verdict counts as a loss.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Totals of a client run. A game we broke off (our error or a stop) counts
+/// as a loss, as the server scores it; one the server broke off is counted
+/// apart, in `aborted` only.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GatSummary {
+    /// Games with a result (aborted ones not included).
     pub games: u32,
     pub wins: u32,
     pub draws: u32,
@@ -115,11 +124,20 @@ pub struct GatSummary {
     pub abandoned: u32,
     /// The run ended early because a stop was asked for.
     pub stopped: bool,
+    /// Games the server broke off (see [`GatGame::aborted`]).
+    pub aborted: u32,
+    /// The run ended early: the server could not be reached again for the
+    /// next game (why).
+    pub server_lost: Option<String>,
 }
 
 impl GatSummary {
     /// Counts one more game.
     pub fn add(&mut self, g: &GatGame) {
+        if g.aborted {
+            self.aborted += 1;
+            return;
+        }
         self.games += 1;
         self.abandoned += u32::from(g.abandoned);
         match g.outcome {
@@ -226,39 +244,80 @@ pub async fn run_client_with(
             summary.stopped = true;
             break;
         }
-        let mut stop = cfg.stop.clone();
-        let stream = tokio::select! {
-            s = connect_retrying(&cfg.addr, cfg.connect_timeout, cfg.reconnect_window) => s?,
-            _ = wait_for_stop(&mut stop, Stop::Finish) => {
-                summary.stopped = true;
-                break;
-            }
-        };
-        let _ = stream.set_nodelay(true);
-        agent.new_game();
-        let mut game = GatGame {
-            number,
-            seat: None,
-            outcome: None,
-            our_moves: 0,
-            refused: false,
-            error: None,
-            abandoned: false,
-            started_ms: crate::records::now_ms(),
-            finished_ms: 0,
-        };
-        let played = tokio::select! {
-            r = play_game(stream, agent, budget, &mut game) => r,
-            _ = abandon_after(cfg.stop.clone(), cfg.stop_grace) => {
-                // Dropping the game closes its connection: the server
-                // scores it as lost by disconnect.
-                agent.cancel();
-                game.abandoned = true;
-                Err("abandoned: stop asked for".to_string())
+        // A connection the server closes before its first line is no
+        // game (a server busy with another game refuses extra connections
+        // so): we reconnect, within the same window as for connecting.
+        let window_start = Instant::now();
+        let (mut game, played) = loop {
+            let mut stop = cfg.stop.clone();
+            let window = cfg.reconnect_window.saturating_sub(window_start.elapsed());
+            let stream = tokio::select! {
+                s = connect_retrying(&cfg.addr, cfg.connect_timeout, window) => s,
+                _ = wait_for_stop(&mut stop, Stop::Finish) => {
+                    summary.stopped = true;
+                    return Ok(summary);
+                }
+            };
+            let stream = match stream {
+                Ok(s) => s,
+                // Not a single game yet: the server is not there.
+                Err(e) if number == 1 => return Err(e),
+                Err(e) => {
+                    tracing::error!(game = number, error = %e, "the server is gone");
+                    summary.server_lost = Some(e);
+                    return Ok(summary);
+                }
+            };
+            let _ = stream.set_nodelay(true);
+            agent.new_game();
+            let mut game = GatGame {
+                number,
+                seat: None,
+                outcome: None,
+                aborted: false,
+                our_moves: 0,
+                refused: false,
+                error: None,
+                abandoned: false,
+                started_ms: crate::records::now_ms(),
+                finished_ms: 0,
+            };
+            let played = tokio::select! {
+                r = play_game(stream, agent, budget, &mut game) => r,
+                _ = abandon_after(cfg.stop.clone(), cfg.stop_grace) => {
+                    // Dropping the game closes its connection: the server
+                    // scores it as lost by disconnect.
+                    agent.cancel();
+                    game.abandoned = true;
+                    Err(Broke::Ours("abandoned: stop asked for".to_string()))
+                }
+            };
+            match played {
+                Err(Broke::NoGame(e)) => {
+                    tracing::warn!(game = number, error = %e, "the server closed the connection before the game began; reconnecting");
+                    if window_start.elapsed() >= cfg.reconnect_window {
+                        let e = format!(
+                            "{e} (retried for {:.1} s)",
+                            window_start.elapsed().as_secs_f64()
+                        );
+                        if number == 1 {
+                            return Err(e);
+                        }
+                        summary.server_lost = Some(e);
+                        return Ok(summary);
+                    }
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                Err(Broke::Server(e)) => {
+                    game.aborted = true;
+                    break (game, Err(e));
+                }
+                Err(Broke::Ours(e)) => break (game, Err(e)),
+                Ok(()) => break (game, Ok(())),
             }
         };
         if let Err(e) = played {
-            tracing::error!(game = number, error = %e, "game broke off");
+            tracing::error!(game = number, error = %e, aborted = game.aborted, "game broke off");
             eprintln!("game {number}: error: {e}");
             game.error = Some(e);
         }
@@ -328,36 +387,82 @@ fn end_view(board: &GatBoard, seat: Seat, our_moves: u32) -> Option<View> {
     Some(view)
 }
 
+/// Why a game broke off.
+enum Broke {
+    /// The connection closed before the server's first line: no game.
+    NoGame(String),
+    /// The server's side: closed, unreadable, silent, out of protocol.
+    Server(String),
+    /// Ours: the agent failed, every SET refused, a stop.
+    Ours(String),
+}
+
 /// One game on one connection; fills `game` as it goes.
 async fn play_game(
     stream: TcpStream,
     agent: &SearchThread<GeisterGame>,
     budget: MoveBudget,
     game: &mut GatGame,
-) -> Result<(), String> {
+) -> Result<(), Broke> {
     let (rd, mut wr) = stream.into_split();
-    let mut rd = BufReader::new(rd);
+    let mut rd = LineReader::new(BufReader::new(rd));
     let mut phase = Phase::Connected;
     let mut set_retries = 0;
     loop {
-        let line = match tokio::time::timeout(IDLE_TIMEOUT, read_line(&mut rd)).await {
-            Err(_) => return Err("the server sent nothing for too long".into()),
-            Ok(Err(e)) => return Err(format!("reading from the server: {e}")),
-            Ok(Ok(None)) => return Err(format!("the server closed the connection ({phase:?})")),
+        let line = match tokio::time::timeout(IDLE_TIMEOUT, rd.next_line()).await {
+            Err(_) => {
+                return Err(Broke::Server(format!(
+                    "the server sent nothing for {} s",
+                    IDLE_TIMEOUT.as_secs()
+                )))
+            }
+            Ok(Ok(None)) if phase == Phase::Connected => {
+                return Err(Broke::NoGame("the server closed the connection".into()))
+            }
+            Ok(Err(e))
+                if phase == Phase::Connected
+                    && matches!(
+                        e.kind(),
+                        std::io::ErrorKind::ConnectionReset
+                            | std::io::ErrorKind::ConnectionAborted
+                            | std::io::ErrorKind::UnexpectedEof
+                    ) =>
+            {
+                return Err(Broke::NoGame(format!("reading from the server: {e}")))
+            }
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, "cannot read the server's line");
+                return Err(Broke::Server(format!("reading from the server: {e}")));
+            }
+            Ok(Ok(None)) => {
+                return Err(Broke::Server(format!(
+                    "the server closed the connection ({phase:?})"
+                )))
+            }
             Ok(Ok(Some(l))) => l,
         };
-        let msg = parse_server_line(&line)
-            .map_err(|e| format!("bad line from the server '{}': {}", show_line(&line), e.0))?;
-        phase = phase.on_server(&msg).map_err(|e| e.0)?;
+        let msg = parse_server_line(&line).map_err(|e| {
+            tracing::warn!(line = %show_line(&line), error = %e.0, "a bad line from the server");
+            Broke::Server(format!(
+                "bad line from the server '{}': {}",
+                show_line(&line),
+                e.0
+            ))
+        })?;
+        phase = phase.on_server(&msg).map_err(|e| Broke::Server(e.0))?;
         let reply = match msg {
-            ServerMsg::SetQuestion => Some(ClientMsg::Set(reds_of(setup(agent).await?)?)),
+            ServerMsg::SetQuestion => Some(ClientMsg::Set(
+                reds_of(setup(agent).await.map_err(Broke::Ours)?).map_err(Broke::Ours)?,
+            )),
             ServerMsg::Ng if phase == Phase::MustSet => {
                 set_retries += 1;
                 if set_retries > MAX_SET_RETRIES {
-                    return Err("the server refused every SET".into());
+                    return Err(Broke::Ours("the server refused every SET".into()));
                 }
                 tracing::warn!("the server refused our SET; trying another setup");
-                Some(ClientMsg::Set(reds_of(setup(agent).await?)?))
+                Some(ClientMsg::Set(
+                    reds_of(setup(agent).await.map_err(Broke::Ours)?).map_err(Broke::Ours)?,
+                ))
             }
             ServerMsg::Ng => {
                 tracing::warn!("the server refused our move");
@@ -370,12 +475,13 @@ async fn play_game(
                 let seat = *game
                     .seat
                     .get_or_insert(if opponent_unmoved(&board) { 0 } else { 1 });
-                let mut view = View::from_gat(&board.to_string())
-                    .map_err(|e| format!("inconsistent board from the server: {e}"))?;
+                let mut view = View::from_gat(&board.to_string()).map_err(|e| {
+                    Broke::Server(format!("inconsistent board from the server: {e}"))
+                })?;
                 view.set_context(seat, 2 * game.our_moves + seat as u32, true);
                 let legal = view.legal_moves();
                 let Some(&fallback) = legal.first() else {
-                    return Err("no legal move on the server's board".into());
+                    return Err(Broke::Server("no legal move on the server's board".into()));
                 };
                 let limits = budget.limits(start);
                 let mv = match choose(
@@ -412,10 +518,10 @@ async fn play_game(
             }
         };
         if let Some(m) = reply {
-            phase = phase.on_client(&m).map_err(|e| e.0)?;
+            phase = phase.on_client(&m).map_err(|e| Broke::Ours(e.0))?;
             wr.write_all(format_client(&m).as_bytes())
                 .await
-                .map_err(|e| format!("writing to the server: {e}"))?;
+                .map_err(|e| Broke::Server(format!("writing to the server: {e}")))?;
         }
     }
 }

@@ -4,11 +4,19 @@
 //! Seat 0 is the client on the first port and moves first. Each player has a
 //! time budget charged in whole (truncated) seconds; a move may take the rest
 //! of the budget plus the per-move timeout, and once the budget is spent only
-//! the per-move timeout. An illegal or unreadable move, running out of time or
-//! a closed connection loses.
+//! the per-move timeout. An illegal or unreadable move (a line over
+//! [`MAX_LINE`] too), running out of time or a closed connection loses.
+//!
+//! While a game runs, further connections to either port are accepted and
+//! closed at once (the seat is taken; the GAT protocol has no other way to
+//! say so). A stop (SIGTERM/SIGINT in `serve-gat`) ends the game in progress
+//! as aborted: its record keeps the moves so far, with result `*`, and the
+//! clients' connections are closed without a verdict.
 
+use std::future::Future;
 use std::io;
 use std::path::PathBuf;
+use std::pin::Pin;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -16,7 +24,7 @@ use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpListener, TcpStream};
 
-use super::{read_line, show_line};
+use super::{show_line, LineReader, MAX_LINE};
 use crate::games::geister::{ending, Action, Colour, Geister, GeisterGame, Move, Setup};
 use crate::games::PlayableGame;
 use crate::platforms::gat::codec::{parse_client_line, ClientMsg, Outcome, EOL};
@@ -77,26 +85,76 @@ impl GatServer {
     /// Serves games one after another until `games` are done (0 = forever),
     /// calling `on_game` with each finished game's record. Returns the number
     /// of games played.
-    pub async fn run(self, mut on_game: impl FnMut(&GameRecord)) -> io::Result<u32> {
+    pub async fn run(self, on_game: impl FnMut(&GameRecord)) -> io::Result<u32> {
+        self.run_until(std::future::pending::<&'static str>(), on_game)
+            .await
+    }
+
+    /// [`GatServer::run`] until `stop` completes (with a word on why, e.g.
+    /// `SIGTERM`): waiting for players, the
+    /// server returns at once; in a game, the game ends as aborted (recorded
+    /// and passed to `on_game` with result `*` and the moves so far) and the
+    /// server returns. Returns the number of games recorded.
+    pub async fn run_until(
+        self,
+        stop: impl Future<Output = &'static str>,
+        mut on_game: impl FnMut(&GameRecord),
+    ) -> io::Result<u32> {
         let ports = self.local_ports()?;
+        let mut stop = std::pin::pin!(stop);
         let mut played = 0u32;
         while self.cfg.games == 0 || played < self.cfg.games {
-            let (a, b) = tokio::join!(
-                accept_one(&self.listeners[0]),
-                accept_one(&self.listeners[1])
-            );
+            let pair = async {
+                tokio::join!(
+                    accept_one(&self.listeners[0]),
+                    accept_one(&self.listeners[1])
+                )
+            };
+            let (a, b) = tokio::select! {
+                p = pair => p,
+                _ = stop.as_mut() => {
+                    tracing::info!("stopped while waiting for players");
+                    break;
+                }
+            };
             played += 1;
             let id = format!("gat-{played}");
             tracing::debug!(%id, "both players connected");
-            let record = play_game(&self.cfg, id, ports, [a, b]).await;
+            let (record, stopped) =
+                play_game(&self.cfg, id, ports, [a, b], &self.listeners, stop.as_mut()).await;
             if let Some(w) = &self.records {
                 if let Err(e) = w.append(&record) {
                     tracing::error!(error = %e, path = %w.path().display(), "cannot write a record");
                 }
             }
             on_game(&record);
+            if stopped {
+                break;
+            }
         }
         Ok(played)
+    }
+}
+
+/// Accepts every connection to either port and closes it at once: while a
+/// game runs, both seats are taken. Never returns.
+async fn refuse_extra(listeners: &[TcpListener; 2]) -> std::convert::Infallible {
+    loop {
+        let (r, port) = tokio::select! {
+            r = listeners[0].accept() => (r, &listeners[0]),
+            r = listeners[1].accept() => (r, &listeners[1]),
+        };
+        let port = port.local_addr().map(|a| a.port()).unwrap_or(0);
+        match r {
+            Ok((s, peer)) => {
+                tracing::warn!(%peer, port, "refused a connection: the seat is taken by the game in progress");
+                drop(s);
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, port, "accept failed");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
     }
 }
 
@@ -120,19 +178,24 @@ async fn accept_one(l: &TcpListener) -> TcpStream {
 enum Recv {
     Line(String),
     Closed(String),
+    /// A line the server refuses to read (over [`MAX_LINE`]): it loses as
+    /// a bad message does.
+    Refused(String),
     TimedOut,
 }
 
 struct Conn {
-    rd: BufReader<OwnedReadHalf>,
+    seat: Seat,
+    rd: LineReader<BufReader<OwnedReadHalf>>,
     wr: OwnedWriteHalf,
 }
 
 impl Conn {
-    fn new(s: TcpStream) -> Self {
+    fn new(seat: Seat, s: TcpStream) -> Self {
         let (rd, wr) = s.into_split();
         Conn {
-            rd: BufReader::new(rd),
+            seat,
+            rd: LineReader::new(BufReader::new(rd)),
             wr,
         }
     }
@@ -147,12 +210,21 @@ impl Conn {
         }
     }
 
+    /// The next line within `limit`. Cancel safe: a line begun stays
+    /// buffered for the next call.
     async fn recv(&mut self, limit: Duration) -> Recv {
-        match tokio::time::timeout(limit, read_line(&mut self.rd)).await {
+        match tokio::time::timeout(limit, self.rd.next_line()).await {
             Err(_) => Recv::TimedOut,
             Ok(Ok(Some(l))) => Recv::Line(l),
             Ok(Ok(None)) => Recv::Closed("connection closed".into()),
-            Ok(Err(e)) => Recv::Closed(e.to_string()),
+            Ok(Err(e)) if e.kind() == io::ErrorKind::InvalidData => {
+                tracing::warn!(seat = self.seat, error = %e, limit = MAX_LINE, "refusing a line from a client");
+                Recv::Refused(e.to_string())
+            }
+            Ok(Err(e)) => {
+                tracing::warn!(seat = self.seat, error = %e, "lost a client");
+                Recv::Closed(e.to_string())
+            }
         }
     }
 }
@@ -173,7 +245,16 @@ async fn get_setup(c: &mut Conn, limit: Duration) -> Result<Setup, (EndReason, S
         let line = match c.recv(limit).await {
             Recv::Line(l) => l,
             Recv::Closed(e) => return Err((EndReason::Disconnect, e)),
-            Recv::TimedOut => return Err((EndReason::Timeout, "no SET in time".into())),
+            Recv::Refused(e) => {
+                let _ = c.send("NG ").await;
+                return Err((EndReason::IllegalMove, e));
+            }
+            Recv::TimedOut => {
+                return Err((
+                    EndReason::Timeout,
+                    format!("no SET within {} s", limit.as_secs()),
+                ))
+            }
         };
         let setup = match parse_client_line(&line) {
             Ok(ClientMsg::Set(r)) => Setup::from_reds(r.as_array()).ok(),
@@ -200,139 +281,168 @@ async fn get_setup(c: &mut Conn, limit: Duration) -> Result<Setup, (EndReason, S
     ))
 }
 
-async fn play_game(
+/// Plays one game; returns its record and whether `stop` ended it.
+async fn play_game<S: Future<Output = &'static str>>(
     cfg: &GatServerConfig,
     id: String,
     ports: [u16; 2],
     streams: [TcpStream; 2],
-) -> GameRecord {
+    listeners: &[TcpListener; 2],
+    stop: Pin<&mut S>,
+) -> (GameRecord, bool) {
     let started_ms = now_ms();
     let [s0, s1] = streams;
-    let mut conns = [Conn::new(s0), Conn::new(s1)];
+    let mut conns = [Conn::new(0, s0), Conn::new(1, s1)];
     let mut moves: Vec<Value> = Vec::new();
     let mut move_ms: Vec<u64> = Vec::new();
     let mut game: Option<Geister> = None;
 
-    let ending: Ending = 'game: {
-        let [c0, c1] = &mut conns;
-        let (r0, r1) = tokio::join!(get_setup(c0, cfg.timeout), get_setup(c1, cfg.timeout));
-        let setups = match (r0, r1) {
-            (Ok(a), Ok(b)) => [a, b],
-            (Err((reason, e)), Ok(_)) => {
-                break 'game (Some(1), reason, Some(format!("seat 0: {e}")))
-            }
-            (Ok(_), Err((reason, e))) => {
-                break 'game (Some(0), reason, Some(format!("seat 1: {e}")))
-            }
-            (Err((reason, e0)), Err((_, e1))) => {
-                break 'game (None, reason, Some(format!("seat 0: {e0}; seat 1: {e1}")))
-            }
-        };
-        let g = game.insert(Geister::new(setups));
-        let mut budget = [cfg.budget.as_secs(); 2];
-        loop {
-            if let Some(o) = g.outcome() {
-                let winner = match o {
-                    GameOutcome::Win(s) => Some(s),
-                    GameOutcome::Draw => None,
-                };
-                break 'game (winner, EndReason::Rules, None);
-            }
-            let s = g.to_move();
-            let (first, second) = conns.split_at_mut(1);
-            let (c, waiting) = if s == 0 {
-                (&mut first[0], &mut second[0])
-            } else {
-                (&mut second[0], &mut first[0])
-            };
-            if let Err(e) = c.send(&format!("MOV?{}", g.to_gat(s))).await {
-                break 'game (
-                    Some(1 - s),
-                    EndReason::Disconnect,
-                    Some(format!("seat {s}: {e}")),
-                );
-            }
-            let t0 = Instant::now();
-            let allowance = Duration::from_secs(budget[s]) + cfg.timeout;
-            // The seat that waits may say nothing until its own MOV?: a
-            // line from it now is out of order, an error that loses (as
-            // an illegal move does), and its leaving loses by disconnect.
-            let received = tokio::select! {
-                r = c.recv(allowance) => r,
-                r = waiting.recv(OUT_OF_TURN_WATCH) => {
-                    let o = 1 - s;
-                    match r {
-                        Recv::Line(l) => {
-                            let _ = waiting.send("NG ").await;
-                            break 'game (
-                                Some(s),
-                                EndReason::IllegalMove,
-                                Some(format!(
-                                    "seat {o} sent '{}' before its MOV? (out of order)",
-                                    show_line(&l)
-                                )),
-                            );
-                        }
-                        Recv::Closed(e) => {
-                            break 'game (Some(s), EndReason::Disconnect, Some(format!("seat {o}: {e}")))
-                        }
-                        // Not reached: the watch outlasts any allowance.
-                        Recv::TimedOut => c.recv(allowance).await,
-                    }
+    let phase = async {
+        'game: {
+            let [c0, c1] = &mut conns;
+            let (r0, r1) = tokio::join!(get_setup(c0, cfg.timeout), get_setup(c1, cfg.timeout));
+            let setups = match (r0, r1) {
+                (Ok(a), Ok(b)) => [a, b],
+                (Err((reason, e)), Ok(_)) => {
+                    break 'game (Some(1), reason, Some(format!("seat 0: {e}")))
+                }
+                (Ok(_), Err((reason, e))) => {
+                    break 'game (Some(0), reason, Some(format!("seat 1: {e}")))
+                }
+                (Err((reason, e0)), Err((_, e1))) => {
+                    break 'game (None, reason, Some(format!("seat 0: {e0}; seat 1: {e1}")))
                 }
             };
-            let line = match received {
-                Recv::Line(l) => l,
-                Recv::Closed(e) => {
+            let g = game.insert(Geister::new(setups));
+            let mut budget = [cfg.budget.as_secs(); 2];
+            loop {
+                if let Some(o) = g.outcome() {
+                    let winner = match o {
+                        GameOutcome::Win(s) => Some(s),
+                        GameOutcome::Draw => None,
+                    };
+                    break 'game (winner, EndReason::Rules, None);
+                }
+                let s = g.to_move();
+                let (first, second) = conns.split_at_mut(1);
+                let (c, waiting) = if s == 0 {
+                    (&mut first[0], &mut second[0])
+                } else {
+                    (&mut second[0], &mut first[0])
+                };
+                if let Err(e) = c.send(&format!("MOV?{}", g.to_gat(s))).await {
                     break 'game (
                         Some(1 - s),
                         EndReason::Disconnect,
                         Some(format!("seat {s}: {e}")),
-                    )
-                }
-                Recv::TimedOut => {
-                    break 'game (
-                        Some(1 - s),
-                        EndReason::Timeout,
-                        Some(format!(
-                            "seat {s}: no move within {} s",
-                            allowance.as_secs()
-                        )),
-                    )
-                }
-            };
-            let elapsed = t0.elapsed();
-            let played = match parse_client_line(&line) {
-                Ok(ClientMsg::Move { piece, dir }) => {
-                    let mv = Move::new(piece, dir);
-                    g.try_play(mv).map(|r| (mv, r))
-                }
-                Ok(ClientMsg::Set(_)) => Err("a SET during the game".to_string()),
-                Err(e) => Err(e.0),
-            };
-            match played {
-                Ok((mv, report)) => {
-                    let ack = match report.captured {
-                        Some(Colour::Red) => "OKR",
-                        Some(Colour::Blue) => "OKB",
-                        _ => "OK ",
-                    };
-                    // A failed write shows up as a closed connection on the
-                    // next read; the game's result stands if it just ended.
-                    let _ = c.send(ack).await;
-                    moves.push(Value::String(mv.to_gat()));
-                    move_ms.push(elapsed.as_millis() as u64);
-                    budget[s] = budget[s].saturating_sub(elapsed.as_secs());
-                }
-                Err(e) => {
-                    let _ = c.send("NG ").await;
-                    break 'game (
-                        Some(1 - s),
-                        EndReason::IllegalMove,
-                        Some(format!("seat {s} sent '{}': {e}", show_line(&line))),
                     );
                 }
+                let t0 = Instant::now();
+                let allowance = Duration::from_secs(budget[s]) + cfg.timeout;
+                // The seat that waits may say nothing until its own MOV?: a
+                // line from it now is out of order, an error that loses (as
+                // an illegal move does), and its leaving loses by disconnect.
+                let received = tokio::select! {
+                    r = c.recv(allowance) => r,
+                    r = waiting.recv(OUT_OF_TURN_WATCH) => {
+                        let o = 1 - s;
+                        match r {
+                            Recv::Line(l) => {
+                                let _ = waiting.send("NG ").await;
+                                break 'game (
+                                    Some(s),
+                                    EndReason::IllegalMove,
+                                    Some(format!(
+                                        "seat {o} sent '{}' before its MOV? (out of order)",
+                                        show_line(&l)
+                                    )),
+                                );
+                            }
+                            Recv::Closed(e) => {
+                                break 'game (Some(s), EndReason::Disconnect, Some(format!("seat {o}: {e}")))
+                            }
+                            Recv::Refused(e) => {
+                                let _ = waiting.send("NG ").await;
+                                break 'game (Some(s), EndReason::IllegalMove, Some(format!("seat {o}: {e}")))
+                            }
+                            // Not reached: the watch outlasts any allowance.
+                            Recv::TimedOut => c.recv(allowance).await,
+                        }
+                    }
+                };
+                let line = match received {
+                    Recv::Line(l) => l,
+                    Recv::Closed(e) => {
+                        break 'game (
+                            Some(1 - s),
+                            EndReason::Disconnect,
+                            Some(format!("seat {s}: {e}")),
+                        )
+                    }
+                    Recv::Refused(e) => {
+                        let _ = c.send("NG ").await;
+                        break 'game (
+                            Some(1 - s),
+                            EndReason::IllegalMove,
+                            Some(format!("seat {s}: {e}")),
+                        );
+                    }
+                    Recv::TimedOut => {
+                        break 'game (
+                            Some(1 - s),
+                            EndReason::Timeout,
+                            Some(format!(
+                                "seat {s}: no move within {} s",
+                                allowance.as_secs()
+                            )),
+                        )
+                    }
+                };
+                let elapsed = t0.elapsed();
+                let played = match parse_client_line(&line) {
+                    Ok(ClientMsg::Move { piece, dir }) => {
+                        let mv = Move::new(piece, dir);
+                        g.try_play(mv).map(|r| (mv, r))
+                    }
+                    Ok(ClientMsg::Set(_)) => Err("a SET during the game".to_string()),
+                    Err(e) => Err(e.0),
+                };
+                match played {
+                    Ok((mv, report)) => {
+                        let ack = match report.captured {
+                            Some(Colour::Red) => "OKR",
+                            Some(Colour::Blue) => "OKB",
+                            _ => "OK ",
+                        };
+                        // A failed write shows up as a closed connection on the
+                        // next read; the game's result stands if it just ended.
+                        let _ = c.send(ack).await;
+                        moves.push(Value::String(mv.to_gat()));
+                        move_ms.push(elapsed.as_millis() as u64);
+                        budget[s] = budget[s].saturating_sub(elapsed.as_secs());
+                    }
+                    Err(e) => {
+                        let _ = c.send("NG ").await;
+                        break 'game (
+                            Some(1 - s),
+                            EndReason::IllegalMove,
+                            Some(format!("seat {s} sent '{}': {e}", show_line(&line))),
+                        );
+                    }
+                }
             }
+        }
+    };
+    // While the game runs its seats are taken: other connections are
+    // refused. A stop cuts the game off.
+    let mut stopped = false;
+    let ending: Ending = tokio::select! {
+        e = phase => e,
+        never = refuse_extra(listeners) => match never {},
+        why = stop => {
+            stopped = true;
+            tracing::warn!(%id, why, "stopped: the game in progress is aborted");
+            (None, EndReason::Aborted, Some(format!("the server was stopped ({why})")))
         }
     };
 
@@ -351,6 +461,11 @@ async fn play_game(
         move_ms.splice(0..0, [0, 0]);
     }
     for (seat, c) in conns.iter_mut().enumerate() {
+        if reason == EndReason::Aborted {
+            // No verdict: the connection just closes.
+            let _ = tokio::time::timeout(WRITE_TIMEOUT, c.wr.shutdown()).await;
+            continue;
+        }
         let o = match winner {
             Some(w) if w == seat => Outcome::Won,
             Some(_) => Outcome::Lost,
@@ -372,7 +487,11 @@ async fn play_game(
         id,
         players: [ports[0].to_string(), ports[1].to_string()],
         winner,
-        result: GameRecord::result_string(winner).into(),
+        result: if reason == EndReason::Aborted {
+            GameRecord::ABORTED.into()
+        } else {
+            GameRecord::result_string(winner).into()
+        },
         reason,
         detail,
         start: GeisterGame::Setup.state_to_json(),
@@ -385,7 +504,7 @@ async fn play_game(
         match_tag: None,
     };
     tracing::debug!(id = %record.id, result = %record.result, reason = ?record.reason, ending = ?record.ending, "game over");
-    record
+    (record, stopped)
 }
 
 /// One line for the console, starting `game `: the result, how the game

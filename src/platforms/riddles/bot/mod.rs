@@ -13,7 +13,9 @@
 //! Nothing stops the bot but the end of stdin: a malformed or unknown line
 //! is logged and skipped, and every `action move` gets an answer (`pass`
 //! when the position is unknown, the search fails or overruns, or the
-//! agent's move is illegal).
+//! agent's move is illegal). A line over [`lines::MAX_LINE`] is skipped with
+//! a warning naming the limit (answered `pass` if it starts as a move
+//! request), and a last line without its newline is ignored with a warning.
 
 pub mod lines;
 
@@ -84,7 +86,7 @@ pub struct StdioSummary {
 }
 
 /// Lines with the instant each was read; closed at the end of input.
-pub type Lines = mpsc::UnboundedReceiver<(String, Instant)>;
+pub type Lines = mpsc::UnboundedReceiver<(lines::Line, Instant)>;
 
 /// Reads stdin on a blocking tokio task. The channel closes at the end of
 /// input (or on a read error, which is logged). Must run inside a runtime.
@@ -125,6 +127,31 @@ pub async fn run_bot(
     let mut view = BotView::new();
     let mut summary = StdioSummary::default();
     while let Some((line, at)) = input.recv().await {
+        let line = match line {
+            lines::Line::Full(l) => l,
+            lines::Line::TooLong { start, bytes } => {
+                tracing::warn!(
+                    bytes,
+                    limit = lines::MAX_LINE,
+                    "a line over the limit of {} bytes; skipping it",
+                    lines::MAX_LINE
+                );
+                if !riddles::is_move_request(&start) {
+                    summary.skipped_lines += 1;
+                    continue;
+                }
+                // Still a request: answered, with `pass`.
+                start
+            }
+            lines::Line::Unterminated(l) => {
+                tracing::warn!(
+                    bytes = l.len(),
+                    "the input ended in the middle of a line; ignoring it"
+                );
+                summary.skipped_lines += 1;
+                continue;
+            }
+        };
         let request = match riddles::parse_line(&line) {
             Ok(ev) => match view.apply(ev) {
                 Some(r) => r,
@@ -257,7 +284,8 @@ mod tests {
     async fn play(cfg: &StdioConfig, lines: &[String]) -> (StdioSummary, Vec<String>) {
         let (tx, rx) = mpsc::unbounded_channel();
         for l in lines {
-            tx.send((l.clone(), Instant::now())).unwrap();
+            tx.send((lines::Line::Full(l.clone()), Instant::now()))
+                .unwrap();
         }
         drop(tx);
         let mut out = Vec::new();

@@ -2,7 +2,10 @@
 //! time), its stdout read line by line on a task that stamps each line with
 //! the instant it was read, and its end (close stdin, wait a grace period,
 //! kill). A bot that crashes, stops reading, floods its stdout or never
-//! answers costs the referee at most its time bank.
+//! answers costs the referee at most its time bank. A line over
+//! [`lines::MAX_LINE`] is an answer that cannot be a move
+//! ([`Answer::TooLong`]); output that ends in the middle of a line is the bot
+//! leaving ([`Answer::Gone`]); both are logged as warnings.
 //!
 //! Pipes are made async with `tokio::net::unix::pipe`, so this is Unix only.
 
@@ -17,6 +20,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use crate::platforms::riddles::bot::lines;
+pub use crate::platforms::riddles::bot::lines::MAX_LINE;
 
 /// Lines the bot may write ahead unasked before further ones are dropped.
 const QUEUE: usize = 256;
@@ -27,6 +31,8 @@ pub enum Answer {
     /// The first line the bot wrote after the request, and how long it took
     /// from writing the request to reading that line.
     Line { text: String, elapsed: Duration },
+    /// A line over [`lines::MAX_LINE`] (its length in bytes): not a move.
+    TooLong { bytes: usize, elapsed: Duration },
     /// Nothing within the time bank: the bot has been killed.
     Timeout,
     /// The bot is gone (it exited or closed its pipes, or was killed before).
@@ -38,7 +44,8 @@ pub struct BotProcess {
     label: String,
     child: Option<Child>,
     stdin: Option<pipe::Sender>,
-    lines: mpsc::Receiver<(String, Instant)>,
+    /// Each line (or the length of one over the limit) and when it was read.
+    lines: mpsc::Receiver<(Result<String, usize>, Instant)>,
     reader: JoinHandle<()>,
     gone: bool,
 }
@@ -84,7 +91,22 @@ impl BotProcess {
             let mut r = tokio::io::BufReader::new(stdout);
             let mut dropped = 0u64;
             loop {
-                match lines::read_line_async(&mut r, lines::MAX_LINE).await {
+                let line = match lines::read_line_async(&mut r, lines::MAX_LINE).await {
+                    Ok(Some(lines::Line::Full(l))) => Ok(Some(Ok(l))),
+                    Ok(Some(lines::Line::TooLong { bytes, .. })) => {
+                        tracing::warn!(bot = %who, bytes, limit = lines::MAX_LINE,
+                            "the bot wrote a line over the limit of {} bytes; it is not a move", lines::MAX_LINE);
+                        Ok(Some(Err(bytes)))
+                    }
+                    Ok(Some(lines::Line::Unterminated(l))) => {
+                        tracing::warn!(bot = %who, bytes = l.len(),
+                            "the bot's output ended in the middle of a line; it is out of the game");
+                        Ok(None)
+                    }
+                    Ok(None) => Ok(None),
+                    Err(e) => Err(e),
+                };
+                match line {
                     Ok(Some(line)) => match tx.try_send((line, Instant::now())) {
                         Ok(()) => {}
                         Err(mpsc::error::TrySendError::Full(_)) => {
@@ -150,7 +172,8 @@ impl BotProcess {
             return Answer::Gone;
         }
         while let Ok((line, _)) = self.lines.try_recv() {
-            tracing::debug!(bot = %self.label, line = %short(&line), "ignoring a line written unasked");
+            let shown = line.map_or_else(|n| format!("({n} bytes)"), |l| short(&l));
+            tracing::debug!(bot = %self.label, line = %shown, "ignoring a line written unasked");
         }
         let start = Instant::now();
         if !self.send(text, bank).await {
@@ -162,8 +185,12 @@ impl BotProcess {
         }
         let sent = Instant::now();
         match tokio::time::timeout_at((sent + bank).into(), self.lines.recv()).await {
-            Ok(Some((text, at))) => Answer::Line {
+            Ok(Some((Ok(text), at))) => Answer::Line {
                 text,
+                elapsed: at.saturating_duration_since(sent),
+            },
+            Ok(Some((Err(bytes), at))) => Answer::TooLong {
+                bytes,
                 elapsed: at.saturating_duration_since(sent),
             },
             Ok(None) => {

@@ -6,7 +6,8 @@
 //! Per game: both bots are started fresh and told the settings; then, move
 //! by move, the bot to move gets its `update` lines and `action move BANK`,
 //! and the first line it writes is its move. An unreadable or illegal move
-//! acts as a pass (the opponent is told `null`); a bot that does not answer
+//! (a line over [`bot::MAX_LINE`] too) acts as a pass (the opponent is told
+//! `null`); a bot that does not answer
 //! within its bank is killed and passes for the rest of the game, as does a
 //! bot that exits. Each move is followed by one generation. At the end both
 //! bots' stdin is closed and they are killed after a grace period.
@@ -337,6 +338,23 @@ pub async fn play_game(cfg: &RefereeConfig, index: u32) -> Result<GameReport, St
                         None
                     }
                 }
+            }
+            Answer::TooLong { bytes, elapsed } => {
+                stats[b].add_latency(elapsed.as_secs_f64() * 1e3);
+                banks[seat] = next_time_bank(
+                    banks[seat],
+                    elapsed.as_millis() as u64,
+                    s.time_per_move_ms,
+                    s.timebank_ms,
+                );
+                tracing::warn!(
+                    seat,
+                    round = state.round,
+                    bytes,
+                    "a move line over the limit; it acts as a pass"
+                );
+                stats[b].illegal_moves += 1;
+                None
             }
             Answer::Timeout => {
                 stats[b].timeouts += 1;
