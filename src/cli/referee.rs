@@ -107,19 +107,19 @@ pub fn run(args: RefereeArgs) -> Result<(), CliError> {
         println!("{totals}");
     } else {
         println!(
-            "totals: games {}, A wins {}, draws {}, losses {}, score {:.3}; A answers {} max {:.1} ms p99.9 {:.1} ms p99 {:.1} ms, {} timeouts, {} illegal; B answers {} max {:.1} ms p99.9 {:.1} ms p99 {:.1} ms, {} timeouts, {} illegal (seed {})",
+            "totals: games {}, A wins {}, draws {}, losses {}, score {:.3}; A answers {} max {:.1} ms p99.9 {:.1} ms p99 {:.1} ms, {} timeouts, {} illegal, {} crashes; B answers {} max {:.1} ms p99.9 {:.1} ms p99 {:.1} ms, {} timeouts, {} illegal, {} crashes (seed {})",
             totals["games"], totals["wins"], totals["draws"], totals["losses"],
             totals["score"].as_f64().unwrap_or(0.0),
             totals["answers"],
             totals["max_latency_ms"].as_f64().unwrap_or(0.0),
             totals["p999_latency_ms"].as_f64().unwrap_or(0.0),
             totals["p99_latency_ms"].as_f64().unwrap_or(0.0),
-            totals["timeouts"], totals["illegal_moves"],
+            totals["timeouts"], totals["illegal_moves"], totals["crashes"],
             totals["b_answers"],
             totals["b_max_latency_ms"].as_f64().unwrap_or(0.0),
             totals["b_p999_latency_ms"].as_f64().unwrap_or(0.0),
             totals["b_p99_latency_ms"].as_f64().unwrap_or(0.0),
-            totals["b_timeouts"], totals["b_illegal_moves"], cfg.seed,
+            totals["b_timeouts"], totals["b_illegal_moves"], totals["b_crashes"], cfg.seed,
         );
     }
     Ok(())
