@@ -268,6 +268,7 @@ fn client_config(s: &Settings, url: String, opponent: Opponent) -> ClientConfig 
         token: Some(s.client.token.clone()).filter(|t| !t.is_empty()),
         stop: None,
         stop_grace: Duration::from_millis(s.client.stop_grace_ms),
+        heartbeat_timeout: Duration::from_millis(s.client.heartbeat_timeout_ms),
     }
 }
 
@@ -366,15 +367,25 @@ async fn play_game<G: PlayableGame>(settings: Settings) -> Result<(), CliError> 
         summary.wins,
         summary.draws,
         summary.losses,
+        summary.aborted,
         summary.score(),
     );
+    if let Some(why) = &summary.server_lost {
+        // The records and the summary are out; a lost server is a failure.
+        println!(
+            "session: the server went away mid-game; {} game(s) aborted",
+            summary.aborted
+        );
+        return Err(CliError::Runtime(format!("lost the server: {why}")));
+    }
     session_end(summary.stopped, summary.abandoned, &signal)
 }
 
-/// The closing line of every client command.
-fn print_summary(games: u32, wins: u32, draws: u32, losses: u32, score: f64) {
+/// The closing line of every client command (`games` counts the finished
+/// games; `aborted` ones, cut off with nobody at fault, are not in it).
+fn print_summary(games: u32, wins: u32, draws: u32, losses: u32, aborted: u32, score: f64) {
     println!(
-        "summary: games {games}, wins {wins}, draws {draws}, losses {losses}, score {score:.3}"
+        "summary: games {games}, wins {wins}, draws {draws}, losses {losses}, aborted {aborted}, score {score:.3}"
     );
 }
 
@@ -501,6 +512,7 @@ async fn play_geister(settings: Settings, records: Option<String>) -> Result<(),
         summary.wins,
         summary.draws,
         summary.losses,
+        0,
         summary.score(),
     );
     session_end(summary.stopped, summary.abandoned, &signal)

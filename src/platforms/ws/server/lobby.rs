@@ -86,10 +86,12 @@ impl GameVisitor for StartMatch {
                 house::spawn::<G>(&self.shared, self.shared.config.seed ^ n.rotate_left(17))?
             }
         };
+        let slot = self.shared.match_slot();
         tokio::spawn(run_match::<G>(
             self.shared,
             [self.first, second],
             self.games,
+            slot,
         ));
         Ok(())
     }

@@ -15,11 +15,12 @@ mod game_loop;
 mod house;
 mod lobby;
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::io;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -150,6 +151,59 @@ pub struct ServerConfig {
     pub game_options: std::collections::BTreeMap<String, crate::games::GameOptions>,
     /// A secret every client must send in `hello.token` (`None`: open).
     pub token: Option<String>,
+    /// Limits against abuse.
+    pub limits: Limits,
+}
+
+/// Limits against abuse: connections, message rate, idle connections.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Most connections at once; more are answered HTTP 503 and closed.
+    pub max_connections: usize,
+    /// Most connections at once from one IP address.
+    pub max_connections_per_ip: usize,
+    /// Messages per second a connection may send, sustained (a token
+    /// bucket; answers to the server's `move_request`s are free).
+    pub rate_per_s: u32,
+    /// The bucket's size: messages a connection may send at once.
+    pub rate_burst: u32,
+    /// A connection without an accepted `hello` after this long is closed.
+    pub hello_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_connections: 256,
+            max_connections_per_ip: 16,
+            rate_per_s: 20,
+            rate_burst: 100,
+            hello_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+impl Limits {
+    fn validate(&self) -> Result<(), String> {
+        if self.max_connections == 0 || self.max_connections_per_ip == 0 {
+            return Err(
+                "limits: max_connections and max_connections_per_ip must be at least 1".into(),
+            );
+        }
+        if self.max_connections_per_ip > self.max_connections {
+            return Err("limits: max_connections_per_ip must not exceed max_connections".into());
+        }
+        if self.rate_per_s == 0 || self.rate_burst == 0 {
+            return Err("limits: rate_per_s and rate_burst must be at least 1".into());
+        }
+        if self.hello_timeout.is_zero() || self.hello_timeout > Duration::from_millis(MAX_CLOCK_MS)
+        {
+            return Err(format!(
+                "limits: hello_timeout must be 1..={MAX_CLOCK_MS} ms"
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl Default for ServerConfig {
@@ -164,6 +218,7 @@ impl Default for ServerConfig {
             seed: 0,
             game_options: Default::default(),
             token: None,
+            limits: Limits::default(),
         }
     }
 }
@@ -172,6 +227,7 @@ impl ServerConfig {
     /// Errors on an unusable configuration.
     pub fn validate(&self) -> Result<(), ServerError> {
         self.clock.validate().map_err(ServerError::Config)?;
+        self.limits.validate().map_err(ServerError::Config)?;
         if self.heartbeat_interval.is_zero() {
             return Err(ServerError::Config(
                 "heartbeat_interval: must be positive".into(),
@@ -233,7 +289,80 @@ pub(crate) struct Shared {
     /// Prefix of game ids, unique per server start.
     pub id_prefix: String,
     pub shutdown: watch::Receiver<bool>,
+    /// Open connections, in all and per address.
+    conns: Mutex<ConnCount>,
+    /// Matches running (their tasks record aborted games on shutdown).
+    matches: AtomicUsize,
 }
+
+#[derive(Default)]
+struct ConnCount {
+    total: usize,
+    per_ip: HashMap<IpAddr, usize>,
+}
+
+/// A connection's place in the count; freed when dropped.
+pub(crate) struct ConnSlot {
+    shared: Arc<Shared>,
+    ip: IpAddr,
+}
+
+impl Drop for ConnSlot {
+    fn drop(&mut self) {
+        let mut c = self.shared.conns.lock().unwrap_or_else(|p| p.into_inner());
+        c.total = c.total.saturating_sub(1);
+        if let Some(n) = c.per_ip.get_mut(&self.ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                c.per_ip.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// A running match; counted while it lives.
+pub(crate) struct MatchSlot(Arc<Shared>);
+
+impl Drop for MatchSlot {
+    fn drop(&mut self) {
+        self.0.matches.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+impl Shared {
+    /// A slot for a new connection from `ip`, or why it is refused.
+    fn admit(self: &Arc<Self>, ip: IpAddr) -> Result<ConnSlot, String> {
+        let limits = self.config.limits;
+        let mut c = self.conns.lock().unwrap_or_else(|p| p.into_inner());
+        if c.total >= limits.max_connections {
+            return Err(format!(
+                "too many connections ({} open, server.max_connections)",
+                c.total
+            ));
+        }
+        let mine = c.per_ip.get(&ip).copied().unwrap_or(0);
+        if mine >= limits.max_connections_per_ip {
+            return Err(format!(
+                "too many connections from {ip} ({mine} open, server.max_connections_per_ip)"
+            ));
+        }
+        c.total += 1;
+        *c.per_ip.entry(ip).or_insert(0) += 1;
+        Ok(ConnSlot {
+            shared: self.clone(),
+            ip,
+        })
+    }
+
+    /// Counts a match until the slot is dropped.
+    pub(crate) fn match_slot(self: &Arc<Self>) -> MatchSlot {
+        self.matches.fetch_add(1, Ordering::AcqRel);
+        MatchSlot(self.clone())
+    }
+}
+
+/// What a refused connection is told before it is closed.
+const REFUSED: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 32\r\nConnection: close\r\n\r\ntoo many connections; try later\n";
 
 /// Resolves once the server shuts down (or its `run` has ended).
 pub(crate) async fn shutdown_signal(rx: &mut watch::Receiver<bool>) {
@@ -288,6 +417,8 @@ impl Server {
             next_conn: AtomicU64::new(1),
             id_prefix: format!("{:x}", crate::records::now_ms()),
             shutdown,
+            conns: Mutex::new(ConnCount::default()),
+            matches: AtomicUsize::new(0),
         });
         Ok(Server {
             listener,
@@ -307,9 +438,10 @@ impl Server {
         GameKind::ALL
     }
 
-    /// Serves until `shutdown` resolves; then tells every connection the
-    /// server is going away (`shutting_down`), abandons unfinished games
-    /// (no record is written for them) and returns.
+    /// Serves until `shutdown` resolves; then stops accepting connections,
+    /// tells every connection the server is going away (`shutting_down`),
+    /// records every game in progress as aborted (result `*`, the moves so
+    /// far) and returns once those records are written.
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send) -> Result<(), ServerError> {
         let Server {
             listener,
@@ -324,10 +456,19 @@ impl Server {
             tokio::select! {
                 _ = &mut shutdown => break,
                 r = listener.accept() => match r {
-                    Ok((stream, peer)) => {
-                        let _ = stream.set_nodelay(true);
-                        conns.spawn(conn::serve(shared.clone(), stream, peer));
-                    }
+                    Ok((stream, peer)) => match shared.admit(peer.ip()) {
+                        Ok(slot) => {
+                            let _ = stream.set_nodelay(true);
+                            conns.spawn(conn::serve(shared.clone(), stream, peer, slot));
+                        }
+                        Err(why) => {
+                            tracing::warn!(%peer, why, "connection refused");
+                            // Best effort, without waiting: an HTTP answer
+                            // the client's handshake can report.
+                            let _ = stream.try_write(REFUSED);
+                            drop(stream);
+                        }
+                    },
                     Err(e) => {
                         // E.g. too many open files: back off a little.
                         tracing::warn!(error = %e, "accept failed");
@@ -340,6 +481,21 @@ impl Server {
         tracing::info!(addr = %local_addr, "match server shutting down");
         let _ = shutdown_tx.send(true);
         drop(listener);
+        // Each match records its game in progress as aborted.
+        let matches = async {
+            while shared.matches.load(Ordering::Acquire) > 0 {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        };
+        if tokio::time::timeout(Duration::from_secs(5), matches)
+            .await
+            .is_err()
+        {
+            tracing::error!(
+                running = shared.matches.load(Ordering::Acquire),
+                "matches did not end within 5 s of the shutdown; their games may be unrecorded"
+            );
+        }
         let drain = async { while conns.join_next().await.is_some() {} };
         let _ = tokio::time::timeout(Duration::from_secs(2), drain).await;
         conns.abort_all();
