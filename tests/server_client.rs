@@ -68,6 +68,7 @@ fn server_config(records: Option<&Path>) -> ServerConfig {
         game_options: Default::default(),
         token: None,
         limits: Default::default(),
+        shutdown_grace: Duration::ZERO,
     }
 }
 

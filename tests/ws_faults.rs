@@ -236,6 +236,54 @@ fn sigterm_records_the_game_in_progress_as_aborted() {
     assert!(log.contains("shutting down"), "{log}");
 }
 
+/// SIGTERM with `server.shutdown_grace_ms`: no new game starts, the game in
+/// progress is played to its end and recorded as usual, then the server
+/// exits 0. The clients record the same finished games and no aborted one
+/// (they then find no server to play the rest with: exit 75).
+#[test]
+fn sigterm_with_a_grace_lets_the_game_in_progress_finish() {
+    let dir = tempfile::tempdir().unwrap();
+    let (srv_rec, log) = (
+        dir.path().join("server.jsonl"),
+        dir.path().join("serve.log"),
+    );
+    let server = serve_with_env(
+        &["--time-per-move-ms", "1000"],
+        &[("LADDERBOT_SERVER__SHUTDOWN_GRACE_MS", "60000")],
+        &srv_rec,
+        &log,
+    );
+    let (a_rec, b_rec) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
+    let a = play(&server.url, "alice", 20, &a_rec, 40);
+    let b = play(&server.url, "bob", 20, &b_rec, 40);
+    wait_until("a finished game", LIMIT, || {
+        !records_of(&srv_rec).is_empty()
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    signal(server.child.0.as_ref().unwrap(), "-TERM");
+    let so = server.child.wait(LIMIT);
+    assert_eq!(so.status.code(), Some(0));
+    let recs = records_of(&srv_rec);
+    // The game in progress at the signal was finished; no other started.
+    assert!(recs.len() >= 2, "{recs:?}");
+    assert!(recs.len() < 20);
+    for r in &recs {
+        assert_eq!(r.reason, EndReason::Rules, "{r:?}");
+    }
+    let log = read_log(&log);
+    assert!(
+        log.contains("letting the games in progress finish"),
+        "{log}"
+    );
+    assert!(!log.contains("shutdown grace over"), "{log}");
+    for (o, rec) in [(a.wait(LIMIT), &a_rec), (b.wait(LIMIT), &b_rec)] {
+        assert_eq!(o.status.code(), Some(75), "{}", stderr(&o));
+        let mine = records_of(rec);
+        assert_eq!(mine.len(), recs.len());
+        assert!(mine.iter().all(|r| r.reason == EndReason::Rules));
+    }
+}
+
 /// Whether a record's moves replay legally from its start.
 struct Replay(GameRecord);
 

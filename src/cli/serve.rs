@@ -111,6 +111,7 @@ pub fn server_config(s: &ServerSettings) -> ServerConfig {
             rate_burst: s.rate_limit_burst,
             hello_timeout: Duration::from_millis(s.hello_timeout_ms),
         },
+        shutdown_grace: Duration::from_millis(s.shutdown_grace_ms),
     }
 }
 
@@ -124,7 +125,7 @@ pub fn run(settings: Settings) -> Result<(), CliError> {
         server
             .run(async {
                 let signal = super::stop_signal().await;
-                tracing::info!(signal, "shutting down: games in progress are recorded as aborted");
+                tracing::info!(signal, grace_ms = settings.server.shutdown_grace_ms, "shutting down: games still in progress after the grace are recorded as aborted");
             })
             .await
             .map_err(|e| CliError::Runtime(e.to_string()))

@@ -167,6 +167,9 @@ pub struct ServerSettings {
     /// A connection that has not sent an accepted `hello` after this long
     /// is closed, ms.
     pub hello_timeout_ms: u64,
+    /// On SIGTERM/SIGINT, how long games in progress may still run to
+    /// their end before they are recorded as aborted, ms (0: at once).
+    pub shutdown_grace_ms: u64,
     /// Seed for the games' starting positions.
     pub seed: u64,
     /// Options of a game's start, by game: `[server.game_options.floodit]`
@@ -282,6 +285,7 @@ impl Default for ServerSettings {
             rate_limit_per_s: 20,
             rate_limit_burst: 100,
             hello_timeout_ms: 30_000,
+            shutdown_grace_ms: 0,
         }
     }
 }
@@ -563,6 +567,9 @@ impl Settings {
         }
         if s.hello_timeout_ms == 0 || s.hello_timeout_ms > max_ms {
             return Err(format!("server.hello_timeout_ms: must be 1..={max_ms}"));
+        }
+        if s.shutdown_grace_ms > max_ms {
+            return Err(format!("server.shutdown_grace_ms: at most {max_ms}"));
         }
         if !self.server.house_agent.is_empty() {
             if let Some(game) = self.game {

@@ -174,6 +174,8 @@ impl Conn {
         let cfg = &shared.config;
         let (interval, timeout) = (cfg.heartbeat_interval, cfg.heartbeat_timeout);
         let mut shutdown = self.shared.shutdown.clone();
+        let mut draining = self.shared.draining.clone();
+        let mut drain_seen = false;
         let welcome = ServerMsg::Welcome {
             protocol: PROTOCOL_VERSION,
             server: format!("ladderbot {}", env!("CARGO_PKG_VERSION")),
@@ -255,6 +257,9 @@ impl Conn {
                             return "write failed";
                         }
                     }
+                    if self.idle_while_draining() {
+                        return self.going_away(&mut ws, &mut out_rx).await;
+                    }
                 }
                 Some(msg) = out_rx.recv() => {
                     match &msg {
@@ -267,6 +272,15 @@ impl Conn {
                     }
                     if self.send(&mut ws, &msg, timeout).await.is_err() {
                         break "write failed";
+                    }
+                    if self.idle_while_draining() {
+                        return self.going_away(&mut ws, &mut out_rx).await;
+                    }
+                }
+                _ = shutdown_signal(&mut draining), if !drain_seen => {
+                    drain_seen = true;
+                    if self.idle_while_draining() {
+                        return self.going_away(&mut ws, &mut out_rx).await;
                     }
                 }
                 _ = no_hello => {
@@ -294,20 +308,44 @@ impl Conn {
                     let _ = self.send(&mut ws, &msg, Duration::from_millis(200)).await;
                     break "heartbeat timeout";
                 }
-                _ = shutdown_signal(&mut shutdown) => {
-                    let msg = ServerMsg::error(ErrorCode::ShuttingDown, "the server is shutting down");
-                    let _ = self.send(&mut ws, &msg, Duration::from_millis(200)).await;
-                    let close = ws.send(Message::Close(Some(CloseFrame {
-                        code: CloseCode::Away,
-                        reason: "server shutting down".into(),
-                    })));
-                    let _ = tokio::time::timeout(Duration::from_millis(200), close).await;
-                    return "server shutting down";
-                }
+                _ = shutdown_signal(&mut shutdown) => return self.going_away(&mut ws, &mut out_rx).await,
             }
         };
         let _ = tokio::time::timeout(Duration::from_millis(200), ws.close(None)).await;
         why
+    }
+
+    /// The server is stopping with a grace and this connection has no
+    /// match left to play.
+    fn idle_while_draining(&self) -> bool {
+        *self.shared.draining.borrow() && self.active_session().is_none()
+    }
+
+    /// Tells the peer the server is stopping and closes, after what its
+    /// match has already queued for it (a `game_over`, `match_over`); the
+    /// close reason.
+    async fn going_away(
+        &self,
+        ws: &mut Ws,
+        out_rx: &mut mpsc::UnboundedReceiver<ServerMsg>,
+    ) -> &'static str {
+        while let Ok(queued) = out_rx.try_recv() {
+            if self
+                .send(ws, &queued, Duration::from_millis(200))
+                .await
+                .is_err()
+            {
+                return "write failed";
+            }
+        }
+        let msg = ServerMsg::error(ErrorCode::ShuttingDown, "the server is shutting down");
+        let _ = self.send(ws, &msg, Duration::from_millis(200)).await;
+        let close = ws.send(Message::Close(Some(CloseFrame {
+            code: CloseCode::Away,
+            reason: "server shutting down".into(),
+        })));
+        let _ = tokio::time::timeout(Duration::from_millis(200), close).await;
+        "server shutting down"
     }
 
     async fn send(&self, ws: &mut Ws, msg: &ServerMsg, limit: Duration) -> Result<(), ()> {
@@ -441,6 +479,12 @@ impl Conn {
 
     /// Handles a `hello`: the immediate replies, or an error to send.
     fn on_hello(&mut self, h: Hello) -> Result<Vec<ServerMsg>, (ErrorCode, String)> {
+        if *self.shared.draining.borrow() {
+            return Err((
+                ErrorCode::ShuttingDown,
+                "the server is shutting down; no new match starts".into(),
+            ));
+        }
         if self.active_session().is_some() {
             return Err((
                 ErrorCode::Busy,

@@ -91,7 +91,7 @@ pub(crate) async fn run_match<G: PlayableGame>(
     let mut tally = [Tally::default(); 2];
     let mut past_ids: Vec<String> = Vec::new();
     for number in 1..=games {
-        if links.iter().any(|l| l.leaving) || *shutdown.borrow() {
+        if links.iter().any(|l| l.leaving) || *shutdown.borrow() || *shared.draining.borrow() {
             break;
         }
         // order[seat] = index into `links` of the player in that seat.

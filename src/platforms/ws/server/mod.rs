@@ -153,6 +153,10 @@ pub struct ServerConfig {
     pub token: Option<String>,
     /// Limits against abuse.
     pub limits: Limits,
+    /// On shutdown, how long games in progress may still run to their end
+    /// (no new game starts, no new connection is accepted); those still
+    /// running after it are recorded as aborted. Zero: abort at once.
+    pub shutdown_grace: Duration,
 }
 
 /// Limits against abuse: connections, message rate, idle connections.
@@ -219,6 +223,7 @@ impl Default for ServerConfig {
             game_options: Default::default(),
             token: None,
             limits: Limits::default(),
+            shutdown_grace: Duration::ZERO,
         }
     }
 }
@@ -228,6 +233,11 @@ impl ServerConfig {
     pub fn validate(&self) -> Result<(), ServerError> {
         self.clock.validate().map_err(ServerError::Config)?;
         self.limits.validate().map_err(ServerError::Config)?;
+        if self.shutdown_grace > Duration::from_millis(MAX_CLOCK_MS) {
+            return Err(ServerError::Config(format!(
+                "shutdown_grace: at most {MAX_CLOCK_MS} ms"
+            )));
+        }
         if self.heartbeat_interval.is_zero() {
             return Err(ServerError::Config(
                 "heartbeat_interval: must be positive".into(),
@@ -289,6 +299,9 @@ pub(crate) struct Shared {
     /// Prefix of game ids, unique per server start.
     pub id_prefix: String,
     pub shutdown: watch::Receiver<bool>,
+    /// Set when a shutdown with a grace begins: no new game starts, and a
+    /// connection without a match is told `shutting_down` and closed.
+    pub draining: watch::Receiver<bool>,
     /// Open connections, in all and per address.
     conns: Mutex<ConnCount>,
     /// Matches running (their tasks record aborted games on shutdown).
@@ -382,6 +395,7 @@ pub struct Server {
     local_addr: SocketAddr,
     shared: Arc<Shared>,
     shutdown_tx: watch::Sender<bool>,
+    drain_tx: watch::Sender<bool>,
 }
 
 impl Server {
@@ -409,6 +423,7 @@ impl Server {
             source,
         })?;
         let (shutdown_tx, shutdown) = watch::channel(false);
+        let (drain_tx, draining) = watch::channel(false);
         let shared = Arc::new(Shared {
             config,
             records,
@@ -417,6 +432,7 @@ impl Server {
             next_conn: AtomicU64::new(1),
             id_prefix: format!("{:x}", crate::records::now_ms()),
             shutdown,
+            draining,
             conns: Mutex::new(ConnCount::default()),
             matches: AtomicUsize::new(0),
         });
@@ -425,6 +441,7 @@ impl Server {
             local_addr,
             shared,
             shutdown_tx,
+            drain_tx,
         })
     }
 
@@ -438,16 +455,19 @@ impl Server {
         GameKind::ALL
     }
 
-    /// Serves until `shutdown` resolves; then stops accepting connections,
-    /// tells every connection the server is going away (`shutting_down`),
-    /// records every game in progress as aborted (result `*`, the moves so
-    /// far) and returns once those records are written.
+    /// Serves until `shutdown` resolves; then stops accepting connections
+    /// and starting games, lets the games in progress run for at most
+    /// `shutdown_grace` (recorded as usual if they end), tells every
+    /// connection the server is going away (`shutting_down`), records every
+    /// game still in progress as aborted (result `*`, the moves so far) and
+    /// returns once those records are written.
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send) -> Result<(), ServerError> {
         let Server {
             listener,
             local_addr,
             shared,
             shutdown_tx,
+            drain_tx,
         } = self;
         tracing::info!(addr = %local_addr, "match server listening");
         let mut conns = JoinSet::new();
@@ -479,8 +499,38 @@ impl Server {
             }
         }
         tracing::info!(addr = %local_addr, "match server shutting down");
-        let _ = shutdown_tx.send(true);
         drop(listener);
+        let grace = shared.config.shutdown_grace;
+        let running = shared.matches.load(Ordering::Acquire);
+        if !grace.is_zero() && running > 0 {
+            tracing::info!(
+                grace_ms = grace.as_millis() as u64,
+                running,
+                "letting the games in progress finish"
+            );
+            // Waiting clients will get no game.
+            shared
+                .lobby
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .clear();
+            let _ = drain_tx.send(true);
+            let finished = async {
+                while shared.matches.load(Ordering::Acquire) > 0 {
+                    tokio::select! {
+                        _ = tokio::time::sleep(Duration::from_millis(10)) => {}
+                        Some(_) = conns.join_next(), if !conns.is_empty() => {}
+                    }
+                }
+            };
+            if tokio::time::timeout(grace, finished).await.is_err() {
+                tracing::warn!(
+                    running = shared.matches.load(Ordering::Acquire),
+                    "shutdown grace over: the games still running are aborted"
+                );
+            }
+        }
+        let _ = shutdown_tx.send(true);
         // Each match records its game in progress as aborted.
         let matches = async {
             while shared.matches.load(Ordering::Acquire) > 0 {
