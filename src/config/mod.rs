@@ -695,6 +695,71 @@ mod tests {
     }
 
     #[test]
+    fn fault_and_limit_keys_are_read_and_checked() {
+        let s = load(
+            None,
+            env(&[
+                ("LADDERBOT_CLIENT__HEARTBEAT_TIMEOUT_MS", "1500"),
+                ("LADDERBOT_SERVER__MAX_CONNECTIONS", "10"),
+                ("LADDERBOT_SERVER__MAX_CONNECTIONS_PER_IP", "2"),
+                ("LADDERBOT_SERVER__RATE_LIMIT_PER_S", "5"),
+                ("LADDERBOT_SERVER__RATE_LIMIT_BURST", "7"),
+                ("LADDERBOT_SERVER__HELLO_TIMEOUT_MS", "900"),
+                ("LADDERBOT_SERVER__SHUTDOWN_GRACE_MS", "3000"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(s.client.heartbeat_timeout_ms, 1500);
+        let v = &s.server;
+        assert_eq!(
+            (
+                v.max_connections,
+                v.max_connections_per_ip,
+                v.rate_limit_per_s,
+                v.rate_limit_burst,
+                v.hello_timeout_ms,
+                v.shutdown_grace_ms
+            ),
+            (10, 2, 5, 7, 900, 3000)
+        );
+        for (key, value, named) in [
+            (
+                "LADDERBOT_CLIENT__HEARTBEAT_TIMEOUT_MS",
+                "0",
+                "client.heartbeat_timeout_ms",
+            ),
+            (
+                "LADDERBOT_SERVER__MAX_CONNECTIONS",
+                "0",
+                "server.max_connections",
+            ),
+            (
+                "LADDERBOT_SERVER__MAX_CONNECTIONS_PER_IP",
+                "300",
+                "server.max_connections_per_ip",
+            ),
+            (
+                "LADDERBOT_SERVER__RATE_LIMIT_BURST",
+                "0",
+                "server.rate_limit_per_s / rate_limit_burst",
+            ),
+            (
+                "LADDERBOT_SERVER__HELLO_TIMEOUT_MS",
+                "0",
+                "server.hello_timeout_ms",
+            ),
+            (
+                "LADDERBOT_SERVER__SHUTDOWN_GRACE_MS",
+                "999999999999",
+                "server.shutdown_grace_ms",
+            ),
+        ] {
+            let err = load(None, env(&[(key, value)])).unwrap_err().0;
+            assert!(err.contains(named), "{key}={value}: {err}");
+        }
+    }
+
+    #[test]
     fn the_bank_time_policy_is_for_golad_on_stdio_only() {
         let (_d, p) =
             profile("game = \"golad\"\n[search]\ntime_policy = \"bank\"\n[client]\nstdio = true\n");

@@ -584,3 +584,35 @@ fn same_secret(got: &str, want: &str) -> bool {
     }
     diff == 0
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bucket_refills_at_its_rate_up_to_its_burst() {
+        let mut b = Bucket::new(2, 3);
+        let t0 = b.last;
+        assert!((0..3).all(|_| b.take(t0)));
+        assert!(!b.take(t0));
+        assert!(!b.take(t0));
+        assert_eq!(b.dropped, 2);
+        // Half a second at 2 a second: one token.
+        let t1 = t0 + Duration::from_millis(500);
+        assert!(b.take(t1));
+        assert_eq!(b.dropped, 0);
+        assert!(!b.take(t1));
+        // A long pause fills the bucket to its burst, no more.
+        let t2 = t1 + Duration::from_secs(60);
+        assert!((0..3).all(|_| b.take(t2)));
+        assert!(!b.take(t2));
+    }
+
+    #[test]
+    fn secrets_compare_whole() {
+        assert!(same_secret("abc", "abc"));
+        assert!(!same_secret("abd", "abc"));
+        assert!(!same_secret("ab", "abc"));
+        assert!(!same_secret("abcd", "abc"));
+    }
+}

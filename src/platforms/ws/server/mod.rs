@@ -600,6 +600,38 @@ mod tests {
         c = ServerConfig::default();
         c.clock.time_per_move_ms = None;
         assert!(matches!(c.validate(), Err(ServerError::Config(_))));
+        let bad_limits = [
+            Limits {
+                max_connections: 0,
+                ..Limits::default()
+            },
+            Limits {
+                max_connections_per_ip: 300,
+                ..Limits::default()
+            },
+            Limits {
+                rate_per_s: 0,
+                ..Limits::default()
+            },
+            Limits {
+                rate_burst: 0,
+                ..Limits::default()
+            },
+            Limits {
+                hello_timeout: Duration::ZERO,
+                ..Limits::default()
+            },
+        ];
+        for limits in bad_limits {
+            let c = ServerConfig {
+                limits,
+                ..ServerConfig::default()
+            };
+            assert!(
+                matches!(c.validate(), Err(ServerError::Config(_))),
+                "{limits:?}"
+            );
+        }
     }
 
     #[tokio::test]
