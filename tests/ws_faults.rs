@@ -43,8 +43,11 @@ fn serve(extra: &[&str], records: &Path, log: &Path) -> Serve {
 
 fn serve_with_env(extra: &[&str], envs: &[(&str, &str)], records: &Path, log: &Path) -> Serve {
     let mut c = bin();
-    c.args(["serve", "--bind", "127.0.0.1:0", "--house-agent", ""])
-        .arg("--records")
+    c.args(["serve", "--bind", "127.0.0.1:0"]);
+    if !extra.contains(&"--house-agent") {
+        c.args(["--house-agent", ""]);
+    }
+    c.arg("--records")
         .arg(records)
         .args(extra)
         .env("LADDERBOT_LOG__FILTER", "info")
@@ -783,7 +786,8 @@ fn first_game_id(log: &Path) -> Option<String> {
 /// An honest game (two `play` clients, four3d at 100 ms a move) while other
 /// connections send an oversized frame, flood pings, open too many
 /// connections from one address, idle without `hello`, and send moves for
-/// the honest game from outside it. The honest games end by the rules with
+/// the honest game from outside it (with no match, and from a match of its
+/// own against the house). The honest games end by the rules with
 /// no timeout and the same records on all sides; every abuser is refused
 /// or closed, and each abuse is a warning in the server's log.
 #[test]
@@ -795,7 +799,7 @@ fn abusers_do_not_disturb_an_honest_game() {
     );
     // Tight limits (the defaults are 256, 16, 20/s, 100, 30 s).
     let server = serve_with_env(
-        &["--time-per-move-ms", "100"],
+        &["--time-per-move-ms", "100", "--house-agent", "random"],
         &[
             ("LADDERBOT_SERVER__MAX_CONNECTIONS", "32"),
             ("LADDERBOT_SERVER__MAX_CONNECTIONS_PER_IP", "8"),
@@ -830,6 +834,35 @@ fn abusers_do_not_disturb_an_honest_game() {
                 Some(ServerMsg::Error { code, .. }) => assert_eq!(code, "no_game"),
                 other => panic!("{other:?}"),
             }
+        }
+        drop(s);
+
+        // A stranger in a match of its own (against the house) answers its
+        // own move request with the honest game's id: its own game is lost
+        // (illegal_move), the honest game is untouched.
+        let mut s = ws_connect(&url).await;
+        assert!(matches!(next_text(&mut s).await, Some(ServerMsg::Welcome { .. })));
+        let hello = r#"{"type":"hello","protocol":1,"name":"stranger","game":"four3d","games":1,"opponent":"house"}"#;
+        s.send(Message::Text(hello.into())).await.unwrap();
+        loop {
+            match next_text(&mut s).await {
+                Some(ServerMsg::GameStart { .. }) | Some(ServerMsg::MovePlayed { .. }) => {}
+                Some(ServerMsg::MoveRequest { .. }) => break,
+                other => panic!("{other:?}"),
+            }
+        }
+        let m = format!(r#"{{"type":"move","game_id":"{game_id}","move":0}}"#);
+        s.send(Message::Text(m)).await.unwrap();
+        match next_text(&mut s).await {
+            Some(ServerMsg::GameOver {
+                reason,
+                game_id: own,
+                ..
+            }) => {
+                assert_eq!(reason, EndReason::IllegalMove);
+                assert_ne!(own, game_id);
+            }
+            other => panic!("{other:?}"),
         }
         drop(s);
 
@@ -905,7 +938,11 @@ fn abusers_do_not_disturb_an_honest_game() {
             stdout(o)
         );
     }
-    let srv = records_of(&srv_rec);
+    let (srv, stranger): (Vec<GameRecord>, Vec<GameRecord>) = records_of(&srv_rec)
+        .into_iter()
+        .partition(|r| !r.players.contains(&"stranger".to_string()));
+    assert_eq!(stranger.len(), 1);
+    assert_eq!(stranger[0].reason, EndReason::IllegalMove);
     assert_eq!(srv.len(), 4);
     for r in &srv {
         assert_eq!(r.reason, EndReason::Rules, "{r:?}");

@@ -857,8 +857,11 @@ async fn session<G: PlayableGame>(
                     search.cancel();
                 }
                 // The request spent part of the round trip reaching us and
-                // the answer spends the rest reaching the server.
-                let allowance = Duration::from_millis(your_time_ms).saturating_sub(rtt.estimate());
+                // the answer spends the rest reaching the server. At most
+                // half the allowance goes, so that one slow ping cannot
+                // leave the agent no time at all.
+                let allowance = Duration::from_millis(your_time_ms);
+                let allowance = allowance.saturating_sub(rtt.estimate().min(allowance / 2));
                 let limits = Limits::under_clock(
                     config.playouts,
                     config.time_ms,
