@@ -104,7 +104,9 @@ pub(crate) async fn serve(
     let ws = match tokio::time::timeout(limit, handshake).await {
         Ok(Ok(ws)) => ws,
         Ok(Err(e)) => {
-            tracing::warn!(%peer, error = %e, "websocket handshake failed");
+            // Debug only: a TCP health check (Kubernetes' tcpSocket probe)
+            // connects and closes without a handshake.
+            tracing::debug!(%peer, error = %e, "websocket handshake failed");
             return;
         }
         Err(_) => {
