@@ -382,11 +382,16 @@ async fn play_game<G: PlayableGame>(settings: Settings) -> Result<(), CliError> 
 }
 
 /// The closing line of every client command (`games` counts the finished
-/// games; `aborted` ones, cut off with nobody at fault, are not in it).
+/// games; `aborted` ones, cut off with nobody at fault, are not in it and
+/// are named at the end when there are any).
 fn print_summary(games: u32, wins: u32, draws: u32, losses: u32, aborted: u32, score: f64) {
-    println!(
-        "summary: games {games}, wins {wins}, draws {draws}, losses {losses}, aborted {aborted}, score {score:.3}"
+    let mut line = format!(
+        "summary: games {games}, wins {wins}, draws {draws}, losses {losses}, score {score:.3}"
     );
+    if aborted > 0 {
+        line.push_str(&format!(", aborted {aborted}"));
+    }
+    println!("{line}");
 }
 
 /// The GAT client settings for `addr`: one game each `games`, our seed.
