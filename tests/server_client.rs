@@ -67,6 +67,8 @@ fn server_config(records: Option<&Path>) -> ServerConfig {
         seed: 7,
         game_options: Default::default(),
         token: None,
+        limits: Default::default(),
+        shutdown_grace: Duration::ZERO,
     }
 }
 
@@ -425,7 +427,7 @@ async fn closing_mid_game_loses_by_disconnect() {
     let s = finish(task).await;
     assert_eq!((s.games, s.wins), (1, 1));
     let g = played.lock().unwrap()[0].clone();
-    assert_eq!(g.your_result, YourResult::Win);
+    assert_eq!(g.your_result, Some(YourResult::Win));
     assert_eq!(g.reason, EndReason::Disconnect);
     assert_eq!(g.game_id, game_id);
     let records = read_records(records_path(&dir)).unwrap();
@@ -868,9 +870,9 @@ async fn client_reconnects_after_a_drop_and_finishes_its_games() {
     let a_games = a_games.lock().unwrap().clone();
     let b_games = b_games.lock().unwrap().clone();
     assert_eq!(a_games[0].reason, EndReason::Disconnect);
-    assert_eq!(a_games[0].your_result, YourResult::Loss);
+    assert_eq!(a_games[0].your_result, Some(YourResult::Loss));
     assert_eq!(b_games[0].reason, EndReason::Disconnect);
-    assert_eq!(b_games[0].your_result, YourResult::Win);
+    assert_eq!(b_games[0].your_result, Some(YourResult::Win));
     assert_eq!(a_games[0].game_id, b_games[0].game_id);
     // The second game was played in full on a new connection.
     assert_eq!(a_games[1].game_id, b_games[1].game_id);

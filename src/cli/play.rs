@@ -279,6 +279,7 @@ fn client_config(s: &Settings, url: String, opponent: Opponent) -> ClientConfig 
         token: Some(s.client.token.clone()).filter(|t| !t.is_empty()),
         stop: None,
         stop_grace: Duration::from_millis(s.client.stop_grace_ms),
+        heartbeat_timeout: Duration::from_millis(s.client.heartbeat_timeout_ms),
     }
 }
 
@@ -377,16 +378,32 @@ async fn play_game<G: PlayableGame>(settings: Settings) -> Result<(), CliError> 
         summary.wins,
         summary.draws,
         summary.losses,
+        summary.aborted,
         summary.score(),
     );
+    if let Some(why) = &summary.server_lost {
+        // The records and the summary are out; a lost server is worth
+        // retrying later (exit 75), as for a GAT server.
+        println!(
+            "session: the server went away mid-game; {} game(s) aborted",
+            summary.aborted
+        );
+        return Err(CliError::Retry(format!("lost the server: {why}")));
+    }
     session_end(summary.stopped, summary.abandoned, &signal)
 }
 
-/// The closing line of every client command.
-fn print_summary(games: u32, wins: u32, draws: u32, losses: u32, score: f64) {
-    println!(
+/// The closing line of every client command (`games` counts the finished
+/// games; `aborted` ones, cut off with nobody at fault, are not in it and
+/// are named at the end when there are any).
+fn print_summary(games: u32, wins: u32, draws: u32, losses: u32, aborted: u32, score: f64) {
+    let mut line = format!(
         "summary: games {games}, wins {wins}, draws {draws}, losses {losses}, score {score:.3}"
     );
+    if aborted > 0 {
+        line.push_str(&format!(", aborted {aborted}"));
+    }
+    println!("{line}");
 }
 
 /// The GAT client settings for `addr`: one game each `games`, our seed.
@@ -514,26 +531,16 @@ async fn play_geister(settings: Settings, records: Option<String>) -> Result<(),
         }
         None => play_geister_house(&settings, records, seed, stop).await?,
     };
-    print_gat_summary(&summary);
+    print_summary(
+        summary.games,
+        summary.wins,
+        summary.draws,
+        summary.losses,
+        summary.aborted,
+        summary.score(),
+    );
     session_end(summary.stopped, summary.abandoned, &signal)?;
     gat_session_end(&summary)
-}
-
-/// The closing line of `play geister`: [`print_summary`]'s, with the games
-/// the server broke off when there are any.
-fn print_gat_summary(s: &GatSummary) {
-    let mut line = format!(
-        "summary: games {}, wins {}, draws {}, losses {}, score {:.3}",
-        s.games,
-        s.wins,
-        s.draws,
-        s.losses,
-        s.score()
-    );
-    if s.aborted > 0 {
-        line.push_str(&format!(", aborted {}", s.aborted));
-    }
-    println!("{line}");
 }
 
 /// A session the GAT server cut short (a game broken off, or the server

@@ -7,7 +7,7 @@ use clap::Args;
 use super::CliError;
 use crate::config::{ServerSettings, Settings};
 use crate::games::AgentParams;
-use crate::platforms::ws::server::{ClockConfig, HouseConfig, Server, ServerConfig};
+use crate::platforms::ws::server::{ClockConfig, HouseConfig, Limits, Server, ServerConfig};
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
@@ -104,6 +104,14 @@ pub fn server_config(s: &ServerSettings) -> ServerConfig {
         seed: s.seed,
         game_options: s.game_options.clone(),
         token: (!s.token.is_empty()).then(|| s.token.clone()),
+        limits: Limits {
+            max_connections: s.max_connections as usize,
+            max_connections_per_ip: s.max_connections_per_ip as usize,
+            rate_per_s: s.rate_limit_per_s,
+            rate_burst: s.rate_limit_burst,
+            hello_timeout: Duration::from_millis(s.hello_timeout_ms),
+        },
+        shutdown_grace: Duration::from_millis(s.shutdown_grace_ms),
     }
 }
 
@@ -117,7 +125,7 @@ pub fn run(settings: Settings) -> Result<(), CliError> {
         server
             .run(async {
                 let signal = super::stop_signal().await;
-                tracing::info!(signal, "shutting down");
+                tracing::info!(signal, grace_ms = settings.server.shutdown_grace_ms, "shutting down: games still in progress after the grace are recorded as aborted");
             })
             .await
             .map_err(|e| CliError::Runtime(e.to_string()))

@@ -119,6 +119,9 @@ pub struct ClientSettings {
     /// Sent to a match server that asks for a token (`server.token`); keep
     /// it in the environment (`LADDERBOT_CLIENT__TOKEN`), not in a profile.
     pub token: String,
+    /// A connection with no frame from the server for this long is dead (a
+    /// half-open connection), ms; more than the server's heartbeat interval.
+    pub heartbeat_timeout_ms: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -152,6 +155,21 @@ pub struct ServerSettings {
     /// A secret every client must send in `hello` ("" for an open
     /// server); keep it in the environment (`LADDERBOT_SERVER__TOKEN`).
     pub token: String,
+    /// Most connections at once; more are refused with HTTP 503.
+    pub max_connections: u32,
+    /// Most connections at once from one IP address; more are refused.
+    pub max_connections_per_ip: u32,
+    /// Messages a connection may send per second, sustained (answers to
+    /// the server's move requests do not count).
+    pub rate_limit_per_s: u32,
+    /// Messages a connection may send in a burst above the sustained rate.
+    pub rate_limit_burst: u32,
+    /// A connection that has not sent an accepted `hello` after this long
+    /// is closed, ms.
+    pub hello_timeout_ms: u64,
+    /// On SIGTERM/SIGINT, how long games in progress may still run to
+    /// their end before they are recorded as aborted, ms (0: at once).
+    pub shutdown_grace_ms: u64,
     /// Seed for the games' starting positions.
     pub seed: u64,
     /// Options of a game's start, by game: `[server.game_options.floodit]`
@@ -241,6 +259,7 @@ impl Default for ClientSettings {
             time_limit_s: 0,
             stop_grace_ms: 10_000,
             token: String::new(),
+            heartbeat_timeout_ms: 120_000,
         }
     }
 }
@@ -261,6 +280,12 @@ impl Default for ServerSettings {
             seed: 0,
             game_options: Default::default(),
             token: String::new(),
+            max_connections: 256,
+            max_connections_per_ip: 16,
+            rate_limit_per_s: 20,
+            rate_limit_burst: 100,
+            hello_timeout_ms: 30_000,
+            shutdown_grace_ms: 0,
         }
     }
 }
@@ -522,6 +547,30 @@ impl Settings {
                     .into(),
             );
         }
+        let max_ms = crate::platforms::ws::server::MAX_CLOCK_MS;
+        if self.client.heartbeat_timeout_ms == 0 || self.client.heartbeat_timeout_ms > max_ms {
+            return Err(format!("client.heartbeat_timeout_ms: must be 1..={max_ms}"));
+        }
+        let s = &self.server;
+        if s.max_connections == 0 || s.max_connections_per_ip == 0 {
+            return Err(
+                "server.max_connections / max_connections_per_ip: must be at least 1".into(),
+            );
+        }
+        if s.max_connections_per_ip > s.max_connections {
+            return Err(
+                "server.max_connections_per_ip: must not exceed server.max_connections".into(),
+            );
+        }
+        if s.rate_limit_per_s == 0 || s.rate_limit_burst == 0 {
+            return Err("server.rate_limit_per_s / rate_limit_burst: must be at least 1".into());
+        }
+        if s.hello_timeout_ms == 0 || s.hello_timeout_ms > max_ms {
+            return Err(format!("server.hello_timeout_ms: must be 1..={max_ms}"));
+        }
+        if s.shutdown_grace_ms > max_ms {
+            return Err(format!("server.shutdown_grace_ms: at most {max_ms}"));
+        }
         if !self.server.house_agent.is_empty() {
             if let Some(game) = self.game {
                 check_agent(
@@ -643,6 +692,71 @@ mod tests {
         let (_d, p) = profile("game = \"four3d\"\n[agent_params]\ndraw_reward = 3.0\n");
         let err = load(Some(&p), env(&[])).unwrap_err().0;
         assert!(err.contains("agent_params.draw_reward"), "{err}");
+    }
+
+    #[test]
+    fn fault_and_limit_keys_are_read_and_checked() {
+        let s = load(
+            None,
+            env(&[
+                ("LADDERBOT_CLIENT__HEARTBEAT_TIMEOUT_MS", "1500"),
+                ("LADDERBOT_SERVER__MAX_CONNECTIONS", "10"),
+                ("LADDERBOT_SERVER__MAX_CONNECTIONS_PER_IP", "2"),
+                ("LADDERBOT_SERVER__RATE_LIMIT_PER_S", "5"),
+                ("LADDERBOT_SERVER__RATE_LIMIT_BURST", "7"),
+                ("LADDERBOT_SERVER__HELLO_TIMEOUT_MS", "900"),
+                ("LADDERBOT_SERVER__SHUTDOWN_GRACE_MS", "3000"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(s.client.heartbeat_timeout_ms, 1500);
+        let v = &s.server;
+        assert_eq!(
+            (
+                v.max_connections,
+                v.max_connections_per_ip,
+                v.rate_limit_per_s,
+                v.rate_limit_burst,
+                v.hello_timeout_ms,
+                v.shutdown_grace_ms
+            ),
+            (10, 2, 5, 7, 900, 3000)
+        );
+        for (key, value, named) in [
+            (
+                "LADDERBOT_CLIENT__HEARTBEAT_TIMEOUT_MS",
+                "0",
+                "client.heartbeat_timeout_ms",
+            ),
+            (
+                "LADDERBOT_SERVER__MAX_CONNECTIONS",
+                "0",
+                "server.max_connections",
+            ),
+            (
+                "LADDERBOT_SERVER__MAX_CONNECTIONS_PER_IP",
+                "300",
+                "server.max_connections_per_ip",
+            ),
+            (
+                "LADDERBOT_SERVER__RATE_LIMIT_BURST",
+                "0",
+                "server.rate_limit_per_s / rate_limit_burst",
+            ),
+            (
+                "LADDERBOT_SERVER__HELLO_TIMEOUT_MS",
+                "0",
+                "server.hello_timeout_ms",
+            ),
+            (
+                "LADDERBOT_SERVER__SHUTDOWN_GRACE_MS",
+                "999999999999",
+                "server.shutdown_grace_ms",
+            ),
+        ] {
+            let err = load(None, env(&[(key, value)])).unwrap_err().0;
+            assert!(err.contains(named), "{key}={value}: {err}");
+        }
     }
 
     #[test]

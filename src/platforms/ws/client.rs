@@ -6,6 +6,7 @@
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::games::{AgentParams, PlayableGame};
@@ -20,9 +21,17 @@ use crate::search::{Limits, Seat};
 
 pub use crate::platforms::ws::protocol::Opponent;
 
-/// A connection with no inbound frame (not even a heartbeat ping) for this
-/// long is considered dead and is reconnected.
+/// The default of [`ClientConfig::heartbeat_timeout`]: a connection with no
+/// inbound frame (not even a heartbeat ping) for this long is considered dead.
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Largest message accepted from a server (a bigger one drops the
+/// connection with a clear reason); the server's own limit on what it reads.
+pub const MAX_MESSAGE_BYTES: usize = 1 << 20;
+
+/// How often the client sends an application `ping` to measure the round
+/// trip to the server (one goes out right after connecting, too).
+pub const RTT_PING_EVERY: Duration = Duration::from_secs(10);
 
 /// Everything the client needs.
 #[derive(Clone, Debug)]
@@ -64,6 +73,10 @@ pub struct ClientConfig {
     /// How long a game in progress may still run after [`Stop::Finish`]
     /// before it is abandoned.
     pub stop_grace: Duration,
+    /// A connection with no inbound frame for this long is considered dead
+    /// (a half-open connection); it must exceed the server's heartbeat
+    /// interval.
+    pub heartbeat_timeout: Duration,
 }
 
 impl Default for ClientConfig {
@@ -86,6 +99,7 @@ impl Default for ClientConfig {
             token: None,
             stop: None,
             stop_grace: Duration::from_secs(10),
+            heartbeat_timeout: IDLE_TIMEOUT,
         }
     }
 }
@@ -119,6 +133,9 @@ impl ClientConfig {
         if self.connect_timeout.is_zero() {
             return bad("connect_timeout: must be positive");
         }
+        if self.heartbeat_timeout.is_zero() {
+            return bad("heartbeat_timeout: must be positive");
+        }
         Ok(())
     }
 }
@@ -132,14 +149,16 @@ pub struct GameFinished {
     /// Our seat (0 moved first).
     pub seat: Seat,
     pub opponent: String,
-    pub your_result: YourResult,
-    /// "1-0", "0-1" or "1/2-1/2" from seat 0's side.
+    /// Our result; `None` for a game cut off with nobody at fault (reason
+    /// [`EndReason::Aborted`]: the server went away mid-game).
+    pub your_result: Option<YourResult>,
+    /// "1-0", "0-1" or "1/2-1/2" from seat 0's side; "*" when aborted.
     pub result: String,
     pub reason: EndReason,
     pub detail: Option<String>,
     /// Moves played in the game.
     pub moves: u32,
-    /// The winning seat (None: a draw).
+    /// The winning seat (None: a draw, or an aborted game).
     pub winner: Option<Seat>,
     /// The moves as the server showed them (null where hidden from us),
     /// with the milliseconds each took on the server's clock.
@@ -189,9 +208,12 @@ pub fn describe_game(g: &GameFinished) -> String {
         EndReason::Disconnect => "disconnect",
         EndReason::Aborted => "abort",
     };
+    let result = g
+        .your_result
+        .map_or_else(|| "aborted".to_string(), |r| r.to_string());
     let mut s = format!(
-        "game {} ({}): seat {} vs {}: {} {} by {reason} after {} moves",
-        g.number, g.game_id, g.seat, g.opponent, g.your_result, g.result, g.moves
+        "game {} ({}): seat {} vs {}: {result} {} by {reason} after {} moves",
+        g.number, g.game_id, g.seat, g.opponent, g.result, g.moves
     );
     if let Some(d) = &g.detail {
         s.push_str(&format!(" ({d})"));
@@ -200,7 +222,7 @@ pub fn describe_game(g: &GameFinished) -> String {
 }
 
 /// Totals of a client run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ClientSummary {
     pub games: u32,
     pub wins: u32,
@@ -208,8 +230,15 @@ pub struct ClientSummary {
     pub losses: u32,
     /// Games left before their end on a stop (counted as losses too).
     pub abandoned: u32,
+    /// Games cut off because the server went away mid-game (not in
+    /// `games`: nobody won or lost them).
+    pub aborted: u32,
     /// The run ended early because a stop was asked for.
     pub stopped: bool,
+    /// The run ended because the server went away in the middle of a game
+    /// (killed, shut down, or unreachable after every reconnect attempt):
+    /// what happened. The game is counted in `aborted`.
+    pub server_lost: Option<String>,
 }
 
 impl ClientSummary {
@@ -222,7 +251,11 @@ impl ClientSummary {
         }
     }
 
-    fn add(&mut self, r: YourResult) {
+    fn add(&mut self, r: Option<YourResult>) {
+        let Some(r) = r else {
+            self.aborted += 1;
+            return;
+        };
         self.games += 1;
         match r {
             YourResult::Win => self.wins += 1,
@@ -264,8 +297,14 @@ pub fn backoff_delay(initial: Duration, max: Duration, failures: u32) -> Duratio
 /// returns the totals; `on_game` is called as each game finishes.
 ///
 /// The agent is built (and its name validated) before connecting. A dropped
-/// or failed connection is retried with capped exponential backoff; a game
-/// in progress when the connection drops counts as lost by disconnect.
+/// or failed connection is retried with capped exponential backoff. A game
+/// in progress when the connection drops is judged once the client knows
+/// whether the server is still there: if a reconnect reaches it, the game
+/// counts as lost by disconnect (as the server scores it); if the server
+/// said it is shutting down, or cannot be reached again within
+/// `max_reconnects` attempts, the game is recorded as aborted (result `*`,
+/// nobody at fault), the run ends and [`ClientSummary::server_lost`] says
+/// why.
 pub async fn run_client<G: PlayableGame>(
     config: ClientConfig,
     on_game: impl FnMut(&GameFinished) + Send,
@@ -301,26 +340,23 @@ pub async fn run_client_with<G: PlayableGame>(
             Err(e) => Dropped::new(false, e),
         };
         if let Some(cur) = progress.current.take() {
-            // The server scores a game we left as lost by disconnect.
-            let detail = if end.abandoned {
-                format!("abandoned: {}", end.why)
+            if end.abandoned || end.stopped {
+                // We left: the server scores the game as lost by disconnect.
+                let detail = if end.abandoned {
+                    format!("abandoned: {}", end.why)
+                } else {
+                    format!("connection lost: {}", end.why)
+                };
+                progress.finish_lost(cur, detail, end.abandoned, &mut on_game);
+            } else if end.server_stopping {
+                let why = format!("the server shut down mid-game: {}", end.why);
+                progress.abort(cur, why.clone(), &mut on_game);
+                progress.summary.server_lost = Some(why);
+                return Ok(progress.summary);
             } else {
-                format!("connection lost: {}", end.why)
-            };
-            let winner = Some(1 - cur.seat.min(1));
-            let g = cur.finish(
-                progress.summary.games + 1,
-                winner,
-                YourResult::Loss,
-                EndReason::Disconnect,
-                Some(detail),
-                end.abandoned,
-            );
-            progress.summary.add(g.your_result);
-            if end.abandoned {
-                progress.summary.abandoned += 1;
+                // Judged once we know whether the server is still there.
+                progress.interrupted = Some((cur, end.why.clone()));
             }
-            on_game(&g);
         }
         if end.stopped {
             progress.summary.stopped = true;
@@ -338,6 +374,15 @@ pub async fn run_client_with<G: PlayableGame>(
         } else {
             failures += 1;
             if failures > config.max_reconnects {
+                if let Some((cur, why)) = progress.interrupted.take() {
+                    let why = format!(
+                        "lost the server mid-game ({why}), then {failures} connection attempts in a row failed (last: {})",
+                        end.why
+                    );
+                    progress.abort(cur, why.clone(), &mut on_game);
+                    progress.summary.server_lost = Some(why);
+                    return Ok(progress.summary);
+                }
                 return Err(ClientError::Connect {
                     url: config.url.clone(),
                     attempts: failures,
@@ -352,6 +397,14 @@ pub async fn run_client_with<G: PlayableGame>(
             _ = wait_for_stop(&mut stop, Stop::Finish) => {}
         }
     }
+    if let Some((cur, why)) = progress.interrupted.take() {
+        // Stopped before the server could be reached again: nobody knows.
+        progress.abort(
+            cur,
+            format!("connection lost ({why}); stopped before reconnecting"),
+            &mut on_game,
+        );
+    }
     Ok(progress.summary)
 }
 
@@ -360,7 +413,13 @@ type Ws =
 
 async fn connect(config: &ClientConfig) -> Result<Ws, String> {
     // Nagle off: moves are small and latency counts against our clock.
-    let attempt = tokio_tungstenite::connect_async_with_config(config.url.as_str(), None, true);
+    let ws_config = WebSocketConfig {
+        max_message_size: Some(MAX_MESSAGE_BYTES),
+        max_frame_size: Some(MAX_MESSAGE_BYTES),
+        ..WebSocketConfig::default()
+    };
+    let attempt =
+        tokio_tungstenite::connect_async_with_config(config.url.as_str(), Some(ws_config), true);
     match tokio::time::timeout(config.connect_timeout, attempt).await {
         Ok(Ok((ws, _response))) => Ok(ws),
         Ok(Err(e)) => Err(e.to_string()),
@@ -400,7 +459,7 @@ impl Current {
         self,
         number: u32,
         winner: Option<Seat>,
-        your_result: YourResult,
+        your_result: Option<YourResult>,
         reason: EndReason,
         detail: Option<String>,
         abandoned: bool,
@@ -429,6 +488,52 @@ impl Current {
 struct Progress {
     summary: ClientSummary,
     current: Option<Current>,
+    /// A game whose connection dropped, with why, until we know whether the
+    /// server is still there (a reconnect reaches it: lost by disconnect;
+    /// it does not: aborted).
+    interrupted: Option<(Current, String)>,
+}
+
+impl Progress {
+    /// Reports `cur` as lost by disconnect (the server scores it so).
+    fn finish_lost(
+        &mut self,
+        cur: Current,
+        detail: String,
+        abandoned: bool,
+        on_game: &mut impl FnMut(&GameFinished),
+    ) {
+        let winner = Some(1 - cur.seat.min(1));
+        let g = cur.finish(
+            self.summary.games + self.summary.aborted + 1,
+            winner,
+            Some(YourResult::Loss),
+            EndReason::Disconnect,
+            Some(detail),
+            abandoned,
+        );
+        self.summary.add(g.your_result);
+        if abandoned {
+            self.summary.abandoned += 1;
+        }
+        on_game(&g);
+    }
+
+    /// Reports `cur` as aborted: cut off with nobody at fault.
+    fn abort(&mut self, cur: Current, detail: String, on_game: &mut impl FnMut(&GameFinished)) {
+        tracing::warn!(game_id = %cur.game_id, detail, "game aborted");
+        let mut g = cur.finish(
+            self.summary.games + self.summary.aborted + 1,
+            None,
+            None,
+            EndReason::Aborted,
+            Some(detail),
+            false,
+        );
+        g.result = GameRecord::ABORTED.to_string();
+        self.summary.add(None);
+        on_game(&g);
+    }
 }
 
 /// How a session ended: `why` is empty when all games are done.
@@ -439,6 +544,8 @@ struct Dropped {
     stopped: bool,
     /// The game in progress was left unfinished on a stop.
     abandoned: bool,
+    /// The server said it is shutting down.
+    server_stopping: bool,
 }
 
 impl Dropped {
@@ -448,6 +555,7 @@ impl Dropped {
             why,
             stopped: false,
             abandoned: false,
+            server_stopping: false,
         }
     }
 }
@@ -456,6 +564,8 @@ enum Event<M> {
     Frame(Option<Result<Message, tokio_tungstenite::tungstenite::Error>>),
     Searched(Result<crate::search::Decision<M>, crate::runtime::SearchError>),
     Idle,
+    /// Time to measure the round trip again.
+    RttPing,
     /// A stop was asked for (or raised to `Abandon`).
     Stop(Stop),
     /// The grace after `Stop::Finish` ran out with the game unfinished.
@@ -499,6 +609,56 @@ async fn send(ws: &mut Ws, msg: &ClientMsg) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
+/// Round trips to the server, from our application pings.
+#[derive(Default)]
+struct Rtt {
+    next_id: u64,
+    /// The ping in flight: its id and when it left.
+    outstanding: Option<(u64, Instant)>,
+    /// The last few round trips, newest last.
+    samples: std::collections::VecDeque<Duration>,
+}
+
+impl Rtt {
+    /// Round trips kept; the estimate is the largest of them.
+    const KEEP: usize = 4;
+
+    async fn ping(&mut self, ws: &mut Ws) -> Result<(), String> {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.outstanding = Some((id, Instant::now()));
+        send(
+            ws,
+            &ClientMsg::Ping {
+                id: Some(serde_json::json!(format!("rtt-{id}"))),
+            },
+        )
+        .await
+    }
+
+    fn pong(&mut self, id: Option<&serde_json::Value>) {
+        let Some((want, sent)) = self.outstanding else {
+            return;
+        };
+        if id.and_then(|v| v.as_str()) == Some(format!("rtt-{want}").as_str()) {
+            self.outstanding = None;
+            if self.samples.len() == Self::KEEP {
+                self.samples.pop_front();
+            }
+            self.samples.push_back(sent.elapsed());
+            tracing::debug!(
+                rtt_ms = sent.elapsed().as_millis() as u64,
+                "round trip to the server"
+            );
+        }
+    }
+
+    /// The round trip to allow for: the largest recent one.
+    fn estimate(&self) -> Duration {
+        self.samples.iter().copied().max().unwrap_or_default()
+    }
+}
+
 /// Errors a server answers a bad `hello` with.
 fn is_hello_rejection(code: &str) -> bool {
     matches!(
@@ -533,23 +693,47 @@ async fn session<G: PlayableGame>(
     // Between a `game_start` and the `match_over` of its match.
     let mut in_match = false;
     let remaining = config.games.saturating_sub(progress.summary.games);
+    // The round trip to the server, measured with application pings: the
+    // server's clock runs from when it sends a request to when it reads our
+    // answer, so the whole round trip comes off each move's allowance.
+    let mut rtt = Rtt::default();
+    if let Err(e) = rtt.ping(&mut ws).await {
+        return dropped(false, e);
+    }
     if let Err(e) = send(&mut ws, &hello(config, G::ID, remaining)).await {
         return dropped(false, e);
     }
     let mut hello_pending = true;
     let mut pending: Option<(String, SearchHandle<G::Action>)> = None;
     let mut last_in = tokio::time::Instant::now();
+    let mut rtt_tick =
+        tokio::time::interval_at(tokio::time::Instant::now() + RTT_PING_EVERY, RTT_PING_EVERY);
+    rtt_tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         let event = tokio::select! {
             f = ws.next() => Event::Frame(f),
             r = pending_search(pending.as_mut().map(|p| &mut p.1)) => Event::Searched(r),
-            _ = tokio::time::sleep_until(last_in + IDLE_TIMEOUT) => Event::Idle,
+            _ = tokio::time::sleep_until(last_in + config.heartbeat_timeout) => Event::Idle,
+            _ = rtt_tick.tick() => Event::RttPing,
             v = wait_for_stop(stop, if grace_end.is_some() { Stop::Abandon } else { Stop::Finish }) => Event::Stop(v),
             _ = sleep_until_opt(grace_end) => Event::GraceOver,
         };
         let received_at = Instant::now();
         let text = match event {
-            Event::Idle => return dropped(welcomed, "no frame from the server".into()),
+            Event::Idle => {
+                let why = format!(
+                    "no frame from the server for {} ms (client.heartbeat_timeout_ms): a dead or half-open connection",
+                    config.heartbeat_timeout.as_millis()
+                );
+                tracing::warn!(url = %config.url, "{why}");
+                return dropped(welcomed, why);
+            }
+            Event::RttPing => {
+                if let Err(e) = rtt.ping(&mut ws).await {
+                    return dropped(welcomed, e);
+                }
+                continue;
+            }
             Event::Stop(Stop::Finish) if progress.current.is_some() || in_match => {
                 let grace = config.stop_grace;
                 tracing::info!(
@@ -577,6 +761,7 @@ async fn session<G: PlayableGame>(
                     why: why.into(),
                     stopped: true,
                     abandoned: progress.current.is_some(),
+                    server_stopping: false,
                 });
             }
             Event::Searched(r) => {
@@ -598,7 +783,16 @@ async fn session<G: PlayableGame>(
                 continue;
             }
             Event::Frame(None) => return dropped(welcomed, "connection closed".into()),
-            Event::Frame(Some(Err(e))) => return dropped(welcomed, e.to_string()),
+            Event::Frame(Some(Err(e))) => {
+                let why = match e {
+                    tokio_tungstenite::tungstenite::Error::Capacity(c) => format!(
+                        "the server sent a message over our limit of {MAX_MESSAGE_BYTES} bytes ({c})"
+                    ),
+                    e => e.to_string(),
+                };
+                tracing::warn!(url = %config.url, why, "connection to the server failed");
+                return dropped(welcomed, why);
+            }
             Event::Frame(Some(Ok(m))) => {
                 last_in = tokio::time::Instant::now();
                 match m {
@@ -626,6 +820,11 @@ async fn session<G: PlayableGame>(
                     )));
                 }
                 welcomed = true;
+                if let Some((cur, why)) = progress.interrupted.take() {
+                    // The server is there: it scored the game we were cut
+                    // from as lost by disconnect.
+                    progress.finish_lost(cur, format!("connection lost: {why}"), false, on_game);
+                }
             }
             ServerMsg::Waiting { game } => {
                 hello_pending = false;
@@ -657,11 +856,17 @@ async fn session<G: PlayableGame>(
                 if pending.take().is_some() {
                     search.cancel();
                 }
+                // The request spent part of the round trip reaching us and
+                // the answer spends the rest reaching the server. At most
+                // half the allowance goes, so that one slow ping cannot
+                // leave the agent no time at all.
+                let allowance = Duration::from_millis(your_time_ms);
+                let allowance = allowance.saturating_sub(rtt.estimate().min(allowance / 2));
                 let limits = Limits::under_clock(
                     config.playouts,
                     config.time_ms,
                     received_at,
-                    Duration::from_millis(your_time_ms),
+                    allowance,
                     Duration::from_millis(config.margin_ms),
                 );
                 pending = Some((game_id, search.submit(obs, limits)));
@@ -695,16 +900,16 @@ async fn session<G: PlayableGame>(
                     .filter(|c| c.game_id == game_id)
                     .unwrap_or_else(|| Current::new(game_id, 0, String::new()));
                 let mut g = cur.finish(
-                    progress.summary.games + 1,
+                    progress.summary.games + progress.summary.aborted + 1,
                     winner,
-                    your_result,
+                    Some(your_result),
                     reason,
                     detail,
                     false,
                 );
                 g.result = result;
                 g.moves = moves;
-                progress.summary.add(your_result);
+                progress.summary.add(Some(your_result));
                 on_game(&g);
                 // After a stop, `match_over` follows (our `leave`); a game
                 // the server started before it read `leave` is played too,
@@ -720,6 +925,7 @@ async fn session<G: PlayableGame>(
                         why: String::new(),
                         stopped: true,
                         abandoned: false,
+                        server_stopping: false,
                     });
                 }
                 if remaining == 0 {
@@ -740,13 +946,23 @@ async fn session<G: PlayableGame>(
                     return Err(ClientError::Rejected { code, message });
                 }
                 tracing::warn!(code, message, fatal, "error from the server");
+                if code == ErrorCode::ShuttingDown.as_str() && progress.current.is_some() {
+                    if pending.take().is_some() {
+                        search.cancel();
+                    }
+                    let _ = tokio::time::timeout(Duration::from_millis(500), ws.close(None)).await;
+                    return Ok(Dropped {
+                        server_stopping: true,
+                        ..Dropped::new(welcomed, message)
+                    });
+                }
             }
             ServerMsg::Ping { id } => {
                 if let Err(e) = send(&mut ws, &ClientMsg::Pong { id }).await {
                     return dropped(welcomed, e);
                 }
             }
-            ServerMsg::Pong { .. } => {}
+            ServerMsg::Pong { id } => rtt.pong(id.as_ref()),
         }
     }
 }
@@ -778,11 +994,14 @@ mod tests {
     fn summary_score() {
         let mut s = ClientSummary::default();
         assert_eq!(s.score(), 0.0);
-        s.add(YourResult::Win);
-        s.add(YourResult::Draw);
-        s.add(YourResult::Loss);
-        s.add(YourResult::Win);
+        s.add(Some(YourResult::Win));
+        s.add(Some(YourResult::Draw));
+        s.add(Some(YourResult::Loss));
+        s.add(Some(YourResult::Win));
+        // An aborted game is neither a win, a draw nor a loss.
+        s.add(None);
         assert_eq!((s.games, s.wins, s.draws, s.losses), (4, 2, 1, 1));
+        assert_eq!(s.aborted, 1);
         assert!((s.score() - 0.625).abs() < 1e-12);
     }
 

@@ -333,6 +333,13 @@ pub enum ErrorCode {
     ShuttingDown,
     /// `hello.token` is missing or wrong on a server that asks for one.
     Unauthorized,
+    /// A message over the server's size limit (fatal: the connection closes).
+    MessageTooBig,
+    /// More messages than the server's rate limit allows; the message was
+    /// dropped (fatal once the abuse persists).
+    RateLimited,
+    /// No accepted `hello` within the server's hello timeout (fatal).
+    HelloTimeout,
 }
 
 impl ErrorCode {
@@ -351,6 +358,9 @@ impl ErrorCode {
         ErrorCode::HeartbeatTimeout,
         ErrorCode::ShuttingDown,
         ErrorCode::Unauthorized,
+        ErrorCode::MessageTooBig,
+        ErrorCode::RateLimited,
+        ErrorCode::HelloTimeout,
     ];
 
     /// The code's wire name.
@@ -369,12 +379,21 @@ impl ErrorCode {
             ErrorCode::HeartbeatTimeout => "heartbeat_timeout",
             ErrorCode::ShuttingDown => "shutting_down",
             ErrorCode::Unauthorized => "unauthorized",
+            ErrorCode::MessageTooBig => "message_too_big",
+            ErrorCode::RateLimited => "rate_limited",
+            ErrorCode::HelloTimeout => "hello_timeout",
         }
     }
 
     /// Whether the server closes the connection after sending this code.
     pub fn is_fatal(self) -> bool {
-        matches!(self, ErrorCode::HeartbeatTimeout | ErrorCode::ShuttingDown)
+        matches!(
+            self,
+            ErrorCode::HeartbeatTimeout
+                | ErrorCode::ShuttingDown
+                | ErrorCode::MessageTooBig
+                | ErrorCode::HelloTimeout
+        )
     }
 
     /// The code with this wire name.

@@ -2,6 +2,7 @@
 //! (pings, errors, `hello`), forwards moves to its match, writes what its
 //! match sends, and keeps the heartbeat.
 
+use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::str::FromStr;
 use std::sync::atomic::Ordering;
@@ -23,40 +24,110 @@ use crate::platforms::ws::protocol::{
 
 use super::game_loop::{SeatEvent, SeatLink};
 use super::lobby::{start_match, Waiter};
-use super::{shutdown_signal, Shared};
+use super::{shutdown_signal, ConnSlot, Shared};
 
 /// Largest inbound message accepted (bigger ones close the connection).
 pub(crate) const MAX_MESSAGE_BYTES: usize = 1 << 20;
 
+/// Bad messages on one connection logged as warnings; later ones go to the
+/// debug log, so a misbehaving peer cannot flood the log.
+const WARN_BAD_MESSAGES: u32 = 3;
+
+/// A token bucket: `rate` tokens a second, at most `burst` saved up.
+struct Bucket {
+    tokens: f64,
+    rate: f64,
+    burst: f64,
+    last: Instant,
+    /// Messages dropped in a row (over the limit).
+    dropped: u32,
+    /// When `rate_limited` was last sent.
+    told: Option<Instant>,
+}
+
+impl Bucket {
+    fn new(rate: u32, burst: u32) -> Self {
+        Bucket {
+            tokens: f64::from(burst),
+            rate: f64::from(rate),
+            burst: f64::from(burst),
+            last: Instant::now(),
+            dropped: 0,
+            told: None,
+        }
+    }
+
+    /// Takes a token if there is one.
+    fn take(&mut self, now: Instant) -> bool {
+        let dt = now.saturating_duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + dt * self.rate).min(self.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            self.dropped = 0;
+            true
+        } else {
+            self.dropped = self.dropped.saturating_add(1);
+            false
+        }
+    }
+}
+
+/// What to do with an inbound frame over the rate limit.
+enum Over {
+    /// Drop it; tell the peer (`Some`) or not (already told this second).
+    Drop(Option<Box<ServerMsg>>),
+    /// The abuse persists: close the connection.
+    Close,
+}
+
 type Ws = WebSocketStream<TcpStream>;
 
-/// Serves one TCP connection until it closes.
-pub(crate) async fn serve(shared: Arc<Shared>, stream: TcpStream, peer: SocketAddr) {
+/// Serves one TCP connection until it closes; `_slot` holds its place in
+/// the connection count.
+pub(crate) async fn serve(
+    shared: Arc<Shared>,
+    stream: TcpStream,
+    peer: SocketAddr,
+    _slot: ConnSlot,
+) {
     let cfg = WebSocketConfig {
         max_message_size: Some(MAX_MESSAGE_BYTES),
         max_frame_size: Some(MAX_MESSAGE_BYTES),
         ..WebSocketConfig::default()
     };
     let handshake = tokio_tungstenite::accept_async_with_config(stream, Some(cfg));
-    let ws = match tokio::time::timeout(shared.config.heartbeat_timeout, handshake).await {
+    let limit = shared
+        .config
+        .heartbeat_timeout
+        .min(shared.config.limits.hello_timeout);
+    let ws = match tokio::time::timeout(limit, handshake).await {
         Ok(Ok(ws)) => ws,
         Ok(Err(e)) => {
+            // Debug only: a TCP health check (Kubernetes' tcpSocket probe)
+            // connects and closes without a handshake.
             tracing::debug!(%peer, error = %e, "websocket handshake failed");
             return;
         }
         Err(_) => {
-            tracing::debug!(%peer, "websocket handshake timed out");
+            tracing::warn!(%peer, limit_ms = limit.as_millis() as u64, "websocket handshake timed out");
             return;
         }
     };
     let id = shared.next_conn.fetch_add(1, Ordering::Relaxed);
     let (out_tx, out_rx) = mpsc::unbounded_channel();
+    let limits = shared.config.limits;
     let mut conn = Conn {
         shared,
         id,
         peer,
         out_tx,
         session: None,
+        bucket: Bucket::new(limits.rate_per_s, limits.rate_burst),
+        owed_moves: 0,
+        games: HashSet::new(),
+        bad: 0,
+        said_hello: false,
     };
     tracing::debug!(conn = id, %peer, "connection opened");
     let why = conn.run(ws, out_rx).await;
@@ -82,6 +153,16 @@ struct Conn {
     /// Where this connection's moves go while a match is pending or running
     /// (closed once the match is over).
     session: Option<mpsc::UnboundedSender<SeatEvent>>,
+    /// The message rate limit.
+    bucket: Bucket,
+    /// `move_request`s sent and not yet answered: their answers are free.
+    owed_moves: u32,
+    /// Ids of the games this connection has played or plays.
+    games: HashSet<String>,
+    /// Bad messages received so far.
+    bad: u32,
+    /// A `hello` of this connection was accepted.
+    said_hello: bool,
 }
 
 impl Conn {
@@ -91,9 +172,12 @@ impl Conn {
         mut ws: Ws,
         mut out_rx: mpsc::UnboundedReceiver<ServerMsg>,
     ) -> &'static str {
-        let cfg = &self.shared.config;
+        let shared = self.shared.clone();
+        let cfg = &shared.config;
         let (interval, timeout) = (cfg.heartbeat_interval, cfg.heartbeat_timeout);
         let mut shutdown = self.shared.shutdown.clone();
+        let mut draining = self.shared.draining.clone();
+        let mut drain_seen = false;
         let welcome = ServerMsg::Welcome {
             protocol: PROTOCOL_VERSION,
             server: format!("ladderbot {}", env!("CARGO_PKG_VERSION")),
@@ -107,35 +191,109 @@ impl Conn {
             tokio::time::interval_at(tokio::time::Instant::now() + interval, interval);
         heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut last_in = tokio::time::Instant::now();
+        let hello_by = tokio::time::Instant::now() + cfg.limits.hello_timeout;
         let why = loop {
             let idle = tokio::time::sleep_until(last_in + timeout);
+            let hello_wait = (!self.said_hello).then_some(hello_by);
+            let no_hello = async move {
+                match hello_wait {
+                    Some(t) => tokio::time::sleep_until(t).await,
+                    None => std::future::pending::<()>().await,
+                }
+            };
             tokio::select! {
                 frame = ws.next() => {
                     last_in = tokio::time::Instant::now();
+                    let at = Instant::now();
                     let replies = match frame {
                         None => break "closed",
+                        Some(Err(tokio_tungstenite::tungstenite::Error::Capacity(e))) => {
+                            tracing::warn!(conn = self.id, peer = %self.peer, error = %e, limit = MAX_MESSAGE_BYTES, "message over the size limit; closing the connection");
+                            let msg = ServerMsg::error(
+                                ErrorCode::MessageTooBig,
+                                format!("messages may have at most {MAX_MESSAGE_BYTES} bytes ({e})"),
+                            );
+                            let _ = self.send(&mut ws, &msg, Duration::from_millis(200)).await;
+                            let close = ws.send(Message::Close(Some(CloseFrame {
+                                code: CloseCode::Size,
+                                reason: "message too big".into(),
+                            })));
+                            let _ = tokio::time::timeout(Duration::from_millis(200), close).await;
+                            linger(&mut ws).await;
+                            return "message too big";
+                        }
                         Some(Err(e)) => {
                             tracing::debug!(conn = self.id, error = %e, "read failed");
                             break "read failed";
                         }
                         Some(Ok(Message::Close(_))) => break "closed by the client",
-                        Some(Ok(Message::Text(text))) => self.on_text(&text, Instant::now()),
-                        Some(Ok(Message::Binary(_))) => vec![ServerMsg::error(
-                            ErrorCode::BadJson,
-                            "binary frames are not supported; send JSON text frames",
-                        )],
-                        Some(Ok(_)) => Vec::new(),
+                        // Answers to our pings cost nothing.
+                        Some(Ok(Message::Pong(_))) | Some(Ok(Message::Frame(_))) => Vec::new(),
+                        Some(Ok(Message::Ping(_))) => match self.charge(None, at) {
+                            Ok(()) => Vec::new(),
+                            Err(Over::Drop(r)) => r.into_iter().map(|m| *m).collect(),
+                            Err(Over::Close) => break self.close_abuser(&mut ws).await,
+                        },
+                        Some(Ok(Message::Text(text))) => {
+                            let parsed = parse_client(&text);
+                            match self.charge(Some(&parsed), at) {
+                                Ok(()) => self.on_msg(&text, parsed, at),
+                                Err(Over::Drop(r)) => r.into_iter().map(|m| *m).collect(),
+                                Err(Over::Close) => break self.close_abuser(&mut ws).await,
+                            }
+                        }
+                        Some(Ok(Message::Binary(_))) => match self.charge(None, at) {
+                            Ok(()) => {
+                                self.bad_message("a binary frame");
+                                vec![ServerMsg::error(
+                                    ErrorCode::BadJson,
+                                    "binary frames are not supported; send JSON text frames",
+                                )]
+                            }
+                            Err(Over::Drop(r)) => r.into_iter().map(|m| *m).collect(),
+                            Err(Over::Close) => break self.close_abuser(&mut ws).await,
+                        },
                     };
                     for r in replies {
                         if self.send(&mut ws, &r, timeout).await.is_err() {
                             return "write failed";
                         }
                     }
+                    if self.idle_while_draining() {
+                        return self.going_away(&mut ws, &mut out_rx).await;
+                    }
                 }
                 Some(msg) = out_rx.recv() => {
+                    match &msg {
+                        ServerMsg::MoveRequest { .. } => self.owed_moves += 1,
+                        ServerMsg::GameStart { game_id, .. } => {
+                            self.games.insert(game_id.clone());
+                        }
+                        ServerMsg::GameOver { .. } => self.owed_moves = 0,
+                        _ => {}
+                    }
                     if self.send(&mut ws, &msg, timeout).await.is_err() {
                         break "write failed";
                     }
+                    if self.idle_while_draining() {
+                        return self.going_away(&mut ws, &mut out_rx).await;
+                    }
+                }
+                _ = shutdown_signal(&mut draining), if !drain_seen => {
+                    drain_seen = true;
+                    if self.idle_while_draining() {
+                        return self.going_away(&mut ws, &mut out_rx).await;
+                    }
+                }
+                _ = no_hello => {
+                    tracing::warn!(conn = self.id, peer = %self.peer, limit_ms = cfg.limits.hello_timeout.as_millis() as u64, "no hello within the hello timeout; closing the connection");
+                    let msg = ServerMsg::error(
+                        ErrorCode::HelloTimeout,
+                        format!("no hello within {} ms", cfg.limits.hello_timeout.as_millis()),
+                    );
+                    let _ = self.send(&mut ws, &msg, Duration::from_millis(200)).await;
+                    linger(&mut ws).await;
+                    break "hello timeout";
                 }
                 _ = heartbeat.tick() => {
                     let ping = ws.send(Message::Ping(Vec::new()));
@@ -144,6 +302,7 @@ impl Conn {
                     }
                 }
                 _ = idle => {
+                    tracing::warn!(conn = self.id, peer = %self.peer, timeout_ms = timeout.as_millis() as u64, "no frame within the heartbeat timeout; closing the connection");
                     let msg = ServerMsg::error(
                         ErrorCode::HeartbeatTimeout,
                         format!("no frame received for {} ms", timeout.as_millis()),
@@ -151,20 +310,44 @@ impl Conn {
                     let _ = self.send(&mut ws, &msg, Duration::from_millis(200)).await;
                     break "heartbeat timeout";
                 }
-                _ = shutdown_signal(&mut shutdown) => {
-                    let msg = ServerMsg::error(ErrorCode::ShuttingDown, "the server is shutting down");
-                    let _ = self.send(&mut ws, &msg, Duration::from_millis(200)).await;
-                    let close = ws.send(Message::Close(Some(CloseFrame {
-                        code: CloseCode::Away,
-                        reason: "server shutting down".into(),
-                    })));
-                    let _ = tokio::time::timeout(Duration::from_millis(200), close).await;
-                    return "server shutting down";
-                }
+                _ = shutdown_signal(&mut shutdown) => return self.going_away(&mut ws, &mut out_rx).await,
             }
         };
         let _ = tokio::time::timeout(Duration::from_millis(200), ws.close(None)).await;
         why
+    }
+
+    /// The server is stopping with a grace and this connection has no
+    /// match left to play.
+    fn idle_while_draining(&self) -> bool {
+        *self.shared.draining.borrow() && self.active_session().is_none()
+    }
+
+    /// Tells the peer the server is stopping and closes, after what its
+    /// match has already queued for it (a `game_over`, `match_over`); the
+    /// close reason.
+    async fn going_away(
+        &self,
+        ws: &mut Ws,
+        out_rx: &mut mpsc::UnboundedReceiver<ServerMsg>,
+    ) -> &'static str {
+        while let Ok(queued) = out_rx.try_recv() {
+            if self
+                .send(ws, &queued, Duration::from_millis(200))
+                .await
+                .is_err()
+            {
+                return "write failed";
+            }
+        }
+        let msg = ServerMsg::error(ErrorCode::ShuttingDown, "the server is shutting down");
+        let _ = self.send(ws, &msg, Duration::from_millis(200)).await;
+        let close = ws.send(Message::Close(Some(CloseFrame {
+            code: CloseCode::Away,
+            reason: "server shutting down".into(),
+        })));
+        let _ = tokio::time::timeout(Duration::from_millis(200), close).await;
+        "server shutting down"
     }
 
     async fn send(&self, ws: &mut Ws, msg: &ServerMsg, limit: Duration) -> Result<(), ()> {
@@ -181,12 +364,85 @@ impl Conn {
         self.session.as_ref().filter(|tx| !tx.is_closed())
     }
 
-    /// Handles one text frame; returns the immediate replies.
-    fn on_text(&mut self, text: &str, at: Instant) -> Vec<ServerMsg> {
+    /// Charges an inbound frame (`parsed` for a text frame) to the rate
+    /// limit: an answer to a `move_request` is free, anything else takes a
+    /// token.
+    fn charge(
+        &mut self,
+        parsed: Option<&Result<ClientMsg, crate::platforms::ws::protocol::ParseError>>,
+        at: Instant,
+    ) -> Result<(), Over> {
+        if self.owed_moves > 0 && matches!(parsed, Some(Ok(ClientMsg::Move { .. }))) {
+            self.owed_moves -= 1;
+            return Ok(());
+        }
+        if self.bucket.take(at) {
+            return Ok(());
+        }
+        let limits = self.shared.config.limits;
+        if self.bucket.dropped >= limits.rate_burst {
+            return Err(Over::Close);
+        }
+        let tell = self
+            .bucket
+            .told
+            .is_none_or(|t| at.saturating_duration_since(t) >= Duration::from_secs(1));
+        if !tell {
+            return Err(Over::Drop(None));
+        }
+        if self.bucket.told.is_none() {
+            tracing::warn!(conn = self.id, peer = %self.peer, rate_per_s = limits.rate_per_s, burst = limits.rate_burst, "message rate over the limit; messages dropped");
+        }
+        self.bucket.told = Some(at);
+        Err(Over::Drop(Some(Box::new(ServerMsg::error(
+            ErrorCode::RateLimited,
+            format!(
+                "more than {} messages a second (burst {}); message dropped",
+                limits.rate_per_s, limits.rate_burst
+            ),
+        )))))
+    }
+
+    /// Tells a peer that keeps flooding why it is dropped; the close reason.
+    async fn close_abuser(&self, ws: &mut Ws) -> &'static str {
+        tracing::warn!(conn = self.id, peer = %self.peer, dropped = self.bucket.dropped, "message rate over the limit for too long; closing the connection");
+        let msg = ServerMsg::Error {
+            code: ErrorCode::RateLimited.as_str().to_string(),
+            message: format!(
+                "{} messages in a row over the rate limit; closing",
+                self.bucket.dropped
+            ),
+            fatal: true,
+        };
+        let _ = self.send(ws, &msg, Duration::from_millis(200)).await;
+        linger(ws).await;
+        "rate limited"
+    }
+
+    /// Logs a bad message (as a warning for the first few).
+    fn bad_message(&mut self, why: &str) {
+        self.bad = self.bad.saturating_add(1);
+        if self.bad <= WARN_BAD_MESSAGES {
+            tracing::warn!(conn = self.id, peer = %self.peer, why, "bad message");
+            if self.bad == WARN_BAD_MESSAGES {
+                tracing::warn!(conn = self.id, peer = %self.peer, "further bad messages on this connection are logged at debug level");
+            }
+        } else {
+            tracing::debug!(conn = self.id, peer = %self.peer, why, "bad message");
+        }
+    }
+
+    /// Handles one parsed text frame; returns the immediate replies.
+    fn on_msg(
+        &mut self,
+        text: &str,
+        parsed: Result<ClientMsg, crate::platforms::ws::protocol::ParseError>,
+        at: Instant,
+    ) -> Vec<ServerMsg> {
         tracing::debug!(conn = self.id, msg = %text, "recv");
-        match parse_client(text) {
+        match parsed {
             Err(e) => {
-                tracing::debug!(conn = self.id, peer = %self.peer, error = %e, "bad message");
+                self.bad_message(&e.to_string());
                 vec![e.to_msg()]
             }
             Ok(ClientMsg::Ping { id }) => vec![ServerMsg::Pong { id }],
@@ -199,6 +455,11 @@ impl Conn {
                 Vec::new()
             }
             Ok(ClientMsg::Move { game_id, mv }) => {
+                if !self.games.contains(&game_id) {
+                    // Not a game of this connection: it cannot touch that
+                    // game (moves go only to this connection's own match).
+                    tracing::warn!(conn = self.id, peer = %self.peer, game_id, "move for a game this connection does not play");
+                }
                 let ev = SeatEvent::Move { game_id, mv, at };
                 match self.active_session().map(|tx| tx.send(ev)) {
                     Some(Ok(())) => Vec::new(),
@@ -209,7 +470,10 @@ impl Conn {
                 }
             }
             Ok(ClientMsg::Hello(h)) => match self.on_hello(h) {
-                Ok(replies) => replies,
+                Ok(replies) => {
+                    self.said_hello = true;
+                    replies
+                }
                 Err((code, message)) => vec![ServerMsg::error(code, message)],
             },
         }
@@ -217,6 +481,12 @@ impl Conn {
 
     /// Handles a `hello`: the immediate replies, or an error to send.
     fn on_hello(&mut self, h: Hello) -> Result<Vec<ServerMsg>, (ErrorCode, String)> {
+        if *self.shared.draining.borrow() {
+            return Err((
+                ErrorCode::ShuttingDown,
+                "the server is shutting down; no new match starts".into(),
+            ));
+        }
         if self.active_session().is_some() {
             return Err((
                 ErrorCode::Busy,
@@ -225,7 +495,7 @@ impl Conn {
         }
         if let Some(want) = &self.shared.config.token {
             if !same_secret(h.token.as_deref().unwrap_or(""), want) {
-                tracing::warn!(conn = self.id, name = %h.name, "hello without the server's token refused");
+                tracing::warn!(conn = self.id, peer = %self.peer, name = %h.name, "hello without the server's token refused");
                 return Err((
                     ErrorCode::Unauthorized,
                     "this server needs its token in hello.token".into(),
@@ -287,6 +557,26 @@ impl Conn {
     }
 }
 
+/// After a fatal error: ends our side of the connection and reads (and
+/// drops) what the peer still sends, for at most a second and a bounded
+/// number of bytes, so that the peer can read our last message (a socket
+/// closed with unread input resets the connection, and the peer's kernel
+/// may then discard what we sent).
+async fn linger(ws: &mut Ws) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let tcp = ws.get_mut();
+    let _ = tokio::time::timeout(Duration::from_millis(200), tcp.shutdown()).await;
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut left = 8 * MAX_MESSAGE_BYTES;
+    let until = tokio::time::Instant::now() + Duration::from_secs(1);
+    while left > 0 {
+        match tokio::time::timeout_at(until, tcp.read(&mut buf)).await {
+            Ok(Ok(n)) if n > 0 => left = left.saturating_sub(n),
+            _ => break,
+        }
+    }
+}
+
 /// Compares two secrets in time that does not depend on where they differ.
 fn same_secret(got: &str, want: &str) -> bool {
     let (a, b) = (got.as_bytes(), want.as_bytes());
@@ -295,4 +585,36 @@ fn same_secret(got: &str, want: &str) -> bool {
         diff |= a.get(i).copied().unwrap_or(0) ^ w;
     }
     diff == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bucket_refills_at_its_rate_up_to_its_burst() {
+        let mut b = Bucket::new(2, 3);
+        let t0 = b.last;
+        assert!((0..3).all(|_| b.take(t0)));
+        assert!(!b.take(t0));
+        assert!(!b.take(t0));
+        assert_eq!(b.dropped, 2);
+        // Half a second at 2 a second: one token.
+        let t1 = t0 + Duration::from_millis(500);
+        assert!(b.take(t1));
+        assert_eq!(b.dropped, 0);
+        assert!(!b.take(t1));
+        // A long pause fills the bucket to its burst, no more.
+        let t2 = t1 + Duration::from_secs(60);
+        assert!((0..3).all(|_| b.take(t2)));
+        assert!(!b.take(t2));
+    }
+
+    #[test]
+    fn secrets_compare_whole() {
+        assert!(same_secret("abc", "abc"));
+        assert!(!same_secret("abd", "abc"));
+        assert!(!same_secret("ab", "abc"));
+        assert!(!same_secret("abcd", "abc"));
+    }
 }

@@ -12,7 +12,7 @@ use crate::model::{Seat, Turn};
 use crate::platforms::ws::protocol::{ErrorCode, ServerMsg, YourResult};
 use crate::records::{now_ms, EndReason, GameRecord};
 
-use super::{shutdown_signal, Shared};
+use super::{shutdown_signal, MatchSlot, Shared};
 
 /// What a seat's connection (or the house task) tells its match.
 #[derive(Debug)]
@@ -64,11 +64,14 @@ struct Tally {
 
 /// Plays up to `games` games between `links[0]` (seat 0 in odd-numbered
 /// games) and `links[1]`, then sends both `match_over`. A disconnect ends the
-/// match after the game it ends.
+/// match after the game it ends; so does the server's shutdown, which
+/// records the game in progress as aborted. `_slot` counts the match as
+/// running until it returns.
 pub(crate) async fn run_match<G: PlayableGame>(
     shared: Arc<Shared>,
     mut links: [SeatLink; 2],
     games: u32,
+    _slot: MatchSlot,
 ) {
     let mut shutdown = shared.shutdown.clone();
     // Anything that arrived before the match began.
@@ -88,18 +91,26 @@ pub(crate) async fn run_match<G: PlayableGame>(
     let mut tally = [Tally::default(); 2];
     let mut past_ids: Vec<String> = Vec::new();
     for number in 1..=games {
-        if links.iter().any(|l| l.leaving) {
+        if links.iter().any(|l| l.leaving) || *shutdown.borrow() || *shared.draining.borrow() {
             break;
         }
         // order[seat] = index into `links` of the player in that seat.
         let order = if number % 2 == 1 { [0, 1] } else { [1, 0] };
-        let game = play_game::<G>(
-            &shared, &mut links, order, number, games, &past_ids, &mut gone,
-        );
-        let (game_id, end) = tokio::select! {
-            r = game => r,
-            _ = shutdown_signal(&mut shutdown) => return,
-        };
+        let (game_id, end) = play_game::<G>(
+            &shared,
+            &mut links,
+            order,
+            number,
+            games,
+            &past_ids,
+            &mut gone,
+            &mut shutdown,
+        )
+        .await;
+        if end.reason == EndReason::Aborted {
+            // The server is stopping: its connections are closing.
+            return;
+        }
         for (seat, &p) in order.iter().enumerate() {
             let t = &mut tally[p];
             t.games += 1;
@@ -131,7 +142,10 @@ pub(crate) async fn run_match<G: PlayableGame>(
 /// Plays one game; returns its id and how it ended (already recorded and
 /// announced). Every turn asks the seats that must act (one, or both at
 /// once), each with its own observation and its own clock; the actions of a
-/// turn are applied, and shown, only once all of them are in.
+/// turn are applied, and shown, only once all of them are in. A shutdown
+/// ends the game as aborted: recorded with the moves so far, not announced
+/// (the connections are told `shutting_down`).
+#[allow(clippy::too_many_arguments)]
 async fn play_game<G: PlayableGame>(
     shared: &Shared,
     links: &mut [SeatLink; 2],
@@ -140,6 +154,7 @@ async fn play_game<G: PlayableGame>(
     of: u32,
     past_ids: &[String],
     gone: &mut [Option<String>; 2],
+    shutdown: &mut tokio::sync::watch::Receiver<bool>,
 ) -> (String, GameEnd) {
     let n = shared.next_game.fetch_add(1, Ordering::Relaxed);
     let game_id = format!("{}-{n}", shared.id_prefix);
@@ -213,42 +228,52 @@ async fn play_game<G: PlayableGame>(
                 sent[s] = Instant::now();
                 deadline[s] = Some(sent[s] + Duration::from_millis(allowance[s]));
             }
-            let got = match wait_for_moves(links, order, &game_id, past_ids, deadline).await {
-                Ok(got) => got,
-                Err(Waited::Timeout(seats)) => {
-                    let late: Vec<String> = seats
-                        .iter()
-                        .map(|&s| format!("seat {s} made no move within {} ms", allowance[s]))
-                        .collect();
-                    break 'game GameEnd {
-                        // Both seats of a simultaneous turn late: a draw.
-                        winner: if seats.len() == 1 {
-                            Some(1 - seats[0])
-                        } else {
-                            None
-                        },
-                        reason: EndReason::Timeout,
-                        detail: Some(late.join("; ")),
-                    };
-                }
-                Err(Waited::Gone { player, detail }) => {
-                    gone[player] = Some(detail.clone());
-                    break 'game GameEnd {
-                        winner: Some(1 - seat_of(player)),
-                        reason: EndReason::Disconnect,
-                        detail: Some(format!("seat {}: {detail}", seat_of(player))),
-                    };
-                }
-                Err(Waited::WrongGame { seat: s, other }) => {
-                    break 'game GameEnd {
-                        winner: Some(1 - s),
-                        reason: EndReason::IllegalMove,
-                        detail: Some(format!(
-                            "seat {s} sent a move for game '{other}' instead of '{game_id}'"
-                        )),
+            let got =
+                match wait_for_moves(links, order, &game_id, past_ids, deadline, shutdown).await {
+                    Ok(got) => got,
+                    Err(Waited::Shutdown) => {
+                        break 'game GameEnd {
+                            winner: None,
+                            reason: EndReason::Aborted,
+                            detail: Some(format!(
+                                "the server shut down at ply {ply}; nobody at fault"
+                            )),
+                        };
                     }
-                }
-            };
+                    Err(Waited::Timeout(seats)) => {
+                        let late: Vec<String> = seats
+                            .iter()
+                            .map(|&s| format!("seat {s} made no move within {} ms", allowance[s]))
+                            .collect();
+                        break 'game GameEnd {
+                            // Both seats of a simultaneous turn late: a draw.
+                            winner: if seats.len() == 1 {
+                                Some(1 - seats[0])
+                            } else {
+                                None
+                            },
+                            reason: EndReason::Timeout,
+                            detail: Some(late.join("; ")),
+                        };
+                    }
+                    Err(Waited::Gone { player, detail }) => {
+                        gone[player] = Some(detail.clone());
+                        break 'game GameEnd {
+                            winner: Some(1 - seat_of(player)),
+                            reason: EndReason::Disconnect,
+                            detail: Some(format!("seat {}: {detail}", seat_of(player))),
+                        };
+                    }
+                    Err(Waited::WrongGame { seat: s, other }) => {
+                        break 'game GameEnd {
+                            winner: Some(1 - s),
+                            reason: EndReason::IllegalMove,
+                            detail: Some(format!(
+                                "seat {s} sent a move for game '{other}' instead of '{game_id}'"
+                            )),
+                        }
+                    }
+                };
             // Judge every mover's answer; a fault loses (both at fault: a draw).
             let mut joint = [None, None];
             let mut used_ms = [0u64; 2];
@@ -330,9 +355,14 @@ async fn play_game<G: PlayableGame>(
         }
     };
 
-    let result = GameRecord::result_string(end.winner);
+    let aborted = end.reason == EndReason::Aborted;
+    let result = if aborted {
+        GameRecord::ABORTED
+    } else {
+        GameRecord::result_string(end.winner)
+    };
     tracing::info!(game_id, game = G::ID, result, reason = ?end.reason, detail = ?end.detail, moves = moves.len(), "game over");
-    for seat in 0..2 {
+    for seat in (0..2).filter(|_| !aborted) {
         links[order[seat]].send(ServerMsg::GameOver {
             game_id: game_id.clone(),
             winner: end.winner,
@@ -374,6 +404,8 @@ async fn play_game<G: PlayableGame>(
 
 /// Why a turn's moves did not all arrive.
 enum Waited {
+    /// The server is shutting down.
+    Shutdown,
     /// These seats (one, or both at the same instant) ran out of time.
     Timeout(Vec<Seat>),
     /// Player index (into links) whose connection went away.
@@ -395,6 +427,7 @@ async fn wait_for_moves(
     game_id: &str,
     past_ids: &[String],
     deadline: [Option<Instant>; 2],
+    shutdown: &mut tokio::sync::watch::Receiver<bool>,
 ) -> Result<[Arrived; 2], Waited> {
     let mut got: [Arrived; 2] = [None, None];
     let pending = |got: &[Arrived; 2]| -> Vec<Seat> {
@@ -419,6 +452,7 @@ async fn wait_for_moves(
         let sleep = tokio::time::sleep_until(tokio::time::Instant::from_std(next));
         let (seat, ev) = tokio::select! {
             biased;
+            _ = shutdown_signal(shutdown) => return Err(Waited::Shutdown),
             ev = s0.inbox.recv() => (0, ev),
             ev = s1.inbox.recv() => (1, ev),
             _ = sleep => {
@@ -434,6 +468,10 @@ async fn wait_for_moves(
             }
         };
         let link = if seat == 0 { &*s0 } else { &*s1 };
+        // A connection closed by the shutdown is no player's fault.
+        if matches!(ev, None | Some(SeatEvent::Gone { .. })) && *shutdown.borrow() {
+            return Err(Waited::Shutdown);
+        }
         match ev {
             None => {
                 return Err(Waited::Gone {

@@ -39,6 +39,11 @@ impl Lobby {
         self.waiting.entry(game.to_string()).or_default().push(w);
     }
 
+    /// Forgets every waiting client (the server is stopping).
+    pub fn clear(&mut self) {
+        self.waiting.clear();
+    }
+
     /// Forgets connection `conn_id` (it closed while waiting).
     pub fn remove(&mut self, conn_id: u64) {
         for q in self.waiting.values_mut() {
@@ -86,10 +91,12 @@ impl GameVisitor for StartMatch {
                 house::spawn::<G>(&self.shared, self.shared.config.seed ^ n.rotate_left(17))?
             }
         };
+        let slot = self.shared.match_slot();
         tokio::spawn(run_match::<G>(
             self.shared,
             [self.first, second],
             self.games,
+            slot,
         ));
         Ok(())
     }

@@ -15,11 +15,12 @@ mod game_loop;
 mod house;
 mod lobby;
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::io;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -150,6 +151,63 @@ pub struct ServerConfig {
     pub game_options: std::collections::BTreeMap<String, crate::games::GameOptions>,
     /// A secret every client must send in `hello.token` (`None`: open).
     pub token: Option<String>,
+    /// Limits against abuse.
+    pub limits: Limits,
+    /// On shutdown, how long games in progress may still run to their end
+    /// (no new game starts, no new connection is accepted); those still
+    /// running after it are recorded as aborted. Zero: abort at once.
+    pub shutdown_grace: Duration,
+}
+
+/// Limits against abuse: connections, message rate, idle connections.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Most connections at once; more are answered HTTP 503 and closed.
+    pub max_connections: usize,
+    /// Most connections at once from one IP address.
+    pub max_connections_per_ip: usize,
+    /// Messages per second a connection may send, sustained (a token
+    /// bucket; answers to the server's `move_request`s are free).
+    pub rate_per_s: u32,
+    /// The bucket's size: messages a connection may send at once.
+    pub rate_burst: u32,
+    /// A connection without an accepted `hello` after this long is closed.
+    pub hello_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_connections: 256,
+            max_connections_per_ip: 16,
+            rate_per_s: 20,
+            rate_burst: 100,
+            hello_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+impl Limits {
+    fn validate(&self) -> Result<(), String> {
+        if self.max_connections == 0 || self.max_connections_per_ip == 0 {
+            return Err(
+                "limits: max_connections and max_connections_per_ip must be at least 1".into(),
+            );
+        }
+        if self.max_connections_per_ip > self.max_connections {
+            return Err("limits: max_connections_per_ip must not exceed max_connections".into());
+        }
+        if self.rate_per_s == 0 || self.rate_burst == 0 {
+            return Err("limits: rate_per_s and rate_burst must be at least 1".into());
+        }
+        if self.hello_timeout.is_zero() || self.hello_timeout > Duration::from_millis(MAX_CLOCK_MS)
+        {
+            return Err(format!(
+                "limits: hello_timeout must be 1..={MAX_CLOCK_MS} ms"
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl Default for ServerConfig {
@@ -164,6 +222,8 @@ impl Default for ServerConfig {
             seed: 0,
             game_options: Default::default(),
             token: None,
+            limits: Limits::default(),
+            shutdown_grace: Duration::ZERO,
         }
     }
 }
@@ -172,6 +232,12 @@ impl ServerConfig {
     /// Errors on an unusable configuration.
     pub fn validate(&self) -> Result<(), ServerError> {
         self.clock.validate().map_err(ServerError::Config)?;
+        self.limits.validate().map_err(ServerError::Config)?;
+        if self.shutdown_grace > Duration::from_millis(MAX_CLOCK_MS) {
+            return Err(ServerError::Config(format!(
+                "shutdown_grace: at most {MAX_CLOCK_MS} ms"
+            )));
+        }
         if self.heartbeat_interval.is_zero() {
             return Err(ServerError::Config(
                 "heartbeat_interval: must be positive".into(),
@@ -233,7 +299,83 @@ pub(crate) struct Shared {
     /// Prefix of game ids, unique per server start.
     pub id_prefix: String,
     pub shutdown: watch::Receiver<bool>,
+    /// Set when a shutdown with a grace begins: no new game starts, and a
+    /// connection without a match is told `shutting_down` and closed.
+    pub draining: watch::Receiver<bool>,
+    /// Open connections, in all and per address.
+    conns: Mutex<ConnCount>,
+    /// Matches running (their tasks record aborted games on shutdown).
+    matches: AtomicUsize,
 }
+
+#[derive(Default)]
+struct ConnCount {
+    total: usize,
+    per_ip: HashMap<IpAddr, usize>,
+}
+
+/// A connection's place in the count; freed when dropped.
+pub(crate) struct ConnSlot {
+    shared: Arc<Shared>,
+    ip: IpAddr,
+}
+
+impl Drop for ConnSlot {
+    fn drop(&mut self) {
+        let mut c = self.shared.conns.lock().unwrap_or_else(|p| p.into_inner());
+        c.total = c.total.saturating_sub(1);
+        if let Some(n) = c.per_ip.get_mut(&self.ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                c.per_ip.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// A running match; counted while it lives.
+pub(crate) struct MatchSlot(Arc<Shared>);
+
+impl Drop for MatchSlot {
+    fn drop(&mut self) {
+        self.0.matches.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+impl Shared {
+    /// A slot for a new connection from `ip`, or why it is refused.
+    fn admit(self: &Arc<Self>, ip: IpAddr) -> Result<ConnSlot, String> {
+        let limits = self.config.limits;
+        let mut c = self.conns.lock().unwrap_or_else(|p| p.into_inner());
+        if c.total >= limits.max_connections {
+            return Err(format!(
+                "too many connections ({} open, server.max_connections)",
+                c.total
+            ));
+        }
+        let mine = c.per_ip.get(&ip).copied().unwrap_or(0);
+        if mine >= limits.max_connections_per_ip {
+            return Err(format!(
+                "too many connections from {ip} ({mine} open, server.max_connections_per_ip)"
+            ));
+        }
+        c.total += 1;
+        *c.per_ip.entry(ip).or_insert(0) += 1;
+        Ok(ConnSlot {
+            shared: self.clone(),
+            ip,
+        })
+    }
+
+    /// Counts a match until the slot is dropped.
+    pub(crate) fn match_slot(self: &Arc<Self>) -> MatchSlot {
+        self.matches.fetch_add(1, Ordering::AcqRel);
+        MatchSlot(self.clone())
+    }
+}
+
+/// What a refused connection is told before it is closed.
+const REFUSED: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 32\r\nConnection: close\r\n\r\ntoo many connections; try later\n";
 
 /// Resolves once the server shuts down (or its `run` has ended).
 pub(crate) async fn shutdown_signal(rx: &mut watch::Receiver<bool>) {
@@ -253,6 +395,7 @@ pub struct Server {
     local_addr: SocketAddr,
     shared: Arc<Shared>,
     shutdown_tx: watch::Sender<bool>,
+    drain_tx: watch::Sender<bool>,
 }
 
 impl Server {
@@ -280,6 +423,7 @@ impl Server {
             source,
         })?;
         let (shutdown_tx, shutdown) = watch::channel(false);
+        let (drain_tx, draining) = watch::channel(false);
         let shared = Arc::new(Shared {
             config,
             records,
@@ -288,12 +432,16 @@ impl Server {
             next_conn: AtomicU64::new(1),
             id_prefix: format!("{:x}", crate::records::now_ms()),
             shutdown,
+            draining,
+            conns: Mutex::new(ConnCount::default()),
+            matches: AtomicUsize::new(0),
         });
         Ok(Server {
             listener,
             local_addr,
             shared,
             shutdown_tx,
+            drain_tx,
         })
     }
 
@@ -307,15 +455,19 @@ impl Server {
         GameKind::ALL
     }
 
-    /// Serves until `shutdown` resolves; then tells every connection the
-    /// server is going away (`shutting_down`), abandons unfinished games
-    /// (no record is written for them) and returns.
+    /// Serves until `shutdown` resolves; then stops accepting connections
+    /// and starting games, lets the games in progress run for at most
+    /// `shutdown_grace` (recorded as usual if they end), tells every
+    /// connection the server is going away (`shutting_down`), records every
+    /// game still in progress as aborted (result `*`, the moves so far) and
+    /// returns once those records are written.
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send) -> Result<(), ServerError> {
         let Server {
             listener,
             local_addr,
             shared,
             shutdown_tx,
+            drain_tx,
         } = self;
         tracing::info!(addr = %local_addr, "match server listening");
         let mut conns = JoinSet::new();
@@ -324,10 +476,19 @@ impl Server {
             tokio::select! {
                 _ = &mut shutdown => break,
                 r = listener.accept() => match r {
-                    Ok((stream, peer)) => {
-                        let _ = stream.set_nodelay(true);
-                        conns.spawn(conn::serve(shared.clone(), stream, peer));
-                    }
+                    Ok((stream, peer)) => match shared.admit(peer.ip()) {
+                        Ok(slot) => {
+                            let _ = stream.set_nodelay(true);
+                            conns.spawn(conn::serve(shared.clone(), stream, peer, slot));
+                        }
+                        Err(why) => {
+                            tracing::warn!(%peer, why, "connection refused");
+                            // Best effort, without waiting: an HTTP answer
+                            // the client's handshake can report.
+                            let _ = stream.try_write(REFUSED);
+                            drop(stream);
+                        }
+                    },
                     Err(e) => {
                         // E.g. too many open files: back off a little.
                         tracing::warn!(error = %e, "accept failed");
@@ -338,8 +499,53 @@ impl Server {
             }
         }
         tracing::info!(addr = %local_addr, "match server shutting down");
-        let _ = shutdown_tx.send(true);
         drop(listener);
+        let grace = shared.config.shutdown_grace;
+        let running = shared.matches.load(Ordering::Acquire);
+        if !grace.is_zero() && running > 0 {
+            tracing::info!(
+                grace_ms = grace.as_millis() as u64,
+                running,
+                "letting the games in progress finish"
+            );
+            // Waiting clients will get no game.
+            shared
+                .lobby
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .clear();
+            let _ = drain_tx.send(true);
+            let finished = async {
+                while shared.matches.load(Ordering::Acquire) > 0 {
+                    tokio::select! {
+                        _ = tokio::time::sleep(Duration::from_millis(10)) => {}
+                        Some(_) = conns.join_next(), if !conns.is_empty() => {}
+                    }
+                }
+            };
+            if tokio::time::timeout(grace, finished).await.is_err() {
+                tracing::warn!(
+                    running = shared.matches.load(Ordering::Acquire),
+                    "shutdown grace over: the games still running are aborted"
+                );
+            }
+        }
+        let _ = shutdown_tx.send(true);
+        // Each match records its game in progress as aborted.
+        let matches = async {
+            while shared.matches.load(Ordering::Acquire) > 0 {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        };
+        if tokio::time::timeout(Duration::from_secs(5), matches)
+            .await
+            .is_err()
+        {
+            tracing::error!(
+                running = shared.matches.load(Ordering::Acquire),
+                "matches did not end within 5 s of the shutdown; their games may be unrecorded"
+            );
+        }
         let drain = async { while conns.join_next().await.is_some() {} };
         let _ = tokio::time::timeout(Duration::from_secs(2), drain).await;
         conns.abort_all();
@@ -394,6 +600,38 @@ mod tests {
         c = ServerConfig::default();
         c.clock.time_per_move_ms = None;
         assert!(matches!(c.validate(), Err(ServerError::Config(_))));
+        let bad_limits = [
+            Limits {
+                max_connections: 0,
+                ..Limits::default()
+            },
+            Limits {
+                max_connections_per_ip: 300,
+                ..Limits::default()
+            },
+            Limits {
+                rate_per_s: 0,
+                ..Limits::default()
+            },
+            Limits {
+                rate_burst: 0,
+                ..Limits::default()
+            },
+            Limits {
+                hello_timeout: Duration::ZERO,
+                ..Limits::default()
+            },
+        ];
+        for limits in bad_limits {
+            let c = ServerConfig {
+                limits,
+                ..ServerConfig::default()
+            };
+            assert!(
+                matches!(c.validate(), Err(ServerError::Config(_))),
+                "{limits:?}"
+            );
+        }
     }
 
     #[tokio::test]
