@@ -6,7 +6,6 @@
 mod common;
 
 use std::fs::File;
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::{Child, Stdio};
@@ -58,19 +57,7 @@ fn serve_with_env(extra: &[&str], envs: &[(&str, &str)], records: &Path, log: &P
         c.env(k, v);
     }
     let mut child = c.spawn().expect("spawn serve");
-    let out = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut lines = BufReader::new(out).lines();
-        if let Some(Ok(l)) = lines.next() {
-            let _ = tx.send(l);
-        }
-        for _ in lines {}
-    });
-    let line = rx
-        .recv_timeout(Duration::from_secs(20))
-        .expect("serve printed its address");
-    let url = line.strip_prefix("listening on ").unwrap().to_string();
+    let url = common::listening_url(&mut child);
     Serve {
         child: Guard(Some(child)),
         url,

@@ -85,25 +85,30 @@ impl ServerProc {
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
         let mut child = c.spawn().expect("spawn server");
-        let out = child.stdout.take().expect("stdout");
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut lines = BufReader::new(out).lines();
-            if let Some(Ok(l)) = lines.next() {
-                let _ = tx.send(l);
-            }
-            for _ in lines {}
-        });
-        let line = rx
-            .recv_timeout(Duration::from_secs(20))
-            .expect("server printed its address");
-        let url = line
-            .strip_prefix("listening on ")
-            .expect("listening line")
-            .trim()
-            .to_string();
+        let url = listening_url(&mut child);
         ServerProc { child, url }
     }
+}
+
+/// The `ws://` address a just-started `serve` prints on its first stdout
+/// line (the rest of its stdout is drained in the background).
+pub fn listening_url(child: &mut Child) -> String {
+    let out = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut lines = BufReader::new(out).lines();
+        if let Some(Ok(l)) = lines.next() {
+            let _ = tx.send(l);
+        }
+        for _ in lines {}
+    });
+    let line = rx
+        .recv_timeout(Duration::from_secs(20))
+        .expect("server printed its address");
+    line.strip_prefix("listening on ")
+        .expect("listening line")
+        .trim()
+        .to_string()
 }
 
 impl Drop for ServerProc {

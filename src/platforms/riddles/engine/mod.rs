@@ -318,13 +318,7 @@ pub async fn play_game(cfg: &RefereeConfig, index: u32) -> Result<GameReport, St
             .await;
         let mv = match answer {
             Answer::Line { text, elapsed } => {
-                stats[b].add_latency(elapsed.as_secs_f64() * 1e3);
-                banks[seat] = next_time_bank(
-                    banks[seat],
-                    elapsed.as_millis() as u64,
-                    s.time_per_move_ms,
-                    s.timebank_ms,
-                );
+                spend(&mut stats[b], &mut banks[seat], elapsed, s);
                 match Move::parse_reply(&text) {
                     Ok(mv) if state.is_legal(&mv) => Some(mv),
                     Ok(mv) => {
@@ -340,13 +334,7 @@ pub async fn play_game(cfg: &RefereeConfig, index: u32) -> Result<GameReport, St
                 }
             }
             Answer::TooLong { bytes, elapsed } => {
-                stats[b].add_latency(elapsed.as_secs_f64() * 1e3);
-                banks[seat] = next_time_bank(
-                    banks[seat],
-                    elapsed.as_millis() as u64,
-                    s.time_per_move_ms,
-                    s.timebank_ms,
-                );
+                spend(&mut stats[b], &mut banks[seat], elapsed, s);
                 tracing::warn!(
                     seat,
                     round = state.round,
@@ -411,6 +399,18 @@ pub async fn play_game(cfg: &RefereeConfig, index: u32) -> Result<GameReport, St
 }
 
 /// Lines joined, each ending in `\n`.
+/// An answer that took `elapsed`: its latency counted, the bank charged as
+/// the engine charges it.
+fn spend(stats: &mut BotStats, bank: &mut u64, elapsed: Duration, s: &MatchSettings) {
+    stats.add_latency(elapsed.as_secs_f64() * 1e3);
+    *bank = next_time_bank(
+        *bank,
+        elapsed.as_millis() as u64,
+        s.time_per_move_ms,
+        s.timebank_ms,
+    );
+}
+
 fn lines_text<T: ToString>(events: &[T]) -> String {
     let mut s = String::new();
     for e in events {
