@@ -13,6 +13,8 @@
 #   -b BINARY  the ladderbot binary (default target/release/ladderbot)
 #   -o DIR     where records and logs go (default a new temporary folder)
 #   -n         no load (for a baseline on an idle machine)
+#   -j MS      judge answers against MS instead of 100 (the clocks stay at 100 ms;
+#              a stricter MS shows that the judging can fail)
 #   GAME       golad four3d floodit puyo geister (default: all five)
 #
 # GOLAD: `referee golad` between two `play golad --stdio --profile golad-best`
@@ -28,13 +30,15 @@ MOVES=2000
 BIN=target/release/ladderbot
 OUT=""
 LOAD=1
-while getopts "m:b:o:n" opt; do
+JUDGE=""
+while getopts "m:b:o:nj:" opt; do
     case $opt in
         m) MOVES=$OPTARG ;;
         b) BIN=$OPTARG ;;
         o) OUT=$OPTARG ;;
         n) LOAD=0 ;;
-        *) sed -n '2,20p' "$0"; exit 2 ;;
+        j) JUDGE=$OPTARG ;;
+        *) sed -n '2,/^set -euo/p' "$0" | grep '^#'; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -63,6 +67,7 @@ fi
 
 FAILED=0
 LIMIT=100
+JUDGE=${JUDGE:-$LIMIT}
 
 # Moves recorded so far in a records file.
 moves_in() {
@@ -72,11 +77,11 @@ moves_in() {
 
 report() { # game, records, skip
     local line
-    line=$("$BIN" latency "$2" --skip "$3" --limit-ms "$LIMIT")
+    line=$("$BIN" latency "$2" --skip "$3" --limit-ms "$JUDGE")
     echo "$1: $line"
     local j
-    j=$("$BIN" latency "$2" --skip "$3" --limit-ms "$LIMIT" --json)
-    if ! echo "$j" | grep -q '"timeouts":0,' || ! echo "$j" | grep -q '"over_limit":0,'; then
+    j=$("$BIN" latency "$2" --skip "$3" --limit-ms "$JUDGE" --json)
+    if ! echo "$j" | grep -Eq '"timeouts":0[,}]' || ! echo "$j" | grep -Eq '"over_limit":0[,}]'; then
         FAILED=1
     fi
 }
@@ -124,8 +129,8 @@ print("golad: %d games, %d answers, %d timeouts, %d illegal, %d crashes; answer 
     t["games"], answers, t["timeouts"] + t["b_timeouts"], t["illegal_moves"] + t["b_illegal_moves"],
     t["crashes"] + t["b_crashes"], t["p99_latency_ms"], t["b_p99_latency_ms"],
     t["p999_latency_ms"], t["b_p999_latency_ms"], t["max_latency_ms"], t["b_max_latency_ms"]))
-bad = t["timeouts"] + t["b_timeouts"] + t["crashes"] + t["b_crashes"] > 0 or worst > 100 or answers < int(sys.argv[1])
-sys.exit(1 if bad else 0)' "$MOVES" || FAILED=1
+bad = t["timeouts"] + t["b_timeouts"] + t["crashes"] + t["b_crashes"] > 0 or worst > float(sys.argv[2]) or answers < int(sys.argv[1])
+sys.exit(1 if bad else 0)' "$MOVES" "$JUDGE" || FAILED=1
         ;;
     four3d) serve_game four3d four3d-best 10 ;;
     floodit) serve_game floodit floodit-best 10 ;;
@@ -160,4 +165,9 @@ sys.exit(1 if bad else 0)' "$MOVES" || FAILED=1
     esac
 done
 echo "records and logs: $OUT"
+if [ "$FAILED" = 0 ]; then
+    echo "deadline campaign: ok (no timeout, no answer over $JUDGE ms)"
+else
+    echo "deadline campaign: FAILED (a timeout, an answer over $JUDGE ms, or a failed client)"
+fi
 exit $FAILED
