@@ -158,12 +158,7 @@ fn sigint_and_sigterm_print_the_result_so_far_and_resume_finishes_the_match() {
         let child = start(&resumed_args);
         let at = lines(&out);
         wait_for_games(&out, at + 3);
-        let ok = std::process::Command::new("kill")
-            .args([sig, &child.id().to_string()])
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok);
+        signal(&child, sig);
         let o = wait_with_limit(child, LIMIT);
         assert_eq!(o.status.code(), Some(code), "{}", stderr(&o));
         let report = last_json(&o);

@@ -32,15 +32,6 @@ fn client(url: &str, name: &str, games: u32, records: &Path, envs: &[(&str, &str
     c.spawn().expect("spawn a client")
 }
 
-fn signal(child: &Child, sig: &str) {
-    let ok = std::process::Command::new("kill")
-        .args([sig, &child.id().to_string()])
-        .status()
-        .expect("run kill")
-        .success();
-    assert!(ok, "kill {sig}");
-}
-
 /// The session's last game was abandoned, and its output says so.
 fn last_abandoned(records: &[GameRecord], out: &std::process::Output) {
     let last = records.last().unwrap();

@@ -8,7 +8,7 @@ mod common;
 use std::fs::File;
 use std::net::SocketAddr;
 use std::path::Path;
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -97,15 +97,6 @@ fn wait_until(what: &str, limit: Duration, mut ok: impl FnMut() -> bool) {
         assert!(start.elapsed() < limit, "timed out waiting for {what}");
         std::thread::sleep(Duration::from_millis(20));
     }
-}
-
-fn signal(child: &Child, sig: &str) {
-    let ok = std::process::Command::new("kill")
-        .args([sig, &child.id().to_string()])
-        .status()
-        .expect("run kill")
-        .success();
-    assert!(ok, "kill {sig}");
 }
 
 /// The client's output after it lost its server mid-game: exit 75, a

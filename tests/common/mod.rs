@@ -118,6 +118,16 @@ impl Drop for ServerProc {
     }
 }
 
+/// Sends `sig` (`-TERM`, `-INT`, `-KILL`...) to `child` with kill(1).
+pub fn signal(child: &Child, sig: &str) {
+    let ok = Command::new("kill")
+        .args([sig, &child.id().to_string()])
+        .status()
+        .expect("run kill")
+        .success();
+    assert!(ok, "kill {sig}");
+}
+
 /// Kills the child when dropped, so a failing test leaves nothing behind.
 pub struct Guard(pub Option<Child>);
 
