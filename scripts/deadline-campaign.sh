@@ -86,6 +86,18 @@ report() { # game, records, skip
     fi
 }
 
+# What a server printed after `listening on ` (waits up to 10 s).
+listening() { # stdout file, game
+    local at=""
+    for _ in $(seq 100); do
+        at=$(sed -n 's/^listening on //p' "$1")
+        [ -n "$at" ] && { echo "$at"; return; }
+        sleep 0.1
+    done
+    echo "$2: the server did not start" >&2
+    exit 1
+}
+
 serve_game() { # game, profile, games per batch
     local game=$1 profile=$2 batch=$3
     local rec="$OUT/$game.jsonl" log="$OUT/$game-serve.log"
@@ -93,13 +105,8 @@ serve_game() { # game, profile, games per batch
     "$BIN" serve --bind 127.0.0.1:0 --time-per-move-ms "$LIMIT" --records "$rec" \
         --house-agent "" > "$OUT/$game-serve.out" 2> "$log" &
     local server=$!
-    local url=""
-    for _ in $(seq 100); do
-        url=$(sed -n 's/^listening on //p' "$OUT/$game-serve.out")
-        [ -n "$url" ] && break
-        sleep 0.1
-    done
-    [ -n "$url" ] || { echo "$game: the server did not start" >&2; exit 1; }
+    local url
+    url=$(listening "$OUT/$game-serve.out" "$game")
     while [ "$(moves_in "$rec" 0)" -lt "$MOVES" ]; do
         for side in a b; do
             "$BIN" play "$game" --profile "$profile" --server "$url" --opponent any \
@@ -140,13 +147,7 @@ sys.exit(1 if bad else 0)' "$MOVES" "$JUDGE" || FAILED=1
         : > "$rec"
         "$BIN" serve-gat --ports 0,0 --out "$rec" > "$OUT/geister-serve.out" 2> "$OUT/geister-serve.log" &
         server=$!
-        ports=""
-        for _ in $(seq 100); do
-            ports=$(sed -n 's/^listening on //p' "$OUT/geister-serve.out")
-            [ -n "$ports" ] && break
-            sleep 0.1
-        done
-        [ -n "$ports" ] || { echo "geister: serve-gat did not start" >&2; exit 1; }
+        ports=$(listening "$OUT/geister-serve.out" geister)
         while [ "$(moves_in "$rec" 2)" -lt "$MOVES" ]; do
             i=0
             for port in ${ports//,/ }; do
