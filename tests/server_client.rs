@@ -21,7 +21,7 @@ use ladderbot::platforms::ws::client::{
     run_client, ClientConfig, ClientError, ClientSummary, GameFinished, Opponent,
 };
 use ladderbot::platforms::ws::protocol::{
-    encode_client, parse_server, ClientMsg, Hello, ServerMsg, YourResult,
+    encode_client, parse_server, ClientMsg, Hello, Resume, ServerMsg, YourResult,
 };
 use ladderbot::platforms::ws::server::{
     ClockConfig, HouseConfig, Server, ServerConfig, ServerError,
@@ -171,6 +171,7 @@ impl Raw {
             games,
             opponent,
             token: None,
+            resume: None,
         }))
         .await;
     }
@@ -414,14 +415,18 @@ async fn raw_then_client(
     (raw, task, played, game_id)
 }
 
-/// (c) A client that closes mid-game loses by disconnect; it is recorded.
+/// (c) A client that closes mid-game and does not resume its seat within
+/// the resume window loses by disconnect; it is recorded.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn closing_mid_game_loses_by_disconnect() {
     let dir = tempfile::tempdir().unwrap();
-    let server = start(server_config(Some(&records_path(&dir)))).await;
+    let mut config = server_config(Some(&records_path(&dir)));
+    config.limits.resume_window = Duration::from_millis(300);
+    let server = start(config).await;
     let (mut raw, task, played, game_id) = raw_then_client(&server, "quitter", 1).await;
     let req = raw.recv().await;
     assert!(is_move_request(&req), "{req:?}");
+    let closed = Instant::now();
     raw.ws.close(None).await.unwrap();
 
     let s = finish(task).await;
@@ -439,6 +444,15 @@ async fn closing_mid_game_loses_by_disconnect() {
         ["quitter".to_string(), "opponent".into()]
     );
     assert!(records[0].moves.is_empty());
+    // Judged at the window's end (300 ms), before the move's 2 s clock.
+    let detail = records[0].detail.clone().unwrap_or_default();
+    assert!(
+        detail.contains("did not come back within 300 ms"),
+        "{detail}"
+    );
+    let waited = closed.elapsed();
+    assert!(waited >= Duration::from_millis(300), "{waited:?}");
+    assert!(waited < Duration::from_millis(1900), "{waited:?}");
     server.stop().await;
 }
 
@@ -680,6 +694,7 @@ async fn a_dead_peer_is_dropped_by_the_heartbeat() {
     config.clock.time_per_move_ms = Some(20_000);
     config.heartbeat_interval = Duration::from_millis(50);
     config.heartbeat_timeout = Duration::from_millis(400);
+    config.limits.resume_window = Duration::from_millis(200);
     let server = start(config).await;
     let (mut raw, task, played, _) = raw_then_client(&server, "frozen", 1).await;
     assert!(is_move_request(&raw.recv().await));
@@ -808,8 +823,9 @@ fn clock_info_is_plain_json() {
 }
 
 /// A TCP proxy to `target` whose first connection is cut right after the
-/// server sends it a `game_start`: the client sees the message, then EOF.
-async fn cutting_proxy(target: SocketAddr) -> SocketAddr {
+/// server sends it a chunk holding `after` (e.g. `"game_start"`): the
+/// client sees the message, then EOF.
+async fn cutting_proxy(target: SocketAddr, after: &'static str) -> SocketAddr {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -835,7 +851,7 @@ async fn cutting_proxy(target: SocketAddr) -> SocketAddr {
                         break;
                     }
                     let text = String::from_utf8_lossy(&buf[..n]);
-                    if cut && text.contains("\"game_start\"") {
+                    if cut && text.contains(after) {
                         // FIN to the client; the server side is dropped.
                         let _ = cw.shutdown().await;
                         up.abort();
@@ -850,13 +866,16 @@ async fn cutting_proxy(target: SocketAddr) -> SocketAddr {
     addr
 }
 
-/// A client whose connection drops mid-game counts that game as lost by
-/// disconnect, reconnects and plays its remaining games.
+/// On a server that allows no resume (`resume_window` 0), a client whose
+/// connection drops mid-game counts that game as lost by disconnect,
+/// reconnects and plays its remaining games.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn client_reconnects_after_a_drop_and_finishes_its_games() {
     let dir = tempfile::tempdir().unwrap();
-    let server = start(server_config(Some(&records_path(&dir)))).await;
-    let proxy = cutting_proxy(server.addr).await;
+    let mut config = server_config(Some(&records_path(&dir)));
+    config.limits.resume_window = Duration::ZERO;
+    let server = start(config).await;
+    let proxy = cutting_proxy(server.addr, "\"game_start\"").await;
     let (a, a_games) = spawn_client(client_config(
         &format!("ws://{proxy}"),
         "flaky",
@@ -1285,5 +1304,249 @@ async fn puyo_duels_play_through_the_server_and_replay() {
         (reason, your_result),
         (EndReason::IllegalMove, YourResult::Loss)
     );
+    server.stop().await;
+}
+
+/// A `hello` that takes back seat `token` of `game_id`.
+fn resume_hello(name: &str, game_id: &str, token: &str) -> ClientMsg {
+    ClientMsg::Hello(Hello {
+        protocol: 1,
+        name: name.into(),
+        game: "four3d".into(),
+        games: 1,
+        opponent: Opponent::Any,
+        token: None,
+        resume: Some(Resume {
+            game_id: game_id.into(),
+            seat_token: token.into(),
+        }),
+    })
+}
+
+/// The first legal move of a `move_request`'s state.
+fn first_legal(req: &ServerMsg) -> Value {
+    match req {
+        ServerMsg::MoveRequest { state, .. } => state["legal"][0].clone(),
+        other => panic!("expected move_request, got {other:?}"),
+    }
+}
+
+/// A seat whose connection drops mid-game is taken back on a new
+/// connection with its seat token: the game so far is sent again (its
+/// `game_start` marked resumed, every `move_played`) and then the pending
+/// request, with the time its clock has left. A wrong token, an unknown
+/// game, or a connection already in a match cannot take the seat; the game
+/// ends by the rules and is recorded once, with no disconnect.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_dropped_seat_is_taken_back_only_with_its_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(server_config(Some(&records_path(&dir)))).await;
+    let mut raw = Raw::connect(&server.url()).await;
+    raw.hello("phoenix", 1, Opponent::Any).await;
+    assert!(matches!(raw.recv().await, ServerMsg::Waiting { .. }));
+    let (task, played) = spawn_client(client_config(&server.url(), "opponent", "random", 1, 3));
+    let (game_id, token) = match raw.recv().await {
+        ServerMsg::GameStart {
+            game_id,
+            seat: 0,
+            seat_token: Some(token),
+            resumed: false,
+            ..
+        } => (game_id, token),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(token.len(), 32, "128 bits in hex: {token}");
+    let req = raw.recv().await;
+    raw.play(&game_id, first_legal(&req)).await;
+    // Our move and the opponent's, then our next request: dropped unread.
+    let mut seen = Vec::new();
+    loop {
+        match raw.recv().await {
+            ServerMsg::MovePlayed { mv, .. } => seen.push(mv),
+            ServerMsg::MoveRequest { ply: 2, .. } => break,
+            other => panic!("{other:?}"),
+        }
+    }
+    drop(raw);
+    let dropped = Instant::now();
+
+    // A stranger: the right game and a wrong token; a wrong game.
+    let mut thief = Raw::connect(&server.url()).await;
+    thief
+        .send(&resume_hello("thief", &game_id, &"0".repeat(32)))
+        .await;
+    thief.expect_error("unauthorized").await;
+    thief
+        .send(&resume_hello("thief", "no-such-game", &token))
+        .await;
+    thief.expect_error("no_game").await;
+    // The thief's moves for the game go nowhere.
+    thief.play(&game_id, json!(0)).await;
+    thief.expect_error("no_game").await;
+
+    // The owner comes back.
+    let mut back = Raw::connect(&server.url()).await;
+    back.send(&resume_hello("phoenix", &game_id, &token)).await;
+    match back.recv().await {
+        ServerMsg::GameStart {
+            game_id: g,
+            seat: 0,
+            seat_token: Some(t),
+            resumed: true,
+            ..
+        } => assert_eq!((g.as_str(), t.as_str()), (game_id.as_str(), token.as_str())),
+        other => panic!("{other:?}"),
+    }
+    for (ply, mv) in seen.iter().enumerate() {
+        match back.recv().await {
+            ServerMsg::MovePlayed { ply: p, mv: m, .. } => {
+                assert_eq!((p as usize, &m), (ply, mv));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    let mut req = back.recv().await;
+    match &req {
+        ServerMsg::MoveRequest {
+            ply: 2,
+            your_time_ms,
+            ..
+        } => {
+            let left = 2000u64.saturating_sub(dropped.elapsed().as_millis() as u64);
+            assert!(
+                *your_time_ms <= 2000 && *your_time_ms + 5 >= left,
+                "{your_time_ms} vs {left}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // Already in a match: this connection cannot resume another seat.
+    back.send(&resume_hello("phoenix", &game_id, &token)).await;
+    back.expect_error("busy").await;
+    // Play on to the end.
+    let over = loop {
+        back.play(&game_id, first_legal(&req)).await;
+        let next = back
+            .recv_until(|m| {
+                matches!(
+                    m,
+                    ServerMsg::MoveRequest { .. } | ServerMsg::GameOver { .. }
+                )
+            })
+            .await;
+        match next {
+            ServerMsg::MoveRequest { .. } => req = next,
+            other => break other,
+        }
+    };
+    assert!(
+        matches!(
+            over,
+            ServerMsg::GameOver {
+                reason: EndReason::Rules,
+                ..
+            }
+        ),
+        "{over:?}"
+    );
+    let s = finish(task).await;
+    assert_eq!(s.games, 1);
+    assert_eq!(played.lock().unwrap()[0].reason, EndReason::Rules);
+    let records = read_records(records_path(&dir)).unwrap();
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].reason, EndReason::Rules);
+    assert_eq!(records[0].id, game_id);
+    server.stop().await;
+}
+
+/// The client takes its seat back by itself: its connection is cut right
+/// after the first `move_played` of its first game; it reconnects at once,
+/// resumes, and both games end by the rules. Its own record of the
+/// resumed game holds every move, as the server's does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_client_takes_its_seat_back_after_a_drop() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(server_config(Some(&records_path(&dir)))).await;
+    let proxy = cutting_proxy(server.addr, "\"move_played\"").await;
+    let (a, a_games) = spawn_client(client_config(
+        &format!("ws://{proxy}"),
+        "flaky",
+        "random",
+        2,
+        1,
+    ));
+    let (b, b_games) = spawn_client(client_config(&server.url(), "steady", "random", 2, 2));
+    let (sa, sb) = (finish(a).await, finish(b).await);
+    assert_eq!((sa.games, sb.games), (2, 2));
+    assert_eq!((sa.resumed, sb.resumed), (1, 0));
+    let records = read_records(records_path(&dir)).unwrap();
+    assert_eq!(records.len(), 2);
+    let a_games = a_games.lock().unwrap().clone();
+    let b_games = b_games.lock().unwrap().clone();
+    for (i, r) in records.iter().enumerate() {
+        assert_eq!(r.reason, EndReason::Rules, "{r:?}");
+        assert_eq!(a_games[i].reason, EndReason::Rules);
+        assert_eq!(b_games[i].reason, EndReason::Rules);
+        assert_eq!(a_games[i].game_id, r.id);
+        assert_eq!(a_games[i].move_list, r.moves, "game {i}");
+    }
+    server.stop().await;
+}
+
+/// A resume while the seat's old connection still looks alive (a
+/// half-open path the server has not noticed yet): the old connection is
+/// told `replaced` and closed; its moves no longer count.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_resume_replaces_a_connection_still_open() {
+    let server = start(server_config(None)).await;
+    let mut old = Raw::connect(&server.url()).await;
+    old.hello("twin", 1, Opponent::Any).await;
+    assert!(matches!(old.recv().await, ServerMsg::Waiting { .. }));
+    let (task, _) = spawn_client(client_config(&server.url(), "opponent", "random", 1, 3));
+    let (game_id, token) = match old.recv().await {
+        ServerMsg::GameStart {
+            game_id,
+            seat_token: Some(t),
+            ..
+        } => (game_id, t),
+        other => panic!("{other:?}"),
+    };
+    let req = old.recv().await;
+    assert!(is_move_request(&req));
+    let mut new = Raw::connect(&server.url()).await;
+    new.send(&resume_hello("twin", &game_id, &token)).await;
+    assert!(matches!(
+        new.recv().await,
+        ServerMsg::GameStart { resumed: true, .. }
+    ));
+    let again = new.recv().await;
+    assert!(is_move_request(&again), "{again:?}");
+    // The old connection is told, then closed.
+    match old.recv().await {
+        ServerMsg::Error { code, fatal, .. } => {
+            assert_eq!((code.as_str(), fatal), ("replaced", true))
+        }
+        other => panic!("{other:?}"),
+    }
+    let end = tokio::time::timeout(WAIT, old.ws.next())
+        .await
+        .expect("closed in time");
+    assert!(!matches!(end, Some(Ok(Message::Text(_)))), "{end:?}");
+    // The new connection plays the move.
+    new.play(&game_id, first_legal(&again)).await;
+    let m = new.recv().await;
+    assert!(
+        matches!(
+            m,
+            ServerMsg::MovePlayed {
+                ply: 0,
+                seat: 0,
+                ..
+            }
+        ),
+        "{m:?}"
+    );
+    drop(new);
+    task.abort();
     server.stop().await;
 }

@@ -696,6 +696,8 @@ async fn an_oversized_frame_from_the_server_is_a_clear_error() {
                 time_bank_ms: None,
                 increment_ms: 0,
             },
+            seat_token: None,
+            resumed: false,
         }))
         .await
         .unwrap();
@@ -763,9 +765,10 @@ fn first_game_id(log: &Path) -> Option<String> {
 
 /// An honest game (two `play` clients, four3d at 100 ms a move) while other
 /// connections send an oversized frame, flood pings, open too many
-/// connections from one address, idle without `hello`, and send moves for
+/// connections from one address, idle without `hello`, send moves for
 /// the honest game from outside it (with no match, and from a match of its
-/// own against the house). The honest games end by the rules with
+/// own against the house), and try to take a seat of it with guessed seat
+/// tokens. The honest games end by the rules with
 /// no timeout and the same records on all sides; every abuser is refused
 /// or closed, and each abuse is a warning in the server's log.
 #[test]
@@ -810,6 +813,20 @@ fn abusers_do_not_disturb_an_honest_game() {
             s.send(Message::Text(m)).await.unwrap();
             match next_text(&mut s).await {
                 Some(ServerMsg::Error { code, .. }) => assert_eq!(code, "no_game"),
+                other => panic!("{other:?}"),
+            }
+        }
+        // The stranger tries to take a seat of the honest game with guessed
+        // seat tokens: refused every time (each a warning in the log).
+        for guess in ["", "00000000000000000000000000000000", "x"] {
+            let m = format!(
+                r#"{{"type":"hello","protocol":1,"name":"stranger","game":"four3d","resume":{{"game_id":"{game_id}","seat_token":"{guess}"}}}}"#
+            );
+            s.send(Message::Text(m)).await.unwrap();
+            match next_text(&mut s).await {
+                Some(ServerMsg::Error { code, fatal, .. }) => {
+                    assert_eq!((code.as_str(), fatal), ("unauthorized", false))
+                }
                 other => panic!("{other:?}"),
             }
         }
@@ -929,6 +946,7 @@ fn abusers_do_not_disturb_an_honest_game() {
     assert_eq!(srv[0].id, game_id);
     for what in [
         "move for a game this connection does not play",
+        "resume with a wrong seat token refused",
         "message over the size limit",
         "message rate over the limit",
         "too many connections from 127.0.0.1",

@@ -381,6 +381,12 @@ async fn play_game<G: PlayableGame>(settings: Settings) -> Result<(), CliError> 
         summary.aborted,
         summary.score(),
     );
+    if summary.resumed > 0 {
+        println!(
+            "session: the connection dropped {} time(s) mid-match; our seat was taken back each time",
+            summary.resumed
+        );
+    }
     if let Some(why) = &summary.server_lost {
         // The records and the summary are out; a lost server is worth
         // retrying later (exit 75), as for a GAT server.

@@ -110,6 +110,7 @@ pub fn server_config(s: &ServerSettings) -> ServerConfig {
             rate_per_s: s.rate_limit_per_s,
             rate_burst: s.rate_limit_burst,
             hello_timeout: Duration::from_millis(s.hello_timeout_ms),
+            resume_window: Duration::from_millis(s.resume_window_ms),
         },
         shutdown_grace: Duration::from_millis(s.shutdown_grace_ms),
     }

@@ -167,6 +167,10 @@ pub struct ServerSettings {
     /// A connection that has not sent an accepted `hello` after this long
     /// is closed, ms.
     pub hello_timeout_ms: u64,
+    /// How long a seat whose connection dropped mid-game may take to come
+    /// back with its seat token before it loses by disconnect, ms (its
+    /// clock runs meanwhile; 0: it loses at once).
+    pub resume_window_ms: u64,
     /// On SIGTERM/SIGINT, how long games in progress may still run to
     /// their end before they are recorded as aborted, ms (0: at once).
     pub shutdown_grace_ms: u64,
@@ -285,6 +289,7 @@ impl Default for ServerSettings {
             rate_limit_per_s: 20,
             rate_limit_burst: 100,
             hello_timeout_ms: 30_000,
+            resume_window_ms: 10_000,
             shutdown_grace_ms: 0,
         }
     }
@@ -568,6 +573,9 @@ impl Settings {
         if s.hello_timeout_ms == 0 || s.hello_timeout_ms > max_ms {
             return Err(format!("server.hello_timeout_ms: must be 1..={max_ms}"));
         }
+        if s.resume_window_ms > max_ms {
+            return Err(format!("server.resume_window_ms: at most {max_ms}"));
+        }
         if s.shutdown_grace_ms > max_ms {
             return Err(format!("server.shutdown_grace_ms: at most {max_ms}"));
         }
@@ -705,6 +713,7 @@ mod tests {
                 ("LADDERBOT_SERVER__RATE_LIMIT_PER_S", "5"),
                 ("LADDERBOT_SERVER__RATE_LIMIT_BURST", "7"),
                 ("LADDERBOT_SERVER__HELLO_TIMEOUT_MS", "900"),
+                ("LADDERBOT_SERVER__RESUME_WINDOW_MS", "0"),
                 ("LADDERBOT_SERVER__SHUTDOWN_GRACE_MS", "3000"),
             ]),
         )
@@ -718,9 +727,10 @@ mod tests {
                 v.rate_limit_per_s,
                 v.rate_limit_burst,
                 v.hello_timeout_ms,
+                v.resume_window_ms,
                 v.shutdown_grace_ms
             ),
-            (10, 2, 5, 7, 900, 3000)
+            (10, 2, 5, 7, 900, 0, 3000)
         );
         for (key, value, named) in [
             (
@@ -747,6 +757,11 @@ mod tests {
                 "LADDERBOT_SERVER__HELLO_TIMEOUT_MS",
                 "0",
                 "server.hello_timeout_ms",
+            ),
+            (
+                "LADDERBOT_SERVER__RESUME_WINDOW_MS",
+                "999999999999",
+                "server.resume_window_ms",
             ),
             (
                 "LADDERBOT_SERVER__SHUTDOWN_GRACE_MS",

@@ -11,7 +11,7 @@ use tokio_tungstenite::tungstenite::Message;
 
 use crate::games::{AgentParams, PlayableGame};
 use crate::platforms::ws::protocol::{
-    encode_client, parse_server, ClientMsg, ErrorCode, Hello, ServerMsg, YourResult,
+    encode_client, parse_server, ClientMsg, ErrorCode, Hello, Resume, ServerMsg, YourResult,
     PROTOCOL_VERSION,
 };
 use crate::records::{EndReason, GameRecord};
@@ -239,6 +239,9 @@ pub struct ClientSummary {
     /// (killed, shut down, or unreachable after every reconnect attempt):
     /// what happened. The game is counted in `aborted`.
     pub server_lost: Option<String>,
+    /// Times a dropped connection was replaced and the seat taken back in
+    /// the middle of a match (`hello.resume`).
+    pub resumed: u32,
 }
 
 impl ClientSummary {
@@ -390,6 +393,11 @@ pub async fn run_client_with<G: PlayableGame>(
                 });
             }
         }
+        if progress.resume.is_some() && failures == 0 {
+            // A seat to take back, its clock running: at once.
+            tracing::warn!(url = %config.url, why = %end.why, "connection lost mid-match; reconnecting at once to resume our seat");
+            continue;
+        }
         let wait = backoff_delay(config.backoff_initial, config.backoff_max, failures.max(1));
         tracing::warn!(url = %config.url, why = %end.why, wait_ms = wait.as_millis() as u64, "connection lost or refused; reconnecting");
         tokio::select! {
@@ -492,6 +500,11 @@ struct Progress {
     /// server is still there (a reconnect reaches it: lost by disconnect;
     /// it does not: aborted).
     interrupted: Option<(Current, String)>,
+    /// The match we play in: the id of its latest game and our seat token,
+    /// to take the seat back on a new connection after a drop.
+    resume: Option<Resume>,
+    /// The id of the game we last reported: a resume may send it again.
+    last_done: Option<String>,
 }
 
 impl Progress {
@@ -590,14 +603,15 @@ async fn pending_search<M>(
     }
 }
 
-fn hello(config: &ClientConfig, game: &str, remaining: u32) -> ClientMsg {
+fn hello(config: &ClientConfig, game: &str, remaining: u32, resume: Option<Resume>) -> ClientMsg {
     ClientMsg::Hello(Hello {
         token: config.token.clone(),
         protocol: PROTOCOL_VERSION,
         name: config.name.clone(),
         game: game.to_string(),
-        games: remaining,
+        games: remaining.max(1),
         opponent: config.opponent,
+        resume,
     })
 }
 
@@ -700,10 +714,12 @@ async fn session<G: PlayableGame>(
     if let Err(e) = rtt.ping(&mut ws).await {
         return dropped(false, e);
     }
-    if let Err(e) = send(&mut ws, &hello(config, G::ID, remaining)).await {
+    // A seat to take back first: the game (or match) we were cut from.
+    let mut resuming = progress.resume.clone();
+    if let Err(e) = send(&mut ws, &hello(config, G::ID, remaining, resuming.clone())).await {
         return dropped(false, e);
     }
-    let mut hello_pending = true;
+    let mut hello_pending = resuming.is_none();
     let mut pending: Option<(String, SearchHandle<G::Action>)> = None;
     let mut last_in = tokio::time::Instant::now();
     let mut rtt_tick =
@@ -820,10 +836,17 @@ async fn session<G: PlayableGame>(
                     )));
                 }
                 welcomed = true;
-                if let Some((cur, why)) = progress.interrupted.take() {
-                    // The server is there: it scored the game we were cut
-                    // from as lost by disconnect.
-                    progress.finish_lost(cur, format!("connection lost: {why}"), false, on_game);
+                if resuming.is_none() {
+                    if let Some((cur, why)) = progress.interrupted.take() {
+                        // The server is there: it scored the game we were
+                        // cut from as lost by disconnect.
+                        progress.finish_lost(
+                            cur,
+                            format!("connection lost: {why}"),
+                            false,
+                            on_game,
+                        );
+                    }
                 }
             }
             ServerMsg::Waiting { game } => {
@@ -836,13 +859,42 @@ async fn session<G: PlayableGame>(
                 opponent,
                 number,
                 of,
+                seat_token,
+                resumed,
                 ..
             } => {
                 hello_pending = false;
                 in_match = true;
-                tracing::info!(game_id, seat, opponent, number, of, "game started");
+                if resuming.take().is_some() {
+                    progress.summary.resumed += 1;
+                    tracing::info!(game_id, resumed, "seat taken back on a new connection");
+                }
+                tracing::info!(game_id, seat, opponent, number, of, resumed, "game started");
+                progress.resume = seat_token.map(|seat_token| Resume {
+                    game_id: game_id.clone(),
+                    seat_token,
+                });
+                if resumed && progress.last_done.as_deref() == Some(game_id.as_str()) {
+                    // A game we already reported, sent again: its end is
+                    // ours already.
+                    continue;
+                }
                 search.new_game();
-                progress.current = Some(Current::new(game_id, seat, opponent));
+                let mut cur = Current::new(game_id.clone(), seat, opponent);
+                if let Some((old, why)) = progress.interrupted.take() {
+                    if resumed && old.game_id == game_id {
+                        // The moves so far follow again.
+                        cur.started_ms = old.started_ms;
+                    } else {
+                        progress.finish_lost(
+                            old,
+                            format!("connection lost: {why}"),
+                            false,
+                            on_game,
+                        );
+                    }
+                }
+                progress.current = Some(cur);
             }
             ServerMsg::MoveRequest {
                 game_id,
@@ -894,6 +946,10 @@ async fn session<G: PlayableGame>(
                     pending = None;
                     search.cancel();
                 }
+                if progress.last_done.as_deref() == Some(game_id.as_str()) {
+                    continue;
+                }
+                progress.last_done = Some(game_id.clone());
                 let cur = progress
                     .current
                     .take()
@@ -917,6 +973,11 @@ async fn session<G: PlayableGame>(
             }
             ServerMsg::MatchOver { .. } => {
                 in_match = false;
+                progress.resume = None;
+                if resuming.take().is_some() {
+                    // Taken back between games, and the match ended.
+                    progress.summary.resumed += 1;
+                }
                 let remaining = config.games.saturating_sub(progress.summary.games);
                 if grace_end.is_some() {
                     let _ = tokio::time::timeout(Duration::from_millis(500), ws.close(None)).await;
@@ -932,7 +993,7 @@ async fn session<G: PlayableGame>(
                     let _ = tokio::time::timeout(Duration::from_millis(500), ws.close(None)).await;
                     return dropped(welcomed, String::new());
                 }
-                if let Err(e) = send(&mut ws, &hello(config, G::ID, remaining)).await {
+                if let Err(e) = send(&mut ws, &hello(config, G::ID, remaining, None)).await {
                     return dropped(welcomed, e);
                 }
                 hello_pending = true;
@@ -942,6 +1003,41 @@ async fn session<G: PlayableGame>(
                 message,
                 fatal,
             } => {
+                if let Some(r) = resuming.take() {
+                    if !fatal {
+                        // The seat cannot be taken back (the game ended
+                        // while we were away): the server scored it.
+                        tracing::warn!(
+                            code,
+                            message,
+                            game_id = r.game_id,
+                            "could not resume our seat"
+                        );
+                        progress.resume = None;
+                        in_match = false;
+                        if let Some((cur, why)) = progress.interrupted.take() {
+                            progress.finish_lost(
+                                cur,
+                                format!("connection lost ({why}); the game ended before we could resume it"),
+                                false,
+                                on_game,
+                            );
+                        }
+                        let remaining = config.games.saturating_sub(progress.summary.games);
+                        if remaining == 0 {
+                            let _ =
+                                tokio::time::timeout(Duration::from_millis(500), ws.close(None))
+                                    .await;
+                            return dropped(welcomed, String::new());
+                        }
+                        if let Err(e) = send(&mut ws, &hello(config, G::ID, remaining, None)).await
+                        {
+                            return dropped(welcomed, e);
+                        }
+                        hello_pending = true;
+                        continue;
+                    }
+                }
                 if hello_pending && is_hello_rejection(&code) {
                     return Err(ClientError::Rejected { code, message });
                 }

@@ -25,6 +25,9 @@ pub const MAX_GAMES_PER_HELLO: u32 = 10_000;
 /// Longest accepted player name, in characters.
 pub const MAX_NAME_CHARS: usize = 64;
 
+/// Longest `hello.resume.game_id` and `hello.resume.seat_token`, in bytes.
+pub const MAX_ID_BYTES: usize = 128;
+
 /// Whom a client wants to play.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -80,6 +83,18 @@ pub struct Hello {
     /// tournament's secret); absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
+    /// Takes back a seat whose connection dropped mid-game, instead of
+    /// asking for a new match (`games` and `opponent` are then ignored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume: Option<Resume>,
+}
+
+/// What a `hello` needs to take back a seat: the game and the secret the
+/// server gave that seat in its `game_start`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resume {
+    pub game_id: String,
+    pub seat_token: String,
 }
 
 /// A message from a client to the server.
@@ -180,6 +195,16 @@ pub enum ServerMsg {
         /// The opponent's name.
         opponent: String,
         clock: ClockInfo,
+        /// This seat's secret for the whole match: a `hello` with
+        /// `resume: {game_id, seat_token}` on a new connection takes the
+        /// seat back after a dropped connection. Never sent to the other
+        /// seat.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat_token: Option<String>,
+        /// Sent again to a seat that resumed: the `move_played` of the game
+        /// so far and the pending `move_request` (if any) follow.
+        #[serde(default, skip_serializing_if = "is_false")]
+        resumed: bool,
     },
     /// The receiver must move.
     MoveRequest {
@@ -340,6 +365,8 @@ pub enum ErrorCode {
     RateLimited,
     /// No accepted `hello` within the server's hello timeout (fatal).
     HelloTimeout,
+    /// Another connection resumed this connection's seat (fatal).
+    Replaced,
 }
 
 impl ErrorCode {
@@ -361,6 +388,7 @@ impl ErrorCode {
         ErrorCode::MessageTooBig,
         ErrorCode::RateLimited,
         ErrorCode::HelloTimeout,
+        ErrorCode::Replaced,
     ];
 
     /// The code's wire name.
@@ -382,6 +410,7 @@ impl ErrorCode {
             ErrorCode::MessageTooBig => "message_too_big",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::HelloTimeout => "hello_timeout",
+            ErrorCode::Replaced => "replaced",
         }
     }
 
@@ -393,6 +422,7 @@ impl ErrorCode {
                 | ErrorCode::ShuttingDown
                 | ErrorCode::MessageTooBig
                 | ErrorCode::HelloTimeout
+                | ErrorCode::Replaced
         )
     }
 
@@ -474,6 +504,16 @@ pub fn parse_client(text: &str) -> Result<ClientMsg, ParseError> {
                 format!("hello.name: expected 1..={MAX_NAME_CHARS} printable characters"),
             ));
         }
+        if let Some(r) = &h.resume {
+            if r.game_id.len() > MAX_ID_BYTES || r.seat_token.len() > MAX_ID_BYTES {
+                return Err(ParseError::new(
+                    ErrorCode::BadField,
+                    format!(
+                        "hello.resume: game_id and seat_token have at most {MAX_ID_BYTES} bytes"
+                    ),
+                ));
+            }
+        }
         if h.games == 0 || h.games > MAX_GAMES_PER_HELLO {
             return Err(ParseError::new(
                 ErrorCode::BadField,
@@ -528,6 +568,7 @@ mod tests {
             games: 3,
             opponent: Opponent::House,
             token: None,
+            resume: None,
         }
     }
 
@@ -535,6 +576,13 @@ mod tests {
     fn client_messages_round_trip() {
         let msgs = [
             ClientMsg::Hello(hello()),
+            ClientMsg::Hello(Hello {
+                resume: Some(Resume {
+                    game_id: "g1".into(),
+                    seat_token: "00ff".into(),
+                }),
+                ..hello()
+            }),
             ClientMsg::Move {
                 game_id: "g1".into(),
                 mv: json!(5),
@@ -573,6 +621,19 @@ mod tests {
                     time_bank_ms: None,
                     increment_ms: 0,
                 },
+                seat_token: None,
+                resumed: false,
+            },
+            ServerMsg::GameStart {
+                game_id: "g".into(),
+                game: "four3d".into(),
+                number: 1,
+                of: 2,
+                seat: 0,
+                opponent: "o".into(),
+                clock: ClockInfo::default(),
+                seat_token: Some("3f".into()),
+                resumed: true,
             },
             ServerMsg::MoveRequest {
                 game_id: "g".into(),

@@ -19,7 +19,8 @@ use tokio_tungstenite::WebSocketStream;
 
 use crate::games::GameKind;
 use crate::platforms::ws::protocol::{
-    encode_server, parse_client, ClientMsg, ErrorCode, Hello, Opponent, ServerMsg, PROTOCOL_VERSION,
+    encode_server, parse_client, ClientMsg, ErrorCode, Hello, Opponent, Resume, ServerMsg,
+    PROTOCOL_VERSION,
 };
 
 use super::game_loop::{SeatEvent, SeatLink};
@@ -134,6 +135,7 @@ pub(crate) async fn serve(
     tracing::debug!(conn = id, %peer, why, "connection closed");
     if let Some(tx) = conn.session.take() {
         let _ = tx.send(SeatEvent::Gone {
+            conn: id,
             detail: why.to_string(),
         });
     }
@@ -274,6 +276,12 @@ impl Conn {
                     }
                     if self.send(&mut ws, &msg, timeout).await.is_err() {
                         break "write failed";
+                    }
+                    if matches!(&msg, ServerMsg::Error { code, .. } if code == ErrorCode::Replaced.as_str()) {
+                        // Another connection holds our seat now.
+                        self.session = None;
+                        linger(&mut ws).await;
+                        break "replaced by a resuming connection";
                     }
                     if self.idle_while_draining() {
                         return self.going_away(&mut ws, &mut out_rx).await;
@@ -450,7 +458,7 @@ impl Conn {
             Ok(ClientMsg::Leave) => {
                 // Without a match there is nothing to leave.
                 if let Some(tx) = self.active_session() {
-                    let _ = tx.send(SeatEvent::Leave);
+                    let _ = tx.send(SeatEvent::Leave { conn: self.id });
                 }
                 Vec::new()
             }
@@ -460,7 +468,12 @@ impl Conn {
                     // game (moves go only to this connection's own match).
                     tracing::warn!(conn = self.id, peer = %self.peer, game_id, "move for a game this connection does not play");
                 }
-                let ev = SeatEvent::Move { game_id, mv, at };
+                let ev = SeatEvent::Move {
+                    conn: self.id,
+                    game_id,
+                    mv,
+                    at,
+                };
                 match self.active_session().map(|tx| tx.send(ev)) {
                     Some(Ok(())) => Vec::new(),
                     _ => vec![ServerMsg::error(
@@ -511,14 +524,12 @@ impl Conn {
                 ),
             ));
         }
+        if let Some(r) = h.resume {
+            return self.on_resume(r);
+        }
         let kind = GameKind::from_str(&h.game).map_err(|e| (ErrorCode::UnknownGame, e))?;
-        let (ev_tx, inbox) = mpsc::unbounded_channel();
-        let link = SeatLink {
-            name: h.name.clone(),
-            out: self.out_tx.clone(),
-            inbox,
-            leaving: false,
-        };
+        let link = SeatLink::new(h.name.clone(), self.id, self.out_tx.clone());
+        let ev_tx = link.tx.clone();
         tracing::debug!(conn = self.id, name = %h.name, game = %h.game, games = h.games, opponent = %h.opponent, "hello");
         let replies = match h.opponent {
             Opponent::House => {
@@ -554,6 +565,55 @@ impl Conn {
         };
         self.session = Some(ev_tx);
         Ok(replies)
+    }
+
+    /// Takes back the seat whose token `r` shows, in the match that plays
+    /// (or played) game `r.game_id`. The match then sends the game so far.
+    fn on_resume(&mut self, r: Resume) -> Result<Vec<ServerMsg>, (ErrorCode, String)> {
+        if self.shared.config.limits.resume_window.is_zero() {
+            return Err((
+                ErrorCode::NoGame,
+                "this server resumes no seat (server.resume_window_ms is 0)".into(),
+            ));
+        }
+        let registry = self.shared.lock_resumable();
+        let Some(seats) = registry.get(&r.game_id) else {
+            tracing::info!(conn = self.id, peer = %self.peer, game_id = %r.game_id, "resume of a game that is over or unknown refused");
+            return Err((
+                ErrorCode::NoGame,
+                format!(
+                    "game '{}' is over or unknown: there is no seat to resume",
+                    r.game_id
+                ),
+            ));
+        };
+        // Both compared, whichever matches.
+        let found: Vec<usize> = (0..2)
+            .filter(|&p| same_secret(&r.seat_token, &seats.tokens[p]))
+            .collect();
+        let Some(&player) = found.first() else {
+            tracing::warn!(conn = self.id, peer = %self.peer, game_id = %r.game_id, "resume with a wrong seat token refused");
+            return Err((
+                ErrorCode::Unauthorized,
+                format!("wrong seat token for game '{}'", r.game_id),
+            ));
+        };
+        let tx = seats.tx[player].clone();
+        let rebind = SeatEvent::Rebind {
+            conn: self.id,
+            out: self.out_tx.clone(),
+        };
+        if tx.send(rebind).is_err() {
+            return Err((
+                ErrorCode::NoGame,
+                format!("the match of game '{}' is over", r.game_id),
+            ));
+        }
+        drop(registry);
+        tracing::info!(conn = self.id, peer = %self.peer, game_id = %r.game_id, "seat resumed by a new connection");
+        self.games.insert(r.game_id);
+        self.session = Some(tx);
+        Ok(Vec::new())
     }
 }
 

@@ -14,20 +14,32 @@ use crate::records::{now_ms, EndReason, GameRecord};
 
 use super::{shutdown_signal, MatchSlot, Shared};
 
-/// What a seat's connection (or the house task) tells its match.
+/// What a seat's connection (or the house task) tells its match; `conn`
+/// is the sending connection's id: only the connection that holds the seat
+/// is heard.
 #[derive(Debug)]
 pub(crate) enum SeatEvent {
     /// A `move` message, with the time the server read it.
     Move {
+        conn: u64,
         game_id: String,
         mv: Value,
         at: Instant,
     },
     /// The connection closed or timed out.
-    Gone { detail: String },
+    Gone { conn: u64, detail: String },
     /// The player asked to end its match after the game in progress.
-    Leave,
+    Leave { conn: u64 },
+    /// Connection `conn` showed the seat's token (`hello.resume`): it
+    /// holds the seat from now on, and `out` reaches it.
+    Rebind {
+        conn: u64,
+        out: mpsc::UnboundedSender<ServerMsg>,
+    },
 }
+
+/// The id the house task's events carry.
+pub(crate) const HOUSE_CONN: u64 = u64::MAX;
 
 /// A player as its match sees it: where to send messages, where its moves
 /// arrive.
@@ -35,15 +47,135 @@ pub(crate) struct SeatLink {
     pub name: String,
     pub out: mpsc::UnboundedSender<ServerMsg>,
     pub inbox: mpsc::UnboundedReceiver<SeatEvent>,
+    /// A sender into `inbox`, handed to a connection that resumes the seat.
+    pub tx: mpsc::UnboundedSender<SeatEvent>,
+    /// The connection holding the seat; `None` while it is away.
+    pub conn: Option<u64>,
+    /// Since when, and why, the seat has been away (its connection went).
+    pub away: Option<(Instant, String)>,
     /// The player sent `leave`: no game of this match starts after the
     /// one in progress.
     pub leaving: bool,
+    /// What the seat was sent of the game in progress (or just over):
+    /// `game_start`, `move_played`, `game_over`; sent again on a resume.
+    replay: Vec<ServerMsg>,
+    /// The `move_request` the seat has not answered yet, and its deadline.
+    request: Option<(ServerMsg, Instant)>,
 }
 
 impl SeatLink {
-    fn send(&self, msg: ServerMsg) {
-        // A closed connection is noticed through `inbox`.
+    /// A link held by connection (or house task) `conn`.
+    pub fn new(name: String, conn: u64, out: mpsc::UnboundedSender<ServerMsg>) -> Self {
+        let (tx, inbox) = mpsc::unbounded_channel();
+        SeatLink {
+            name,
+            out,
+            inbox,
+            tx,
+            conn: Some(conn),
+            away: None,
+            leaving: false,
+            replay: Vec::new(),
+            request: None,
+        }
+    }
+
+    /// Sends `msg` to the seat (kept for a resume if it is part of the
+    /// game's story). A closed connection is noticed through `inbox`.
+    fn send(&mut self, msg: ServerMsg) {
+        if matches!(
+            msg,
+            ServerMsg::GameStart { .. } | ServerMsg::MovePlayed { .. } | ServerMsg::GameOver { .. }
+        ) {
+            self.replay.push(msg.clone());
+        }
         let _ = self.out.send(msg);
+    }
+
+    /// Sends a `move_request` due by `deadline`.
+    fn ask(&mut self, request: ServerMsg, deadline: Instant) {
+        let _ = self.out.send(request.clone());
+        self.request = Some((request, deadline));
+    }
+
+    /// Sends a connection that just resumed the seat the game so far (its
+    /// `game_start` marked `resumed`) and the pending request, if any, with
+    /// the time left on its clock.
+    fn resend(&self) {
+        for msg in &self.replay {
+            let msg = match msg {
+                ServerMsg::GameStart { .. } => {
+                    let mut m = msg.clone();
+                    if let ServerMsg::GameStart { resumed, .. } = &mut m {
+                        *resumed = true;
+                    }
+                    m
+                }
+                other => other.clone(),
+            };
+            let _ = self.out.send(msg);
+        }
+        if let Some((request, deadline)) = &self.request {
+            let mut m = request.clone();
+            if let ServerMsg::MoveRequest { your_time_ms, .. } = &mut m {
+                *your_time_ms = deadline
+                    .saturating_duration_since(Instant::now())
+                    .as_millis() as u64;
+            }
+            let _ = self.out.send(m);
+        }
+    }
+
+    /// Applies an event that is not a move; returns a move from the
+    /// connection holding the seat (`None`: nothing to judge) and whether
+    /// a connection just took the seat back.
+    fn absorb(&mut self, ev: SeatEvent, what: &str) -> (Option<(String, Value, Instant)>, bool) {
+        match ev {
+            SeatEvent::Move {
+                conn,
+                game_id,
+                mv,
+                at,
+            } => {
+                if self.conn == Some(conn) {
+                    return (Some((game_id, mv, at)), false);
+                }
+                tracing::debug!(conn, player = %self.name, "move from a connection that no longer holds the seat; ignored");
+            }
+            SeatEvent::Gone { conn, detail } => {
+                if self.conn == Some(conn) {
+                    tracing::info!(conn, player = %self.name, detail, during = what, "seat's connection went; it may resume with its seat token");
+                    self.conn = None;
+                    self.away = Some((Instant::now(), detail));
+                }
+            }
+            SeatEvent::Leave { conn } => {
+                if self.conn == Some(conn) {
+                    self.leaving = true;
+                }
+            }
+            SeatEvent::Rebind { conn, out } => {
+                if self.conn.is_some() {
+                    // A live connection is replaced (half-open, or a
+                    // client that reconnected before the server noticed).
+                    self.send(ServerMsg::error(
+                        ErrorCode::Replaced,
+                        "another connection resumed this seat with its token",
+                    ));
+                }
+                let away_ms = self
+                    .away
+                    .as_ref()
+                    .map(|(t, _)| t.elapsed().as_millis() as u64);
+                tracing::info!(conn, player = %self.name, away_ms, during = what, "seat resumed");
+                self.out = out;
+                self.conn = Some(conn);
+                self.away = None;
+                self.resend();
+                return (None, true);
+            }
+        }
+        (None, false)
     }
 }
 
@@ -62,11 +194,55 @@ struct Tally {
     losses: u32,
 }
 
+/// A match's players as a resuming connection finds them: by player (index
+/// into the match's links, not seat), the secret each was given and where
+/// its events go.
+pub(crate) struct Resumable {
+    pub tokens: [String; 2],
+    pub tx: [mpsc::UnboundedSender<SeatEvent>; 2],
+}
+
+/// A fresh seat token: 128 random bits from the operating system's
+/// generator, in hex.
+fn new_token() -> String {
+    use rand::RngCore;
+    let mut bytes = [0u8; 16];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Keeps a match's game ids in the server's resume registry while the match
+/// runs; removes them when dropped.
+struct Registered<'a> {
+    shared: &'a Shared,
+    ids: Vec<String>,
+}
+
+impl Registered<'_> {
+    fn add(&mut self, game_id: &str, seats: &Arc<Resumable>) {
+        self.shared
+            .lock_resumable()
+            .insert(game_id.to_string(), seats.clone());
+        self.ids.push(game_id.to_string());
+    }
+}
+
+impl Drop for Registered<'_> {
+    fn drop(&mut self) {
+        let mut map = self.shared.lock_resumable();
+        for id in &self.ids {
+            map.remove(id);
+        }
+    }
+}
+
 /// Plays up to `games` games between `links[0]` (seat 0 in odd-numbered
-/// games) and `links[1]`, then sends both `match_over`. A disconnect ends the
-/// match after the game it ends; so does the server's shutdown, which
-/// records the game in progress as aborted. `_slot` counts the match as
-/// running until it returns.
+/// games) and `links[1]`, then sends both `match_over`. A player whose
+/// connection drops may resume its seat (`hello.resume`) within the
+/// server's resume window and its clock; a game that ends with a player
+/// still away ends the match once the window has passed. The server's
+/// shutdown records the game in progress as aborted. `_slot` counts the
+/// match as running until it returns.
 pub(crate) async fn run_match<G: PlayableGame>(
     shared: Arc<Shared>,
     mut links: [SeatLink; 2],
@@ -74,36 +250,47 @@ pub(crate) async fn run_match<G: PlayableGame>(
     _slot: MatchSlot,
 ) {
     let mut shutdown = shared.shutdown.clone();
+    let seats = Arc::new(Resumable {
+        tokens: [new_token(), new_token()],
+        tx: [links[0].tx.clone(), links[1].tx.clone()],
+    });
+    let mut registered = Registered {
+        shared: &shared,
+        ids: Vec::new(),
+    };
     // Anything that arrived before the match began.
-    let mut gone: [Option<String>; 2] = [None, None];
-    for (i, l) in links.iter_mut().enumerate() {
+    for l in links.iter_mut() {
         while let Ok(ev) = l.inbox.try_recv() {
-            match ev {
-                SeatEvent::Move { .. } => l.send(ServerMsg::error(
+            if l.absorb(ev, "the match start").0.is_some() {
+                l.send(ServerMsg::error(
                     ErrorCode::NoGame,
                     "no game in progress (the match had not started)",
-                )),
-                SeatEvent::Gone { detail } => gone[i] = Some(detail),
-                SeatEvent::Leave => l.leaving = true,
+                ));
             }
         }
     }
     let mut tally = [Tally::default(); 2];
-    let mut past_ids: Vec<String> = Vec::new();
     for number in 1..=games {
         if links.iter().any(|l| l.leaving) || *shutdown.borrow() || *shared.draining.borrow() {
             break;
         }
         // order[seat] = index into `links` of the player in that seat.
         let order = if number % 2 == 1 { [0, 1] } else { [1, 0] };
-        let (game_id, end) = play_game::<G>(
+        let n = shared.next_game.fetch_add(1, Ordering::Relaxed);
+        let game_id = format!("{}-{n}", shared.id_prefix);
+        registered.add(&game_id, &seats);
+        let end = play_game::<G>(
             &shared,
             &mut links,
-            order,
-            number,
-            games,
-            &past_ids,
-            &mut gone,
+            Game {
+                id: &game_id,
+                n,
+                order,
+                number,
+                of: games,
+                tokens: &seats.tokens,
+                past_ids: &registered.ids,
+            },
             &mut shutdown,
         )
         .await;
@@ -120,9 +307,23 @@ pub(crate) async fn run_match<G: PlayableGame>(
                 YourResult::Loss => t.losses += 1,
             }
         }
-        past_ids.push(game_id);
-        if end.reason == EndReason::Disconnect {
+        // A player that did not come back in time ends the match; one away
+        // when the game ended for another reason may still come back.
+        if end.reason == EndReason::Disconnect
+            || !await_return(&shared, &mut links, &registered.ids, &mut shutdown).await
+        {
             break;
+        }
+    }
+    // No connection can resume a seat of this match from here on; take in
+    // what was sent before that, so `match_over` reaches the connection
+    // that holds each seat.
+    drop(registered);
+    for l in links.iter_mut() {
+        while let Ok(ev) = l.inbox.try_recv() {
+            if let (Some((gid, _, _)), _) = l.absorb(ev, "the match end") {
+                l.send(stale(&gid));
+            }
         }
     }
     // Drop the inboxes first: a `hello` right after `match_over` must find
@@ -139,29 +340,80 @@ pub(crate) async fn run_match<G: PlayableGame>(
     }
 }
 
-/// Plays one game; returns its id and how it ended (already recorded and
-/// announced). Every turn asks the seats that must act (one, or both at
-/// once), each with its own observation and its own clock; the actions of a
-/// turn are applied, and shown, only once all of them are in. A shutdown
-/// ends the game as aborted: recorded with the moves so far, not announced
-/// (the connections are told `shutting_down`).
-#[allow(clippy::too_many_arguments)]
-async fn play_game<G: PlayableGame>(
+/// After a game: waits for any player who is away to resume, until its
+/// resume window has passed. True when both players are there (the match
+/// may go on).
+async fn await_return(
     shared: &Shared,
     links: &mut [SeatLink; 2],
+    past_ids: &[String],
+    shutdown: &mut tokio::sync::watch::Receiver<bool>,
+) -> bool {
+    let window = shared.config.limits.resume_window;
+    for l in links.iter_mut() {
+        while let Some((since, _)) = &l.away {
+            let until = *since + window;
+            let ev = tokio::select! {
+                biased;
+                _ = shutdown_signal(shutdown) => return false,
+                ev = l.inbox.recv() => ev,
+                _ = tokio::time::sleep_until(tokio::time::Instant::from_std(until)) => return false,
+            };
+            let Some(ev) = ev else { return false };
+            if let (Some((gid, _, _)), _) = l.absorb(ev, "the pause between games") {
+                if past_ids.contains(&gid) {
+                    l.send(stale(&gid));
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Which game of a match to play.
+struct Game<'a> {
+    id: &'a str,
+    /// The server's game counter (seeds the start).
+    n: u64,
+    /// order[seat] = index into the links of the player in that seat.
     order: [usize; 2],
     number: u32,
     of: u32,
-    past_ids: &[String],
-    gone: &mut [Option<String>; 2],
+    /// Seat tokens by player.
+    tokens: &'a [String; 2],
+    /// This match's games so far, this one last.
+    past_ids: &'a [String],
+}
+
+/// Plays one game; returns how it ended (already recorded and announced).
+/// Every turn asks the seats that must act (one, or both at once), each
+/// with its own observation and its own clock; the actions of a turn are
+/// applied, and shown, only once all of them are in. A shutdown ends the
+/// game as aborted: recorded with the moves so far, not announced (the
+/// connections are told `shutting_down`).
+async fn play_game<G: PlayableGame>(
+    shared: &Shared,
+    links: &mut [SeatLink; 2],
+    game: Game<'_>,
     shutdown: &mut tokio::sync::watch::Receiver<bool>,
-) -> (String, GameEnd) {
-    let n = shared.next_game.fetch_add(1, Ordering::Relaxed);
-    let game_id = format!("{}-{n}", shared.id_prefix);
+) -> GameEnd {
+    let Game {
+        id: game_id,
+        n,
+        order,
+        number,
+        of,
+        tokens,
+        past_ids,
+    } = game;
+    let game_id = game_id.to_string();
     let clock = shared.config.clock;
     let names = [links[order[0]].name.clone(), links[order[1]].name.clone()];
     for seat in 0..2 {
-        links[order[seat]].send(ServerMsg::GameStart {
+        let link = &mut links[order[seat]];
+        link.replay.clear();
+        link.request = None;
+        link.send(ServerMsg::GameStart {
             game_id: game_id.clone(),
             game: G::ID.to_string(),
             number,
@@ -169,6 +421,10 @@ async fn play_game<G: PlayableGame>(
             seat,
             opponent: names[1 - seat].clone(),
             clock: clock.info(),
+            // No token where no resume is allowed.
+            seat_token: (!shared.config.limits.resume_window.is_zero())
+                .then(|| tokens[order[seat]].clone()),
+            resumed: false,
         });
     }
     tracing::info!(game_id, game = G::ID, seat0 = %names[0], seat1 = %names[1], number, of, "game started");
@@ -186,18 +442,9 @@ async fn play_game<G: PlayableGame>(
     let mut bank = [clock.time_bank_ms; 2];
     let mut moves: Vec<Value> = Vec::new();
     let mut move_ms: Vec<u64> = Vec::new();
-    let seat_of = |player: usize| if order[0] == player { 0 } else { 1 };
+    let past = &past_ids[..past_ids.len().saturating_sub(1)];
 
     let end = 'game: {
-        for (player, g) in gone.iter().enumerate() {
-            if let Some(detail) = g {
-                break 'game GameEnd {
-                    winner: Some(1 - seat_of(player)),
-                    reason: EndReason::Disconnect,
-                    detail: Some(detail.clone()),
-                };
-            }
-        }
         loop {
             let turn = pos.turn();
             if let Turn::Over(o) = turn {
@@ -214,7 +461,7 @@ async fn play_game<G: PlayableGame>(
             let mut sent = [Instant::now(); 2];
             for &s in movers {
                 allowance[s] = clock.allowance_ms(bank[s]);
-                links[order[s]].send(ServerMsg::MoveRequest {
+                let request = ServerMsg::MoveRequest {
                     game_id: game_id.clone(),
                     ply,
                     state: G::obs_to_json(&pos.observe(s)),
@@ -224,56 +471,81 @@ async fn play_game<G: PlayableGame>(
                         _ => None,
                     },
                     time_per_move_ms: clock.time_per_move_ms,
-                });
+                };
                 sent[s] = Instant::now();
                 deadline[s] = Some(sent[s] + Duration::from_millis(allowance[s]));
+                links[order[s]].ask(request, deadline[s].unwrap_or(sent[s]));
             }
-            let got =
-                match wait_for_moves(links, order, &game_id, past_ids, deadline, shutdown).await {
-                    Ok(got) => got,
-                    Err(Waited::Shutdown) => {
-                        break 'game GameEnd {
-                            winner: None,
-                            reason: EndReason::Aborted,
-                            detail: Some(format!(
-                                "the server shut down at ply {ply}; nobody at fault"
-                            )),
-                        };
+            let window = shared.config.limits.resume_window;
+            let got = match wait_for_moves(links, order, &game_id, past, deadline, window, shutdown)
+                .await
+            {
+                Ok(got) => got,
+                Err(Waited::Shutdown) => {
+                    break 'game GameEnd {
+                        winner: None,
+                        reason: EndReason::Aborted,
+                        detail: Some(format!(
+                            "the server shut down at ply {ply}; nobody at fault"
+                        )),
+                    };
+                }
+                Err(Waited::Timeout(seats)) => {
+                    // A seat away when its time ran out lost by disconnect.
+                    let away: Vec<&(Instant, String)> = seats
+                        .iter()
+                        .filter_map(|&s| links[order[s]].away.as_ref())
+                        .collect();
+                    let reason = if away.len() == seats.len() {
+                        EndReason::Disconnect
+                    } else {
+                        EndReason::Timeout
+                    };
+                    let late: Vec<String> = seats
+                        .iter()
+                        .map(|&s| match &links[order[s]].away {
+                            Some((_, why)) => format!(
+                                "seat {s} left ({why}) and did not come back within its {} ms",
+                                allowance[s]
+                            ),
+                            None => format!("seat {s} made no move within {} ms", allowance[s]),
+                        })
+                        .collect();
+                    break 'game GameEnd {
+                        // Both seats of a simultaneous turn late: a draw.
+                        winner: if seats.len() == 1 {
+                            Some(1 - seats[0])
+                        } else {
+                            None
+                        },
+                        reason,
+                        detail: Some(late.join("; ")),
+                    };
+                }
+                Err(Waited::Gone { seat, detail }) => {
+                    break 'game GameEnd {
+                        winner: Some(1 - seat),
+                        reason: EndReason::Disconnect,
+                        detail: Some(if window.is_zero() {
+                            format!("seat {seat}: {detail}")
+                        } else {
+                            format!(
+                                "seat {seat} left ({detail}) and did not come back within {} ms",
+                                window.as_millis()
+                            )
+                        }),
+                    };
+                }
+                Err(Waited::WrongGame { seat: s, other }) => {
+                    break 'game GameEnd {
+                        winner: Some(1 - s),
+                        reason: EndReason::IllegalMove,
+                        detail: Some(format!(
+                            "seat {s} sent a move for game '{other}' instead of '{game_id}'"
+                        )),
                     }
-                    Err(Waited::Timeout(seats)) => {
-                        let late: Vec<String> = seats
-                            .iter()
-                            .map(|&s| format!("seat {s} made no move within {} ms", allowance[s]))
-                            .collect();
-                        break 'game GameEnd {
-                            // Both seats of a simultaneous turn late: a draw.
-                            winner: if seats.len() == 1 {
-                                Some(1 - seats[0])
-                            } else {
-                                None
-                            },
-                            reason: EndReason::Timeout,
-                            detail: Some(late.join("; ")),
-                        };
-                    }
-                    Err(Waited::Gone { player, detail }) => {
-                        gone[player] = Some(detail.clone());
-                        break 'game GameEnd {
-                            winner: Some(1 - seat_of(player)),
-                            reason: EndReason::Disconnect,
-                            detail: Some(format!("seat {}: {detail}", seat_of(player))),
-                        };
-                    }
-                    Err(Waited::WrongGame { seat: s, other }) => {
-                        break 'game GameEnd {
-                            winner: Some(1 - s),
-                            reason: EndReason::IllegalMove,
-                            detail: Some(format!(
-                                "seat {s} sent a move for game '{other}' instead of '{game_id}'"
-                            )),
-                        }
-                    }
-                };
+                }
+            };
             // Judge every mover's answer; a fault loses (both at fault: a draw).
             let mut joint = [None, None];
             let mut used_ms = [0u64; 2];
@@ -363,7 +635,9 @@ async fn play_game<G: PlayableGame>(
     };
     tracing::info!(game_id, game = G::ID, result, reason = ?end.reason, detail = ?end.detail, moves = moves.len(), "game over");
     for seat in (0..2).filter(|_| !aborted) {
-        links[order[seat]].send(ServerMsg::GameOver {
+        let link = &mut links[order[seat]];
+        link.request = None;
+        link.send(ServerMsg::GameOver {
             game_id: game_id.clone(),
             winner: end.winner,
             result: result.to_string(),
@@ -399,7 +673,7 @@ async fn play_game<G: PlayableGame>(
             tracing::error!(game_id, path = %w.path().display(), error = %e, "cannot write the game record");
         }
     }
-    (game_id, end)
+    end
 }
 
 /// Why a turn's moves did not all arrive.
@@ -408,8 +682,9 @@ enum Waited {
     Shutdown,
     /// These seats (one, or both at the same instant) ran out of time.
     Timeout(Vec<Seat>),
-    /// Player index (into links) whose connection went away.
-    Gone { player: usize, detail: String },
+    /// This seat's connection went and it did not resume within the
+    /// resume window.
+    Gone { seat: Seat, detail: String },
     /// A seat that must move sent a move for another game.
     WrongGame { seat: Seat, other: String },
 }
@@ -420,33 +695,38 @@ type Arrived = Option<(Value, Instant)>;
 /// Waits until every seat with a `deadline` has sent its move for this
 /// turn, each by its own deadline, answering anything else meanwhile: a
 /// move from a seat that need not (or already did) move is ignored with
-/// `not_your_turn`, and a move for an earlier game with `stale_move`.
+/// `not_your_turn`, and a move for an earlier game with `stale_move`. A
+/// seat whose connection goes stays in the game, its clock running, for at
+/// most `window`: a connection that resumes it gets the game so far and
+/// the pending request again.
 async fn wait_for_moves(
     links: &mut [SeatLink; 2],
     order: [usize; 2],
     game_id: &str,
     past_ids: &[String],
     deadline: [Option<Instant>; 2],
+    window: Duration,
     shutdown: &mut tokio::sync::watch::Receiver<bool>,
 ) -> Result<[Arrived; 2], Waited> {
     let mut got: [Arrived; 2] = [None, None];
-    let pending = |got: &[Arrived; 2]| -> Vec<Seat> {
-        (0..2)
-            .filter(|&s| deadline[s].is_some() && got[s].is_none())
-            .collect()
-    };
     let (a, b) = links.split_at_mut(1);
     let (l0, l1) = (&mut a[0], &mut b[0]);
     // By seat.
     let (s0, s1) = if order[0] == 0 { (l0, l1) } else { (l1, l0) };
     loop {
-        let waiting = pending(&got);
+        let waiting: Vec<Seat> = (0..2)
+            .filter(|&s| deadline[s].is_some() && got[s].is_none())
+            .collect();
         if waiting.is_empty() {
             return Ok(got);
         }
+        // A seat away past the window is gone, whether it must move or not.
+        let back_by = |l: &SeatLink| l.away.as_ref().map(|(t, _)| *t + window);
         let next = waiting
             .iter()
             .filter_map(|&s| deadline[s])
+            .chain(back_by(s0))
+            .chain(back_by(s1))
             .min()
             .expect("a pending seat has a deadline");
         let sleep = tokio::time::sleep_until(tokio::time::Instant::from_std(next));
@@ -461,56 +741,47 @@ async fn wait_for_moves(
                     .into_iter()
                     .filter(|&s| deadline[s].is_some_and(|d| d <= now))
                     .collect();
-                if late.is_empty() {
-                    continue;
+                if !late.is_empty() {
+                    return Err(Waited::Timeout(late));
                 }
-                return Err(Waited::Timeout(late));
+                for (s, l) in [(0, &*s0), (1, &*s1)] {
+                    if let Some((since, why)) = &l.away {
+                        if *since + window <= now {
+                            return Err(Waited::Gone { seat: s, detail: why.clone() });
+                        }
+                    }
+                }
+                continue;
             }
         };
-        let link = if seat == 0 { &*s0 } else { &*s1 };
         // A connection closed by the shutdown is no player's fault.
         if matches!(ev, None | Some(SeatEvent::Gone { .. })) && *shutdown.borrow() {
             return Err(Waited::Shutdown);
         }
-        match ev {
-            None => {
-                return Err(Waited::Gone {
-                    player: order[seat],
-                    detail: "connection closed".into(),
-                })
-            }
-            Some(SeatEvent::Leave) => {
-                if seat == 0 {
-                    s0.leaving = true
-                } else {
-                    s1.leaving = true
-                }
-            }
-            Some(SeatEvent::Gone { detail }) => {
-                return Err(Waited::Gone {
-                    player: order[seat],
-                    detail,
-                })
-            }
-            Some(SeatEvent::Move {
-                game_id: gid,
-                mv,
-                at,
-            }) => {
-                let must_move = deadline[seat].is_some() && got[seat].is_none();
-                if past_ids.contains(&gid) {
-                    link.send(stale(&gid));
-                } else if !must_move {
-                    link.send(ServerMsg::error(
-                        ErrorCode::NotYourTurn,
-                        format!("it is not your turn in game '{game_id}'; move ignored"),
-                    ));
-                } else if gid != game_id {
-                    return Err(Waited::WrongGame { seat, other: gid });
-                } else {
-                    got[seat] = Some((mv, at));
-                }
-            }
+        let link = if seat == 0 { &mut *s0 } else { &mut *s1 };
+        let Some(ev) = ev else {
+            // Every sender is gone (cannot happen while the link holds one).
+            return Err(Waited::Gone {
+                seat,
+                detail: "connection closed".into(),
+            });
+        };
+        let (Some((gid, mv, at)), _) = link.absorb(ev, game_id) else {
+            continue;
+        };
+        let must_move = deadline[seat].is_some() && got[seat].is_none();
+        if past_ids.contains(&gid) {
+            link.send(stale(&gid));
+        } else if !must_move {
+            link.send(ServerMsg::error(
+                ErrorCode::NotYourTurn,
+                format!("it is not your turn in game '{game_id}'; move ignored"),
+            ));
+        } else if gid != game_id {
+            return Err(Waited::WrongGame { seat, other: gid });
+        } else {
+            link.request = None;
+            got[seat] = Some((mv, at));
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::platforms::ws::protocol::ServerMsg;
 use crate::runtime::SearchThread;
 use crate::search::{Agent, Limits};
 
-use super::game_loop::{SeatEvent, SeatLink};
+use super::game_loop::{SeatEvent, SeatLink, HOUSE_CONN};
 use super::Shared;
 
 /// Safety margin the house keeps from its allowance: a tenth of it, at most
@@ -29,14 +29,15 @@ pub(crate) fn spawn<G: PlayableGame>(shared: &Shared, seed: u64) -> Result<SeatL
     let agent = G::build_agent(&h.agent, &h.params, seed)
         .map_err(|e| format!("the house bot cannot play {}: {e}", G::ID))?;
     let (out, out_rx) = mpsc::unbounded_channel();
-    let (ev_tx, inbox) = mpsc::unbounded_channel();
-    tokio::spawn(run::<G>(agent, h.playouts, h.time_ms, out_rx, ev_tx));
-    Ok(SeatLink {
-        name: h.name.clone(),
-        out,
-        inbox,
-        leaving: false,
-    })
+    let link = SeatLink::new(h.name.clone(), HOUSE_CONN, out);
+    tokio::spawn(run::<G>(
+        agent,
+        h.playouts,
+        h.time_ms,
+        out_rx,
+        link.tx.clone(),
+    ));
+    Ok(link)
 }
 
 async fn run<G: PlayableGame>(
@@ -69,6 +70,7 @@ async fn run<G: PlayableGame>(
                 match search.search(obs, limits).await {
                     Ok(d) => {
                         let ev = SeatEvent::Move {
+                            conn: HOUSE_CONN,
                             game_id,
                             mv: G::move_to_json(d.mv),
                             at: Instant::now(),

@@ -173,6 +173,10 @@ pub struct Limits {
     pub rate_burst: u32,
     /// A connection without an accepted `hello` after this long is closed.
     pub hello_timeout: Duration,
+    /// A seat whose connection dropped mid-game loses by disconnect unless
+    /// a connection resumes it (`hello.resume` with its seat token) within
+    /// this long and within its clock. Zero: it loses at once.
+    pub resume_window: Duration,
 }
 
 impl Default for Limits {
@@ -183,6 +187,7 @@ impl Default for Limits {
             rate_per_s: 20,
             rate_burst: 100,
             hello_timeout: Duration::from_secs(30),
+            resume_window: Duration::from_secs(10),
         }
     }
 }
@@ -204,6 +209,11 @@ impl Limits {
         {
             return Err(format!(
                 "limits: hello_timeout must be 1..={MAX_CLOCK_MS} ms"
+            ));
+        }
+        if self.resume_window > Duration::from_millis(MAX_CLOCK_MS) {
+            return Err(format!(
+                "limits: resume_window must be at most {MAX_CLOCK_MS} ms"
             ));
         }
         Ok(())
@@ -306,6 +316,9 @@ pub(crate) struct Shared {
     conns: Mutex<ConnCount>,
     /// Matches running (their tasks record aborted games on shutdown).
     matches: AtomicUsize,
+    /// The seats a connection may resume, by the id of any game of a
+    /// running match.
+    resumable: Mutex<HashMap<String, Arc<game_loop::Resumable>>>,
 }
 
 #[derive(Default)]
@@ -365,6 +378,13 @@ impl Shared {
             shared: self.clone(),
             ip,
         })
+    }
+
+    /// The resume registry.
+    pub(crate) fn lock_resumable(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<String, Arc<game_loop::Resumable>>> {
+        self.resumable.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Counts a match until the slot is dropped.
@@ -435,6 +455,7 @@ impl Server {
             draining,
             conns: Mutex::new(ConnCount::default()),
             matches: AtomicUsize::new(0),
+            resumable: Mutex::new(HashMap::new()),
         });
         Ok(Server {
             listener,
