@@ -24,6 +24,7 @@ pub mod games;
 pub mod logging;
 pub mod model;
 pub mod platforms;
+pub mod quantile;
 pub mod records;
 pub mod runner;
 pub mod runtime;

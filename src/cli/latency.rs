@@ -46,11 +46,7 @@ pub struct Latency {
 
 /// Nearest-rank percentile of sorted `xs` (0 when empty).
 fn rank(sorted: &[u64], p: f64) -> u64 {
-    if sorted.is_empty() {
-        return 0;
-    }
-    let r = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
-    sorted[r - 1]
+    crate::quantile::nearest_rank(sorted, p).unwrap_or(0)
 }
 
 /// The figures of `records`, each game's first `skip` times left out.

@@ -105,13 +105,9 @@ fn round_ms(x: f64) -> f64 {
 
 /// Nearest-rank percentile of `xs` (0 when empty).
 pub fn percentile(xs: &[f64], p: f64) -> f64 {
-    if xs.is_empty() {
-        return 0.0;
-    }
     let mut v = xs.to_vec();
     v.sort_by(f64::total_cmp);
-    let rank = ((p * v.len() as f64).ceil() as usize).clamp(1, v.len());
-    v[rank - 1]
+    crate::quantile::nearest_rank(&v, p).unwrap_or(0.0)
 }
 
 /// One finished game.
