@@ -382,7 +382,8 @@ async fn garbage_gets_errors_and_other_games_go_on() {
 }
 
 /// Starts `raw` waiting first (so it sits in seat 0 of game 1), then a
-/// random client that wants `games` games.
+/// random client that wants `games` games; the game's id and `raw`'s seat
+/// token.
 async fn raw_then_client(
     server: &Running,
     raw_name: &str,
@@ -392,27 +393,30 @@ async fn raw_then_client(
     JoinHandle<Result<ClientSummary, ClientError>>,
     Played,
     String,
+    String,
 ) {
     let mut raw = Raw::connect(&server.url()).await;
     raw.hello(raw_name, 1, Opponent::Any).await;
     assert!(matches!(raw.recv().await, ServerMsg::Waiting { .. }));
     let (task, played) = spawn_client(client_config(&server.url(), "opponent", "random", games, 3));
-    let game_id = match raw.recv().await {
+    let (game_id, token) = match raw.recv().await {
         ServerMsg::GameStart {
             game_id,
             seat,
             opponent,
             number,
             of,
+            seat_token,
+            resumed: false,
             ..
         } => {
             assert_eq!((seat, number, of), (0, 1, 1));
             assert_eq!(opponent, "opponent");
-            game_id
+            (game_id, seat_token.unwrap_or_default())
         }
         other => panic!("expected game_start, got {other:?}"),
     };
-    (raw, task, played, game_id)
+    (raw, task, played, game_id, token)
 }
 
 /// (c) A client that closes mid-game and does not resume its seat within
@@ -423,7 +427,7 @@ async fn closing_mid_game_loses_by_disconnect() {
     let mut config = server_config(Some(&records_path(&dir)));
     config.limits.resume_window = Duration::from_millis(300);
     let server = start(config).await;
-    let (mut raw, task, played, game_id) = raw_then_client(&server, "quitter", 1).await;
+    let (mut raw, task, played, game_id, _) = raw_then_client(&server, "quitter", 1).await;
     let req = raw.recv().await;
     assert!(is_move_request(&req), "{req:?}");
     let closed = Instant::now();
@@ -462,7 +466,7 @@ async fn a_silent_client_loses_by_timeout() {
     let mut config = server_config(None);
     config.clock.time_per_move_ms = Some(300);
     let server = start(config).await;
-    let (mut raw, task, played, _) = raw_then_client(&server, "sleeper", 1).await;
+    let (mut raw, task, played, _, _) = raw_then_client(&server, "sleeper", 1).await;
     let req = raw.recv().await;
     let asked = Instant::now();
     match &req {
@@ -523,7 +527,7 @@ async fn illegal_moves_lose() {
     let server = start(server_config(Some(&records_path(&dir)))).await;
 
     // An unreadable move.
-    let (mut raw, task, played, game_id) = raw_then_client(&server, "cheat", 1).await;
+    let (mut raw, task, played, game_id, _) = raw_then_client(&server, "cheat", 1).await;
     assert!(is_move_request(&raw.recv().await));
     raw.send(&ClientMsg::Move {
         game_id: game_id.clone(),
@@ -696,7 +700,7 @@ async fn a_dead_peer_is_dropped_by_the_heartbeat() {
     config.heartbeat_timeout = Duration::from_millis(400);
     config.limits.resume_window = Duration::from_millis(200);
     let server = start(config).await;
-    let (mut raw, task, played, _) = raw_then_client(&server, "frozen", 1).await;
+    let (mut raw, task, played, _, _) = raw_then_client(&server, "frozen", 1).await;
     assert!(is_move_request(&raw.recv().await));
     let frozen = Instant::now();
     // Stop reading: no pong is ever sent, though the socket stays open.
@@ -866,16 +870,19 @@ async fn cutting_proxy(target: SocketAddr, after: &'static str) -> SocketAddr {
     addr
 }
 
-/// On a server that allows no resume (`resume_window` 0), a client whose
-/// connection drops mid-game counts that game as lost by disconnect,
-/// reconnects and plays its remaining games.
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn client_reconnects_after_a_drop_and_finishes_its_games() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut config = server_config(Some(&records_path(&dir)));
-    config.limits.resume_window = Duration::ZERO;
-    let server = start(config).await;
-    let proxy = cutting_proxy(server.addr, "\"game_start\"").await;
+/// Two random clients play 2 games; "flaky" reaches the server through a
+/// proxy that cuts its first connection after a chunk holding `cut_after`.
+/// Their summaries and games.
+async fn flaky_and_steady(
+    server: &Running,
+    cut_after: &'static str,
+) -> (
+    ClientSummary,
+    ClientSummary,
+    Vec<GameFinished>,
+    Vec<GameFinished>,
+) {
+    let proxy = cutting_proxy(server.addr, cut_after).await;
     let (a, a_games) = spawn_client(client_config(
         &format!("ws://{proxy}"),
         "flaky",
@@ -885,9 +892,22 @@ async fn client_reconnects_after_a_drop_and_finishes_its_games() {
     ));
     let (b, b_games) = spawn_client(client_config(&server.url(), "steady", "random", 2, 2));
     let (sa, sb) = (finish(a).await, finish(b).await);
-    assert_eq!((sa.games, sb.games), (2, 2));
     let a_games = a_games.lock().unwrap().clone();
     let b_games = b_games.lock().unwrap().clone();
+    (sa, sb, a_games, b_games)
+}
+
+/// On a server that allows no resume (`resume_window` 0), a client whose
+/// connection drops mid-game counts that game as lost by disconnect,
+/// reconnects and plays its remaining games.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn client_reconnects_after_a_drop_and_finishes_its_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = server_config(Some(&records_path(&dir)));
+    config.limits.resume_window = Duration::ZERO;
+    let server = start(config).await;
+    let (sa, sb, a_games, b_games) = flaky_and_steady(&server, "\"game_start\"").await;
+    assert_eq!((sa.games, sb.games), (2, 2));
     assert_eq!(a_games[0].reason, EndReason::Disconnect);
     assert_eq!(a_games[0].your_result, Some(YourResult::Loss));
     assert_eq!(b_games[0].reason, EndReason::Disconnect);
@@ -1341,20 +1361,7 @@ fn first_legal(req: &ServerMsg) -> Value {
 async fn a_dropped_seat_is_taken_back_only_with_its_token() {
     let dir = tempfile::tempdir().unwrap();
     let server = start(server_config(Some(&records_path(&dir)))).await;
-    let mut raw = Raw::connect(&server.url()).await;
-    raw.hello("phoenix", 1, Opponent::Any).await;
-    assert!(matches!(raw.recv().await, ServerMsg::Waiting { .. }));
-    let (task, played) = spawn_client(client_config(&server.url(), "opponent", "random", 1, 3));
-    let (game_id, token) = match raw.recv().await {
-        ServerMsg::GameStart {
-            game_id,
-            seat: 0,
-            seat_token: Some(token),
-            resumed: false,
-            ..
-        } => (game_id, token),
-        other => panic!("{other:?}"),
-    };
+    let (mut raw, task, played, game_id, token) = raw_then_client(&server, "phoenix", 1).await;
     assert_eq!(token.len(), 32, "128 bits in hex: {token}");
     let req = raw.recv().await;
     raw.play(&game_id, first_legal(&req)).await;
@@ -1467,22 +1474,11 @@ async fn a_dropped_seat_is_taken_back_only_with_its_token() {
 async fn a_client_takes_its_seat_back_after_a_drop() {
     let dir = tempfile::tempdir().unwrap();
     let server = start(server_config(Some(&records_path(&dir)))).await;
-    let proxy = cutting_proxy(server.addr, "\"move_played\"").await;
-    let (a, a_games) = spawn_client(client_config(
-        &format!("ws://{proxy}"),
-        "flaky",
-        "random",
-        2,
-        1,
-    ));
-    let (b, b_games) = spawn_client(client_config(&server.url(), "steady", "random", 2, 2));
-    let (sa, sb) = (finish(a).await, finish(b).await);
+    let (sa, sb, a_games, b_games) = flaky_and_steady(&server, "\"move_played\"").await;
     assert_eq!((sa.games, sb.games), (2, 2));
     assert_eq!((sa.resumed, sb.resumed), (1, 0));
     let records = read_records(records_path(&dir)).unwrap();
     assert_eq!(records.len(), 2);
-    let a_games = a_games.lock().unwrap().clone();
-    let b_games = b_games.lock().unwrap().clone();
     for (i, r) in records.iter().enumerate() {
         assert_eq!(r.reason, EndReason::Rules, "{r:?}");
         assert_eq!(a_games[i].reason, EndReason::Rules);
@@ -1499,18 +1495,7 @@ async fn a_client_takes_its_seat_back_after_a_drop() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_resume_replaces_a_connection_still_open() {
     let server = start(server_config(None)).await;
-    let mut old = Raw::connect(&server.url()).await;
-    old.hello("twin", 1, Opponent::Any).await;
-    assert!(matches!(old.recv().await, ServerMsg::Waiting { .. }));
-    let (task, _) = spawn_client(client_config(&server.url(), "opponent", "random", 1, 3));
-    let (game_id, token) = match old.recv().await {
-        ServerMsg::GameStart {
-            game_id,
-            seat_token: Some(t),
-            ..
-        } => (game_id, t),
-        other => panic!("{other:?}"),
-    };
+    let (mut old, task, _, game_id, token) = raw_then_client(&server, "twin", 1).await;
     let req = old.recv().await;
     assert!(is_move_request(&req));
     let mut new = Raw::connect(&server.url()).await;
