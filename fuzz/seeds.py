@@ -87,6 +87,7 @@ def gat():
 EXTRA_CLIENT = [
     '{"type":"hello","protocol":1,"name":"bot","game":"geister","games":3,"opponent":"any","token":"s3cret"}',
     '{"type":"hello","protocol":1,"name":"a","game":"four3d"}',
+    '{"type":"hello","protocol":1,"name":"a","game":"four3d","resume":{"game_id":"1a2-1","seat_token":"b9f969ea42959f21cb617cc4ed3811f9"}}',
     '{"type":"move","game_id":"g1","move":"SET:ABCD"}',
     '{"type":"move","game_id":"g1","move":"A,N"}',
     '{"type":"move","game_id":"g1","move":"birth 3,4 5,6 7,8"}',
@@ -104,6 +105,8 @@ EXTRA_SERVER = [
     '{"type":"game_over","game_id":"g","winner":null,"result":"1/2-1/2","reason":"timeout","detail":"seat 1 took 1200 ms","your_result":"draw","moves":12}',
     '{"type":"game_over","game_id":"g","winner":1,"result":"0-1","reason":"illegal_move","your_result":"loss","moves":3}',
     '{"type":"error","code":"heartbeat_timeout","message":"no frame for 20000 ms","fatal":true}',
+    '{"type":"game_start","game_id":"g","game":"four3d","number":1,"of":1,"seat":0,"opponent":"o","clock":{"time_per_move_ms":2000,"time_bank_ms":null,"increment_ms":0},"seat_token":"b9f9","resumed":true}',
+    '{"type":"error","code":"replaced","message":"another connection resumed this seat with its token","fatal":true}',
     '{"type":"ping","id":{"n":[1,2.5,null,true]}}',
     '{"type":"pong"}',
 ]

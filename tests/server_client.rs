@@ -1463,6 +1463,10 @@ async fn a_dropped_seat_is_taken_back_only_with_its_token() {
     assert_eq!(records.len(), 1);
     assert_eq!(records[0].reason, EndReason::Rules);
     assert_eq!(records[0].id, game_id);
+    // The resume, as in the protocol's example (see `--nocapture`).
+    for line in thief.log.iter().chain(back.log.iter().take(9)) {
+        println!("{line}");
+    }
     server.stop().await;
 }
 
