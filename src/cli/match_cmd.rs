@@ -46,12 +46,16 @@ pub struct MatchArgs {
     /// Milliseconds per move for both sides.
     #[arg(long)]
     pub time_ms: Option<u64>,
+    /// Playouts per move for side A only (overrides --playouts for A).
     #[arg(long)]
     pub a_playouts: Option<u64>,
+    /// Playouts per move for side B only (overrides --playouts for B).
     #[arg(long)]
     pub b_playouts: Option<u64>,
+    /// Milliseconds per move for side A only (overrides --time-ms for A).
     #[arg(long)]
     pub a_time_ms: Option<u64>,
+    /// Milliseconds per move for side B only (overrides --time-ms for B).
     #[arg(long)]
     pub b_time_ms: Option<u64>,
     /// Agent A option KEY=VALUE (repeatable).

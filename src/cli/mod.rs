@@ -45,6 +45,9 @@ pub struct Cli {
         value_name = "NAME|PATH"
     )]
     pub profile: Option<String>,
+    /// `profile` came from `LADDERBOT_PROFILE`, not from `--profile`.
+    #[arg(skip)]
+    pub profile_from_env: bool,
     /// Log format on stderr (default: the profile's log.format, else human).
     #[arg(long, global = true, value_enum)]
     pub log_format: Option<LogFormat>,
@@ -128,7 +131,14 @@ impl CliError {
 
 /// Parses the command line, runs it, and returns the exit code.
 pub fn main_exit() -> ExitCode {
-    let cli = Cli::parse();
+    use clap::{CommandFactory, FromArgMatches};
+    let matches = Cli::command().get_matches();
+    let mut cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    cli.profile_from_env =
+        matches.value_source("profile") == Some(clap::parser::ValueSource::EnvVariable);
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -140,21 +150,41 @@ pub fn main_exit() -> ExitCode {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<(), CliError> {
+    let mut warnings = Vec::new();
     let profile = match (&cli.profile, &cli.command) {
-        (Some(p), _) => Some(config::resolve_profile(p).map_err(|e| CliError::Usage(e.0))?),
+        // A bot plays the profile it is given, or nothing.
+        (Some(p), None | Some(Command::Play(_))) => {
+            Some(config::resolve_profile(p).map_err(|e| CliError::Usage(e.0))?)
+        }
+        // Other commands need no bot: a profile an image or a platform
+        // names in LADDERBOT_PROFILE but did not mount is only a warning.
+        (Some(p), Some(_)) => match config::resolve_profile(p) {
+            Ok(path) => Some(path),
+            Err(e) if cli.profile_from_env => {
+                warnings.push(format!(
+                    "LADDERBOT_PROFILE: {e}; going on without a profile"
+                ));
+                None
+            }
+            Err(e) => return Err(CliError::Usage(e.0)),
+        },
         (None, Some(_)) => None,
-        (None, None) => Some(upload_profile().ok_or_else(|| {
-            CliError::Usage(
+        (None, None) => Some(config::Profile::File(upload_profile().ok_or_else(
+            || {
+                CliError::Usage(
                 "no command and no profile: give a command (see --help), set LADDERBOT_PROFILE, \
                  or put a ladderbot.toml beside the binary"
                     .into(),
             )
-        })?),
+            },
+        )?)),
     };
     let command = cli
         .command
         .unwrap_or_else(|| Command::Play(play::PlayArgs::none()));
-    let mut settings = config::load(profile.as_deref(), None).map_err(|e| CliError::Usage(e.0))?;
+    let mut settings =
+        config::load_profile(profile.as_ref(), None).map_err(|e| CliError::Usage(e.0))?;
+    settings.warnings.extend(warnings);
     match command {
         Command::Play(args) => {
             args.apply(&mut settings)?;
@@ -203,6 +233,9 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             referee::run(args)
         }
         Command::Agents => {
+            for w in &settings.warnings {
+                eprintln!("warning: {w}");
+            }
             for game in GameKind::ALL {
                 let default = game
                     .check_agent(config::DEFAULT_AGENT, &Default::default())
@@ -232,6 +265,9 @@ fn upload_profile() -> Option<std::path::PathBuf> {
 fn start_logging(flag: &Option<LogFormat>, settings: &Settings) -> Result<(), CliError> {
     settings.validate().map_err(CliError::Usage)?;
     crate::logging::init(flag.unwrap_or(settings.log.format), &settings.log.filter);
+    for w in &settings.warnings {
+        tracing::warn!("{w}");
+    }
     Ok(())
 }
 
@@ -298,6 +334,36 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn every_command_and_flag_says_what_it_does() {
+        fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
+            for arg in cmd.get_arguments() {
+                let id = arg.get_id().as_str();
+                if arg.is_hide_set() || id == "help" || id == "version" {
+                    continue;
+                }
+                if arg
+                    .get_help()
+                    .is_none_or(|h| h.to_string().trim().is_empty())
+                {
+                    missing.push(format!("{path} {id}"));
+                }
+            }
+            for sub in cmd.get_subcommands() {
+                if sub.get_name() == "help" {
+                    continue;
+                }
+                if sub.get_about().is_none() {
+                    missing.push(format!("{path} {} (the command)", sub.get_name()));
+                }
+                walk(sub, &format!("{path} {}", sub.get_name()), missing);
+            }
+        }
+        let mut missing = Vec::new();
+        walk(&Cli::command(), "ladderbot", &mut missing);
+        assert!(missing.is_empty(), "no help text: {missing:?}");
     }
 
     #[test]

@@ -360,7 +360,10 @@ async fn play_game<G: PlayableGame>(settings: Settings) -> Result<(), CliError> 
                 "{} ({}) vs house bot ({}) on {url}",
                 settings.name,
                 shown(&settings.agent),
-                shown(&server_settings.house_agent)
+                shown(match server_settings.house_agent.as_str() {
+                    crate::games::DEFAULT_AGENT => G::house_agent(),
+                    other => other,
+                })
             );
             let cfg = ClientConfig {
                 stop: Some(stop),
@@ -605,7 +608,7 @@ async fn play_geister_house(
     );
     let server = tokio::spawn(server.run(|_| {}));
     let mut house_settings = settings.clone();
-    house_settings.agent = house.clone();
+    house_settings.agent = GameKind::Geister.house_agent(house);
     house_settings.agent_params = Default::default();
     house_settings.search.playouts = Some(settings.server.house_playouts).filter(|&n| n > 0);
     house_settings.search.time_ms = Some(settings.server.house_time_ms).filter(|&t| t > 0);

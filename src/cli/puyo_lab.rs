@@ -41,6 +41,7 @@ pub struct CompletionArgs {
     /// (best, count, mean), weights (mean, min).
     #[arg(long = "param", value_name = "KEY=VALUE")]
     pub params: Vec<String>,
+    /// Print one JSON object on the last line instead of the summary.
     #[arg(long)]
     pub json: bool,
 }
@@ -62,6 +63,7 @@ pub struct SoloArgs {
     /// Print every move's pairs, placement, chain and field on stderr.
     #[arg(long)]
     pub trace: bool,
+    /// Print one JSON object on the last line instead of the summary.
     #[arg(long)]
     pub json: bool,
 }

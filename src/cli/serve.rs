@@ -116,10 +116,29 @@ pub fn server_config(s: &ServerSettings) -> ServerConfig {
     }
 }
 
+/// Why the server could not start, as an exit code: a configuration to fix
+/// (2), or a port still taken (75: worth retrying, e.g. while the previous
+/// instance stops).
+fn start_error(e: crate::platforms::ws::server::ServerError) -> CliError {
+    use crate::platforms::ws::server::ServerError;
+    match &e {
+        ServerError::Bind { source, .. } if source.kind() == std::io::ErrorKind::AddrInUse => {
+            CliError::Retry(e.to_string())
+        }
+        _ => CliError::Usage(e.to_string()),
+    }
+}
+
 pub fn run(settings: Settings) -> Result<(), CliError> {
     let rt = super::runtime()?;
     rt.block_on(async move {
-        let server = Server::bind(server_config(&settings.server)).await.map_err(|e| CliError::Runtime(e.to_string()))?;
+        let server = Server::bind(server_config(&settings.server)).await.map_err(start_error)?;
+        for game in crate::games::GameKind::ALL {
+            let house = &settings.server.house_agent;
+            if !house.is_empty() && game.check_agent(house, &AgentParams::new()).is_err() {
+                tracing::info!(%game, house_agent = %house, "the house bot has no agent of this name for this game: clients asking for the house there are refused");
+            }
+        }
         // The address goes to stdout so scripts (and tests) can read the port.
         println!("listening on ws://{}", server.local_addr());
         tracing::info!(addr = %server.local_addr(), records = %settings.server.records, "match server started");

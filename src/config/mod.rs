@@ -19,6 +19,9 @@ use crate::games::{AgentParams, GameKind};
 pub const ENV_PREFIX: &str = "LADDERBOT";
 pub use crate::games::DEFAULT_AGENT;
 
+mod shipped;
+pub use shipped::SHIPPED;
+
 /// Separator between nested keys in environment variable names.
 pub const ENV_SEPARATOR: &str = "__";
 
@@ -41,6 +44,10 @@ pub struct Settings {
     pub client: ClientSettings,
     pub server: ServerSettings,
     pub log: LogSettings,
+    /// What loading noticed but did not refuse (`LADDERBOT_*` variables
+    /// that are no setting), for the log once it is set up.
+    #[serde(skip)]
+    pub warnings: Vec<String>,
 }
 
 /// What one move may cost.
@@ -231,6 +238,7 @@ impl Default for Settings {
             client: ClientSettings::default(),
             server: ServerSettings::default(),
             log: LogSettings::default(),
+            warnings: Vec::new(),
         }
     }
 }
@@ -318,35 +326,75 @@ fn game_from_string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Gam
 #[error("{0}")]
 pub struct SettingsError(pub String);
 
-/// Finds a profile: an existing path as given, else `bots/NAME.toml` in the
-/// working directory, else `bots/NAME.toml` beside the executable.
-pub fn resolve_profile(name: &str) -> Result<PathBuf, SettingsError> {
+/// A bot profile found by [`resolve_profile`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Profile {
+    /// A file on disk.
+    File(PathBuf),
+    /// One of the profiles shipped in `bots/`, built into the binary.
+    Shipped {
+        name: &'static str,
+        text: &'static str,
+    },
+}
+
+/// Finds a profile: an existing path as given; else, for a bare NAME,
+/// `bots/NAME.toml` in the working directory, beside the executable, or in
+/// the folder above it (`target/release/` in a clone); else the shipped
+/// profile of that name built into the binary.
+pub fn resolve_profile(name: &str) -> Result<Profile, SettingsError> {
     let direct = PathBuf::from(name);
     if direct.is_file() {
-        return Ok(direct);
+        return Ok(Profile::File(direct));
     }
+    let bare = !name.contains(['/', '\\']);
     let file = if name.ends_with(".toml") {
         name.to_string()
     } else {
         format!("{name}.toml")
     };
-    let mut tried = vec![PathBuf::from("bots").join(&file)];
-    if let Some(dir) = std::env::current_exe()
-        .ok()
-        .and_then(|p| p.parent().map(Path::to_path_buf))
-    {
-        tried.push(dir.join("bots").join(&file));
+    let mut tried = vec![direct];
+    if bare {
+        tried.push(PathBuf::from("bots").join(&file));
+        if let Some(dir) = std::env::current_exe()
+            .ok()
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+        {
+            tried.push(dir.join("bots").join(&file));
+            if let Some(up) = dir.parent() {
+                tried.push(up.join("bots").join(&file));
+            }
+        }
     }
-    tried.iter().find(|p| p.is_file()).cloned().ok_or_else(|| {
-        let list: Vec<String> = std::iter::once(direct)
-            .chain(tried)
-            .map(|p| p.display().to_string())
-            .collect();
-        SettingsError(format!(
-            "profile '{name}' not found (looked for {})",
-            list.join(", ")
-        ))
-    })
+    if let Some(p) = tried.iter().skip(1).find(|p| p.is_file()) {
+        return Ok(Profile::File(p.clone()));
+    }
+    if let Some((name, text)) = shipped::find(name).filter(|_| bare) {
+        return Ok(Profile::Shipped { name, text });
+    }
+    let list: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();
+    let shipped: Vec<&str> = shipped::SHIPPED.iter().map(|(n, _)| *n).collect();
+    Err(SettingsError(format!(
+        "profile '{name}' not found (looked for {}; shipped profiles: {})",
+        list.join(", "),
+        shipped.join(", ")
+    )))
+}
+
+/// Loads settings as [`load`] does, from a resolved profile.
+pub fn load_profile(
+    profile: Option<&Profile>,
+    env: Option<HashMap<String, String>>,
+) -> Result<Settings, SettingsError> {
+    match profile {
+        None => load(None, env),
+        Some(Profile::File(path)) => load(Some(path), env),
+        Some(Profile::Shipped { name, text }) => load_text(
+            Some(text),
+            &format!("bots/{name}.toml (built in): "),
+            env.unwrap_or_else(process_env),
+        ),
+    }
 }
 
 /// Loads settings: defaults, then the profile file (if any), then the
@@ -424,15 +472,104 @@ fn check_names(text: Option<&str>, env: &HashMap<String, String>) -> Result<(), 
     Ok(())
 }
 
-/// Checks the names, then loads defaults, `text` and `env`.
+/// Checks the names, then loads defaults, `text` and the variables of
+/// `env` that name a setting (the others are left out, each with a
+/// warning in [`Settings::warnings`]).
 fn load_text(
     text: Option<&str>,
     where_: &str,
     env: HashMap<String, String>,
 ) -> Result<Settings, SettingsError> {
     check_names(text, &env).map_err(|m| SettingsError(format!("{where_}{}", one_line(&m))))?;
+    let (env, warnings) = settings_only(env);
     let source = text.map(|t| File::from_str(t, FileFormat::Toml));
-    load_sources(source, where_, Some(env))
+    let mut settings = load_sources(source, where_, Some(env))?;
+    settings.warnings = warnings;
+    Ok(settings)
+}
+
+/// The keys of every setting (`search.playouts`, ...), and the tables whose
+/// keys are free (`agent_params`, `server.game_options`): from the
+/// defaults, so a new setting is known without a list to keep.
+fn setting_keys() -> (Vec<String>, Vec<String>) {
+    fn walk(v: &serde_json::Value, path: &str, keys: &mut Vec<String>, open: &mut Vec<String>) {
+        match v {
+            serde_json::Value::Object(map) if map.is_empty() && !path.is_empty() => {
+                open.push(path.to_string())
+            }
+            serde_json::Value::Object(map) => {
+                for (k, v) in map {
+                    let p = if path.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{path}.{k}")
+                    };
+                    walk(v, &p, keys, open);
+                }
+            }
+            _ => keys.push(path.to_string()),
+        }
+    }
+    let (mut keys, mut open) = (Vec::new(), Vec::new());
+    let defaults = serde_json::to_value(Settings::default()).unwrap_or_default();
+    walk(&defaults, "", &mut keys, &mut open);
+    (keys, open)
+}
+
+/// Splits `env` into the variables that name a setting and warnings for the
+/// others: a ladder or a container platform may set `LADDERBOT_*`
+/// variables of its own, which must not stop the bot.
+fn settings_only(env: HashMap<String, String>) -> (HashMap<String, String>, Vec<String>) {
+    let (keys, open) = setting_keys();
+    let mut warnings = Vec::new();
+    let mut kept = HashMap::new();
+    let mut names: Vec<(String, String)> = env.into_iter().collect();
+    names.sort();
+    for (name, value) in names {
+        let key = name
+            .get(ENV_PREFIX.len() + 1..)
+            .unwrap_or_default()
+            .to_ascii_lowercase()
+            .replace(ENV_SEPARATOR, ".");
+        let known = keys.contains(&key)
+            || open.iter().any(|o| {
+                key.strip_prefix(o.as_str())
+                    .is_some_and(|r| r.starts_with('.'))
+            });
+        if known {
+            kept.insert(name, value);
+            continue;
+        }
+        let hint = keys
+            .iter()
+            .filter(|k| edit_distance(k, &key) <= 2)
+            .min_by_key(|k| edit_distance(k, &key))
+            .map(|k| {
+                format!(
+                    " (did you mean {ENV_PREFIX}_{}?)",
+                    k.to_ascii_uppercase().replace('.', ENV_SEPARATOR)
+                )
+            })
+            .unwrap_or_default();
+        warnings.push(format!("{name} is not a ladderbot setting: ignored{hint}"));
+    }
+    (kept, warnings)
+}
+
+/// Levenshtein distance (for suggesting a setting's name).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let here = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(here + 1);
+            prev = here;
+        }
+    }
+    row[b.len()]
 }
 
 /// Defaults, then `profile`, then `env`; errors prefixed with `where_`.
@@ -579,18 +716,43 @@ impl Settings {
         if s.shutdown_grace_ms > max_ms {
             return Err(format!("server.shutdown_grace_ms: at most {max_ms}"));
         }
-        if !self.server.house_agent.is_empty() {
-            if let Some(game) = self.game {
-                check_agent(
-                    game,
-                    &self.server.house_agent,
-                    &AgentParams::new(),
-                    "server.house_agent",
-                )?;
+        if !is_bind_address(&s.bind) {
+            return Err(format!(
+                "server.bind: '{}' is not HOST:PORT with a port of 0..=65535 (e.g. 127.0.0.1:8765)",
+                s.bind
+            ));
+        }
+        for (game, options) in &s.game_options {
+            let kind: GameKind = game
+                .parse()
+                .map_err(|e| format!("server.game_options.{game}: {e}"))?;
+            kind.check_options(options)
+                .map_err(|e| format!("server.game_options.{game}: {e}"))?;
+        }
+        let house = &s.house_agent;
+        if !house.is_empty() {
+            match self.game {
+                Some(game) => check_agent(game, house, &AgentParams::new(), "server.house_agent")?,
+                None if !GameKind::ALL
+                    .iter()
+                    .any(|g| g.check_agent(house, &AgentParams::new()).is_ok()) =>
+                {
+                    return Err(format!(
+                        "server.house_agent: '{house}' is no agent of any game (see `ladderbot agents`)"
+                    ));
+                }
+                None => {}
             }
         }
         Ok(())
     }
+}
+
+/// `HOST:PORT` to listen on: a non-empty host and a port of 0..=65535.
+fn is_bind_address(s: &str) -> bool {
+    s.rsplit_once(':').is_some_and(|(host, port)| {
+        !host.is_empty() && !host.contains('/') && port.parse::<u16>().is_ok()
+    })
 }
 
 /// `HOST:PORT` with a non-empty host and a port number (no scheme).
@@ -866,5 +1028,49 @@ mod tests {
     fn missing_profile_is_a_clear_error() {
         let err = resolve_profile("no-such-profile-xyz").unwrap_err().0;
         assert!(err.contains("no-such-profile-xyz"));
+        assert!(err.contains("shipped profiles: floodit-alphabeta"), "{err}");
+    }
+
+    #[test]
+    fn every_file_in_bots_is_shipped_and_nothing_else() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots");
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| {
+                let name = e.unwrap().file_name().into_string().unwrap();
+                name.strip_suffix(".toml").map(str::to_string)
+            })
+            .collect();
+        files.sort();
+        let shipped: Vec<String> = SHIPPED.iter().map(|(n, _)| n.to_string()).collect();
+        assert_eq!(
+            shipped, files,
+            "src/config/shipped.rs must list bots/*.toml"
+        );
+        for (name, text) in SHIPPED {
+            let on_disk = std::fs::read_to_string(dir.join(format!("{name}.toml"))).unwrap();
+            assert_eq!(*text, on_disk);
+        }
+    }
+
+    #[test]
+    fn a_shipped_profile_is_found_by_name_and_a_path_is_not_guessed() {
+        // The working directory of a test is the crate's root, where
+        // bots/ exists: the file wins there.
+        assert!(matches!(
+            resolve_profile("four3d-pmc").unwrap(),
+            Profile::File(_) | Profile::Shipped { .. }
+        ));
+        let s = load_profile(
+            Some(&Profile::Shipped {
+                name: "four3d-pmc",
+                text: shipped::find("four3d-pmc").unwrap().1,
+            }),
+            Some(HashMap::new()),
+        )
+        .unwrap();
+        assert_eq!(s.agent, "pmc");
+        assert!(resolve_profile("/nope/four3d-pmc.toml").is_err());
+        assert!(resolve_profile("nope/four3d-pmc").is_err());
     }
 }

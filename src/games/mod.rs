@@ -40,6 +40,12 @@ pub trait PlayableGame: Model + fmt::Debug {
     const ID: &'static str;
     /// The agent names [`PlayableGame::build_agent`] accepts.
     fn agent_names() -> &'static [&'static str];
+    /// The agent a house bot told `default` plays: one whose games against
+    /// the game's default agent are real games, not a mirror image of it.
+    /// By default the default agent itself (its games differ by its seed).
+    fn house_agent() -> &'static str {
+        DEFAULT_AGENT
+    }
     /// The starting position (seeded for games with a random start).
     fn start(seed: u64) -> Self;
     /// The starting position under game options (Flood-It's board size and
@@ -202,6 +208,23 @@ impl GameKind {
             }
         }
         self.visit(Names)
+    }
+
+    /// The agent a house bot told `agent` plays: `default` is
+    /// [`PlayableGame::house_agent`], any other name itself.
+    pub fn house_agent(self, agent: &str) -> String {
+        struct House;
+        impl GameVisitor for House {
+            type Output = &'static str;
+            fn visit<G: PlayableGame>(self) -> Self::Output {
+                G::house_agent()
+            }
+        }
+        if agent == DEFAULT_AGENT {
+            self.visit(House).to_string()
+        } else {
+            agent.to_string()
+        }
     }
 
     /// Checks game options by building a start position with them.

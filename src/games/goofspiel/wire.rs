@@ -37,6 +37,11 @@ impl PlayableGame for Goofspiel {
     fn agent_names() -> &'static [&'static str] {
         super::agents::NAMES
     }
+    /// `match` (the default) against itself bids the same cards every game:
+    /// always a draw.
+    fn house_agent() -> &'static str {
+        "random"
+    }
     /// The standard game: 13 cards, the prizes shuffled from `seed`.
     fn start(seed: u64) -> Self {
         Goofspiel::new(DEFAULT_CARDS, seed)

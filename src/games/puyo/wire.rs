@@ -36,6 +36,12 @@ impl PlayableGame for PuyoDuel {
     fn agent_names() -> &'static [&'static str] {
         super::agents::NAMES
     }
+    /// Both sides get the same pairs: `combined` (the default, and
+    /// deterministic) against itself plays both fields alike to the move
+    /// limit, always a draw.
+    fn house_agent() -> &'static str {
+        "template"
+    }
     fn start(seed: u64) -> Self {
         PuyoDuel::new(seed)
     }

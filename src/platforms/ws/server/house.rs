@@ -26,7 +26,12 @@ pub(crate) fn spawn<G: PlayableGame>(shared: &Shared, seed: u64) -> Result<SeatL
     let Some(h) = &shared.config.house else {
         return Err("this server has no house bot".into());
     };
-    let agent = G::build_agent(&h.agent, &h.params, seed)
+    let name = if h.agent == crate::games::DEFAULT_AGENT {
+        G::house_agent()
+    } else {
+        h.agent.as_str()
+    };
+    let agent = G::build_agent(name, &h.params, seed)
         .map_err(|e| format!("the house bot cannot play {}: {e}", G::ID))?;
     let (out, out_rx) = mpsc::unbounded_channel();
     let link = SeatLink::new(h.name.clone(), HOUSE_CONN, out);
