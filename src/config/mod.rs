@@ -491,7 +491,7 @@ fn load_text(
 /// The keys of every setting (`search.playouts`, ...), and the tables whose
 /// keys are free (`agent_params`, `server.game_options`): from the
 /// defaults, so a new setting is known without a list to keep.
-fn setting_keys() -> (Vec<String>, Vec<String>) {
+pub fn setting_keys() -> (Vec<String>, Vec<String>) {
     fn walk(v: &serde_json::Value, path: &str, keys: &mut Vec<String>, open: &mut Vec<String>) {
         match v {
             serde_json::Value::Object(map) if map.is_empty() && !path.is_empty() => {
