@@ -7,7 +7,7 @@ mod common;
 
 use std::fs::File;
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -61,6 +61,35 @@ fn serve_with_env(extra: &[&str], envs: &[(&str, &str)], records: &Path, log: &P
     Serve {
         child: Guard(Some(child)),
         url,
+    }
+}
+
+/// A server (its records and log in `dir`) with `envs`, and two `play`
+/// clients, alice and bob, wanting 20 games of four3d at 40 ms a move.
+struct Table {
+    srv_rec: PathBuf,
+    log: PathBuf,
+    server: Serve,
+    a: Guard,
+    b: Guard,
+    a_rec: PathBuf,
+    b_rec: PathBuf,
+}
+
+fn table(dir: &Path, envs: &[(&str, &str)]) -> Table {
+    let (srv_rec, log) = (dir.join("server.jsonl"), dir.join("serve.log"));
+    let server = serve_with_env(&["--time-per-move-ms", "1000"], envs, &srv_rec, &log);
+    let (a_rec, b_rec) = (dir.join("a.jsonl"), dir.join("b.jsonl"));
+    let a = play(&server.url, "alice", 20, &a_rec, 40);
+    let b = play(&server.url, "bob", 20, &b_rec, 40);
+    Table {
+        srv_rec,
+        log,
+        server,
+        a,
+        b,
+        a_rec,
+        b_rec,
     }
 }
 
@@ -135,33 +164,25 @@ fn check_client_after_lost_server(out: &std::process::Output, records: &Path) ->
 
 /// SIGKILL to the server in the middle of a game: both clients record the
 /// finished games once each and the cut game as aborted (not lost), print
-/// their summary and exit 1.
+/// their summary and exit 75.
 #[test]
 fn a_killed_server_aborts_the_game_for_both_clients() {
     let dir = tempfile::tempdir().unwrap();
-    let (srv_rec, log) = (
-        dir.path().join("server.jsonl"),
-        dir.path().join("serve.log"),
-    );
-    let server = serve(&["--time-per-move-ms", "1000"], &srv_rec, &log);
-    let (a_rec, b_rec) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
-    let a = play(&server.url, "alice", 20, &a_rec, 40);
-    let b = play(&server.url, "bob", 20, &b_rec, 40);
+    let mut t = table(dir.path(), &[]);
     wait_until("a finished game", LIMIT, || {
-        !records_of(&a_rec).is_empty() && !records_of(&b_rec).is_empty()
+        !records_of(&t.a_rec).is_empty() && !records_of(&t.b_rec).is_empty()
     });
     // Well into the next game (40 ms a move, dozens of moves a game).
     std::thread::sleep(Duration::from_millis(600));
-    let mut server = server;
-    let mut child = server.child.0.take().unwrap();
+    let mut child = t.server.child.0.take().unwrap();
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
-    let (ao, bo) = (a.wait(LIMIT), b.wait(LIMIT));
-    let a_cut = check_client_after_lost_server(&ao, &a_rec);
-    let b_cut = check_client_after_lost_server(&bo, &b_rec);
+    let (ao, bo) = (t.a.wait(LIMIT), t.b.wait(LIMIT));
+    let a_cut = check_client_after_lost_server(&ao, &t.a_rec);
+    let b_cut = check_client_after_lost_server(&bo, &t.b_rec);
     assert_eq!(a_cut, b_cut, "both clients abort the same game");
     // The server recorded only finished games, none of them the cut one.
-    assert!(records_of(&srv_rec).iter().all(|r| r.id != a_cut));
+    assert!(records_of(&t.srv_rec).iter().all(|r| r.id != a_cut));
 }
 
 // ---------------------------------------------------------------------------
@@ -169,32 +190,24 @@ fn a_killed_server_aborts_the_game_for_both_clients() {
 
 /// SIGTERM while a game runs: the server records that game as aborted
 /// (players, the moves so far and their times) and exits 0; the clients,
-/// told `shutting_down`, record the same game as aborted and exit 1.
+/// told `shutting_down`, record the same game as aborted and exit 75.
 #[test]
 fn sigterm_records_the_game_in_progress_as_aborted() {
     let dir = tempfile::tempdir().unwrap();
-    let (srv_rec, log) = (
-        dir.path().join("server.jsonl"),
-        dir.path().join("serve.log"),
-    );
-    let server = serve(&["--time-per-move-ms", "1000"], &srv_rec, &log);
-    let (a_rec, b_rec) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
-    let a = play(&server.url, "alice", 20, &a_rec, 40);
-    let b = play(&server.url, "bob", 20, &b_rec, 40);
-    wait_until("a finished game", LIMIT, || {
-        !records_of(&srv_rec).is_empty()
-    });
+    let t = table(dir.path(), &[]);
+    let (srv_rec, log) = (&t.srv_rec, &t.log);
+    wait_until("a finished game", LIMIT, || !records_of(srv_rec).is_empty());
     std::thread::sleep(Duration::from_millis(600));
-    signal(server.child.0.as_ref().unwrap(), "-TERM");
+    signal(t.server.child.0.as_ref().unwrap(), "-TERM");
     let sent = Instant::now();
-    let so = server.child.wait(LIMIT);
+    let so = t.server.child.wait(LIMIT);
     assert_eq!(so.status.code(), Some(0));
     assert!(
         sent.elapsed() < Duration::from_secs(8),
         "{:?}",
         sent.elapsed()
     );
-    let recs = records_of(&srv_rec);
+    let recs = records_of(srv_rec);
     let (last, finished) = recs.split_last().unwrap();
     assert!(finished.iter().all(|r| r.reason == EndReason::Rules));
     assert_eq!(last.reason, EndReason::Aborted, "{last:?}");
@@ -210,10 +223,10 @@ fn sigterm_records_the_game_in_progress_as_aborted() {
     // The moves so far replay from the start.
     let replayed = ladderbot::games::GameKind::Four3d.visit(Replay(last.clone()));
     assert!(replayed, "{last:?}");
-    let (ao, bo) = (a.wait(LIMIT), b.wait(LIMIT));
-    assert_eq!(check_client_after_lost_server(&ao, &a_rec), last.id);
-    assert_eq!(check_client_after_lost_server(&bo, &b_rec), last.id);
-    let log = read_log(&log);
+    let (ao, bo) = (t.a.wait(LIMIT), t.b.wait(LIMIT));
+    assert_eq!(check_client_after_lost_server(&ao, &t.a_rec), last.id);
+    assert_eq!(check_client_after_lost_server(&bo, &t.b_rec), last.id);
+    let log = read_log(log);
     assert!(log.contains("shutting down"), "{log}");
 }
 
@@ -224,40 +237,31 @@ fn sigterm_records_the_game_in_progress_as_aborted() {
 #[test]
 fn sigterm_with_a_grace_lets_the_game_in_progress_finish() {
     let dir = tempfile::tempdir().unwrap();
-    let (srv_rec, log) = (
-        dir.path().join("server.jsonl"),
-        dir.path().join("serve.log"),
-    );
-    let server = serve_with_env(
-        &["--time-per-move-ms", "1000"],
+    let t = table(
+        dir.path(),
         &[("LADDERBOT_SERVER__SHUTDOWN_GRACE_MS", "60000")],
-        &srv_rec,
-        &log,
     );
-    let (a_rec, b_rec) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
-    let a = play(&server.url, "alice", 20, &a_rec, 40);
-    let b = play(&server.url, "bob", 20, &b_rec, 40);
     wait_until("a finished game", LIMIT, || {
-        !records_of(&srv_rec).is_empty()
+        !records_of(&t.srv_rec).is_empty()
     });
     std::thread::sleep(Duration::from_millis(300));
-    signal(server.child.0.as_ref().unwrap(), "-TERM");
-    let so = server.child.wait(LIMIT);
+    signal(t.server.child.0.as_ref().unwrap(), "-TERM");
+    let so = t.server.child.wait(LIMIT);
     assert_eq!(so.status.code(), Some(0));
-    let recs = records_of(&srv_rec);
+    let recs = records_of(&t.srv_rec);
     // The game in progress at the signal was finished; no other started.
     assert!(recs.len() >= 2, "{recs:?}");
     assert!(recs.len() < 20);
     for r in &recs {
         assert_eq!(r.reason, EndReason::Rules, "{r:?}");
     }
-    let log = read_log(&log);
+    let log = read_log(&t.log);
     assert!(
         log.contains("letting the games in progress finish"),
         "{log}"
     );
     assert!(!log.contains("shutdown grace over"), "{log}");
-    for (o, rec) in [(a.wait(LIMIT), &a_rec), (b.wait(LIMIT), &b_rec)] {
+    for (o, rec) in [(t.a.wait(LIMIT), &t.a_rec), (t.b.wait(LIMIT), &t.b_rec)] {
         assert_eq!(o.status.code(), Some(75), "{}", stderr(&o));
         let mine = records_of(rec);
         assert_eq!(mine.len(), recs.len());
