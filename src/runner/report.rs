@@ -322,7 +322,8 @@ pub fn render_report(r: &MatchReport) -> String {
     } else {
         ""
     };
-    let model = format!("{}, {} {}", r.model, model_count(r), r.model.unit());
+    let count = model_count(r);
+    let model = format!("{}, {count} {}", r.model, r.model.unit(count.into()));
     let _ = writeln!(
         s,
         "Elo A-B: {}{capped}, 95% interval [{}, {}] ({model}); LOS {:.2}%",

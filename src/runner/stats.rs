@@ -143,11 +143,14 @@ impl Model {
         }
     }
 
-    /// What one observation is: `games` or `pairs`.
-    pub fn unit(self) -> &'static str {
-        match self {
-            Model::Trinomial => "games",
-            Model::Pentanomial => "pairs",
+    /// What `count` observations are: `games` or `pairs` (`game` or `pair`
+    /// for one).
+    pub fn unit(self, count: u64) -> &'static str {
+        match (self, count) {
+            (Model::Trinomial, 1) => "game",
+            (Model::Trinomial, _) => "games",
+            (Model::Pentanomial, 1) => "pair",
+            (Model::Pentanomial, _) => "pairs",
         }
     }
 }

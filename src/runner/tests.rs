@@ -482,4 +482,9 @@ fn edge_results_give_honest_intervals() {
     let s = r.sprt.unwrap();
     assert!((s.llr - 0.667_959_231_309_160_7).abs() < 1e-9, "{s:?}");
     assert_eq!(s.decision, "continue");
+    // One game, one pair.
+    let r = report_of(&[(0, win)], None);
+    assert!(render_report(&r).contains("(trinomial, 1 game)"));
+    let r = report_of(&[(0, win), (1, Outcome::Draw), (2, win)], None);
+    assert!(render_report(&r).contains("(pentanomial, 1 pair)"));
 }
