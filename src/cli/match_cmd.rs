@@ -70,7 +70,8 @@ pub struct MatchArgs {
     /// Append one JSON line per finished game to this file.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Stop early by SPRT between ELO0 and ELO1 (alpha = beta = 0.05).
+    /// Stop early by SPRT between logistic ELO0 and ELO1 (alpha = beta = 0.05): the
+    /// GSPRT of fishtest and fastchess over the complete pairs of games (pentanomial).
     #[arg(long, value_name = "ELO0,ELO1", value_parser = parse_sprt)]
     pub sprt: Option<(f64, f64)>,
     /// Print the report as one JSON object on the last line.

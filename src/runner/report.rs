@@ -17,7 +17,9 @@ use crate::search::Outcome;
 pub struct SprtResult {
     pub elo0: f64,
     pub elo1: f64,
-    /// Log-likelihood ratio over every counted game.
+    /// Log-likelihood ratio (the GSPRT of fishtest and fastchess, logistic
+    /// Elo) of the counted games in the report's [`MatchReport::model`]
+    /// (pentanomial: their complete pairs).
     pub llr: f64,
     pub lower: f64,
     pub upper: f64,
@@ -65,9 +67,19 @@ pub struct MatchReport {
     pub losses: u32,
     /// A's mean score in 0..=1.
     pub score: f64,
-    /// Elo difference A - B, capped at ±[`stats::ELO_CAP`].
+    /// Elo difference A - B from `score`, capped at ±[`stats::ELO_CAP`].
     pub elo: f64,
-    /// 95% interval of `elo`.
+    /// The model of the interval and of the SPRT: `pentanomial` (the
+    /// complete pairs) when the match has a complete pair, else `trinomial`
+    /// (the games).
+    pub model: stats::Model,
+    /// 95% likelihood-ratio interval of A's mean score in `model`; 1 (or 0)
+    /// exactly when every pair or game was won (or lost): no bound on Elo.
+    pub score_lo: f64,
+    pub score_hi: f64,
+    /// The interval in Elo, capped at ±[`stats::ELO_CAP`] (as `elo`): an
+    /// end at the cap may lie beyond it or be unbounded (`score_lo`,
+    /// `score_hi` say which).
     pub elo_lo: f64,
     pub elo_hi: f64,
     /// Likelihood that A is stronger than B.
@@ -310,12 +322,14 @@ pub fn render_report(r: &MatchReport) -> String {
     } else {
         ""
     };
+    let count = model_count(r);
+    let model = format!("{}, {count} {}", r.model, r.model.unit(count.into()));
     let _ = writeln!(
         s,
-        "Elo A-B: {:+.1}{capped}, 95% interval [{:+.1}, {:+.1}]; LOS {:.2}%",
-        r.elo,
-        r.elo_lo,
-        r.elo_hi,
+        "Elo A-B: {}{capped}, 95% interval [{}, {}] ({model}); LOS {:.2}%",
+        signed(r.elo),
+        elo_bound(r.score_lo),
+        elo_bound(r.score_hi),
         100.0 * r.los
     );
     if let Some(e) = &r.endings {
@@ -357,7 +371,7 @@ pub fn render_report(r: &MatchReport) -> String {
     if let Some(p) = &r.sprt {
         let _ = writeln!(
             s,
-            "SPRT elo0={} elo1={}: LLR {:.3} in [{:.3}, {:.3}] -> {}",
+            "SPRT elo0={} elo1={} ({model}): LLR {:.3} in [{:.3}, {:.3}] -> {}",
             p.elo0, p.elo1, p.llr, p.lower, p.upper, p.decision
         );
     }
@@ -372,6 +386,41 @@ pub fn render_report(r: &MatchReport) -> String {
         r.b_playouts_per_move, r.b_ms_per_move, r.b_max_ms
     );
     s
+}
+
+/// The observations of the report's model: games or complete pairs.
+fn model_count(r: &MatchReport) -> u32 {
+    match r.model {
+        stats::Model::Trinomial => r.games,
+        stats::Model::Pentanomial => r.pentanomial.iter().sum(),
+    }
+}
+
+/// `+12.3` / `-12.3`, and `+0.0` rather than `-0.0`.
+fn signed(x: f64) -> String {
+    let text = format!("{x:+.1}");
+    if text == "-0.0" {
+        "+0.0".into()
+    } else {
+        text
+    }
+}
+
+/// An end of the Elo interval from its score: `+inf` / `-inf` for a score
+/// of 1 / 0 (no bound), `>+1200.0` / `<-1200.0` beyond the cap.
+fn elo_bound(score: f64) -> String {
+    let elo = stats::elo_from_score_uncapped(score);
+    if elo == f64::INFINITY {
+        "+inf".into()
+    } else if elo == f64::NEG_INFINITY {
+        "-inf".into()
+    } else if elo > stats::ELO_CAP {
+        format!(">+{:.1}", stats::ELO_CAP)
+    } else if elo < -stats::ELO_CAP {
+        format!("<-{:.1}", stats::ELO_CAP)
+    } else {
+        signed(elo)
+    }
 }
 
 /// A progress bar on stderr for `total` games, only when stdout is a
@@ -462,12 +511,23 @@ impl Totals {
         }
     }
 
+    /// The sample of the games so far: the complete pairs when there is
+    /// one (pentanomial), else the games (trinomial).
+    pub fn sample(&self) -> stats::Sample {
+        let t = self.tally;
+        stats::Sample::of_match(
+            t.wins,
+            t.draws,
+            t.losses,
+            pentanomial(&self.results, |_| true),
+        )
+    }
+
     /// The LLR of the games so far and whether it crossed a bound: `H1`,
     /// `H0`, or `None`.
     pub fn sprt_crossed(&self, s: &SprtConfig) -> Option<&'static str> {
         let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
-        let t = self.tally;
-        let llr = stats::sprt_llr(t.wins, t.draws, t.losses, s.elo0, s.elo1);
+        let llr = self.sample().llr(s.elo0, s.elo1);
         if llr >= upper {
             Some("H1")
         } else if llr <= lower {
@@ -480,13 +540,14 @@ impl Totals {
     /// The report of these totals.
     pub fn report(&self, head: ReportHead<'_>) -> MatchReport {
         let t = self.tally;
-        let (elo_lo, elo_hi) = stats::elo_interval(t.wins, t.draws, t.losses);
+        let sample = self.sample();
+        let (score_lo, score_hi) = sample.score_interval();
         let sprt = head.sprt.map(|s| {
             let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
             SprtResult {
                 elo0: s.elo0,
                 elo1: s.elo1,
-                llr: stats::sprt_llr(t.wins, t.draws, t.losses, s.elo0, s.elo1),
+                llr: sample.llr(s.elo0, s.elo1),
                 lower,
                 upper,
                 decision: head
@@ -515,8 +576,11 @@ impl Totals {
             losses: t.losses,
             score: t.score(),
             elo: stats::elo_from_score(t.score()),
-            elo_lo,
-            elo_hi,
+            model: sample.model(),
+            score_lo,
+            score_hi,
+            elo_lo: stats::elo_from_score(score_lo),
+            elo_hi: stats::elo_from_score(score_hi),
             los: stats::los(t.wins, t.losses),
             sprt,
             a_playouts_per_move: per_move(a.playouts as f64, 0),

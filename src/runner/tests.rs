@@ -410,3 +410,81 @@ fn a_time_budget_is_honoured_loosely() {
     assert_eq!(r.games, 2);
     assert!(r.a_playouts_per_move >= 1.0);
 }
+
+/// The report of A's `results` (by game number), no match behind it.
+fn report_of(results: &[(u32, Outcome)], sprt: Option<SprtConfig>) -> MatchReport {
+    let mut totals = report::Totals::new(results.len() as u32, None);
+    for &(i, r) in results {
+        totals.add(i, r, None, &Default::default());
+    }
+    totals.report(report::ReportHead {
+        game: "four3d",
+        a: "a".into(),
+        b: "b".into(),
+        seed: 1,
+        jobs: 1,
+        sprt,
+        sprt_decision: None,
+        has_endings: false,
+        transport: None,
+        openings: None,
+    })
+}
+
+/// The line of a rendered report that starts with `prefix`.
+fn line<'a>(text: &'a str, prefix: &str) -> &'a str {
+    text.lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no {prefix} line in {text}"))
+}
+
+#[test]
+fn edge_results_give_honest_intervals() {
+    let win = Outcome::Win(0);
+    // 4 wins in games 0, 2, 4, 6: no complete pair, trinomial. The lower end
+    // is exp(-3.8415 / 8) = 0.6187 in score (see stats.rs), no upper end.
+    let r = report_of(&[(0, win), (2, win), (4, win), (6, win)], None);
+    let text = render_report(&r);
+    assert_eq!(
+        line(&text, "Elo"),
+        "Elo A-B: +1200.0 (capped), 95% interval [+84.1, +inf] (trinomial, 4 games); LOS 97.72%"
+    );
+    assert_eq!((r.score_hi, r.elo_hi), (1.0, stats::ELO_CAP));
+    assert_finite(&r);
+    // The same 4 wins as 2 complete pairs: pentanomial, 2 observations,
+    // lower end exp(-3.8415 / 4) = 0.38275, -83.016 Elo.
+    let r = report_of(&[(0, win), (1, win), (2, win), (3, win)], None);
+    assert_eq!(r.model, stats::Model::Pentanomial);
+    assert_eq!(
+        line(&render_report(&r), "Elo"),
+        "Elo A-B: +1200.0 (capped), 95% interval [-83.0, +inf] (pentanomial, 2 pairs); LOS 97.72%"
+    );
+    // 6 draws in games 0, 2, ..., 10: ±97.7 (1/2 ± (1 - exp(-3.8415 / 12)) / 2).
+    let draws: Vec<(u32, Outcome)> = (0..6).map(|i| (2 * i, Outcome::Draw)).collect();
+    let r = report_of(&draws, Some(SprtConfig::new(0.0, 50.0)));
+    let text = render_report(&r);
+    assert_eq!(
+        line(&text, "Elo"),
+        "Elo A-B: +0.0, 95% interval [-97.7, +97.7] (trinomial, 6 games); LOS 50.00%"
+    );
+    // 6 ln(2 (1 - s1)) = -0.92539 with s1 = 0.5714631.
+    assert_eq!(
+        line(&text, "SPRT"),
+        "SPRT elo0=0 elo1=50 (trinomial, 6 games): LLR -0.925 in [-2.944, 2.944] -> continue"
+    );
+    let json = serde_json::to_string(&r).unwrap();
+    assert!(!json.contains("-0.0"), "{json}");
+    assert!(json.contains(r#""model":"trinomial""#), "{json}");
+    assert_finite(&r);
+    // 5 straight wins no longer decide the SPRT: 5 ln(s1 / s0) = 0.668.
+    let five: Vec<(u32, Outcome)> = (0..5).map(|i| (2 * i, win)).collect();
+    let r = report_of(&five, Some(SprtConfig::new(0.0, 50.0)));
+    let s = r.sprt.unwrap();
+    assert!((s.llr - 0.667_959_231_309_160_7).abs() < 1e-9, "{s:?}");
+    assert_eq!(s.decision, "continue");
+    // One game, one pair.
+    let r = report_of(&[(0, win)], None);
+    assert!(render_report(&r).contains("(trinomial, 1 game)"));
+    let r = report_of(&[(0, win), (1, Outcome::Draw), (2, win)], None);
+    assert!(render_report(&r).contains("(pentanomial, 1 pair)"));
+}
