@@ -220,3 +220,22 @@ fn the_default_opponent_makes_a_real_game() {
         );
     }
 }
+
+/// `--sprt -10,10` (a negative bound) is a value, not an unknown flag.
+#[test]
+fn a_negative_sprt_bound_reads_as_a_value() {
+    let o = run(
+        &[
+            "match", "four3d", "--a", "random", "--b", "random", "--games", "2", "--sprt", "-10,10",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("SPRT elo0=-10 elo1=10"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -72,7 +72,7 @@ pub struct MatchArgs {
     pub out: Option<PathBuf>,
     /// Stop early by SPRT between logistic ELO0 and ELO1 (alpha = beta = 0.05): the
     /// GSPRT of fishtest and fastchess over the complete pairs of games (pentanomial).
-    #[arg(long, value_name = "ELO0,ELO1", value_parser = parse_sprt)]
+    #[arg(long, value_name = "ELO0,ELO1", value_parser = parse_sprt, allow_hyphen_values = true)]
     pub sprt: Option<(f64, f64)>,
     /// Print the report as one JSON object on the last line.
     #[arg(long)]
