@@ -334,14 +334,15 @@ impl Interrupt {
             .map(|rt| {
                 std::thread::spawn(move || {
                     rt.block_on(async {
-                        let first = super::stop_signal().await;
+                        let mut signals = super::Signals::install();
+                        let first = signals.next().await;
                         *s.lock().unwrap_or_else(|e| e.into_inner()) = Some(first);
                         f.store(true, Ordering::SeqCst);
                         eprintln!(
                             "match: {first}: no new game starts; the games in progress are played \
                              out, then the report (again to quit now)"
                         );
-                        let again = super::stop_signal().await;
+                        let again = signals.next().await;
                         eprintln!("match: {again}: quitting; every finished game is recorded");
                         std::process::exit(if again == "SIGTERM" { 143 } else { 130 });
                     })

@@ -302,20 +302,52 @@ pub fn clock_seed() -> u64 {
     t.as_nanos() as u64 ^ (std::process::id() as u64) << 32
 }
 
-/// Resolves with the name of the first SIGINT or SIGTERM received.
-pub async fn stop_signal() -> &'static str {
+/// SIGINT and SIGTERM, caught from the moment [`Signals::install`] is
+/// called (inside the runtime): a command installs them before it says it
+/// is ready, so that a signal sent right after never kills it unprepared.
+pub struct Signals {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        if let Ok(mut term) = signal(SignalKind::terminate()) {
-            return tokio::select! {
-                _ = tokio::signal::ctrl_c() => "SIGINT",
-                _ = term.recv() => "SIGTERM",
-            };
+    term: Option<tokio::signal::unix::Signal>,
+    #[cfg(unix)]
+    int: Option<tokio::signal::unix::Signal>,
+}
+
+impl Signals {
+    pub fn install() -> Signals {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            Signals {
+                term: signal(SignalKind::terminate()).ok(),
+                int: signal(SignalKind::interrupt()).ok(),
+            }
         }
+        #[cfg(not(unix))]
+        Signals {}
     }
-    let _ = tokio::signal::ctrl_c().await;
-    "SIGINT"
+
+    /// The name of the next signal.
+    pub async fn next(&mut self) -> &'static str {
+        #[cfg(unix)]
+        {
+            async fn on(s: &mut Option<tokio::signal::unix::Signal>) {
+                match s {
+                    Some(s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending().await,
+                }
+            }
+            if self.term.is_some() || self.int.is_some() {
+                return tokio::select! {
+                    _ = on(&mut self.int) => "SIGINT",
+                    _ = on(&mut self.term) => "SIGTERM",
+                };
+            }
+        }
+        let _ = tokio::signal::ctrl_c().await;
+        "SIGINT"
+    }
 }
 
 /// A multi-threaded tokio runtime for the async commands.

@@ -234,12 +234,13 @@ fn session_stop(
     let signal = std::sync::Arc::new(std::sync::Mutex::new(None));
     let (tx2, cell) = (tx.clone(), signal.clone());
     let grace = s.client.stop_grace_ms;
+    let mut signals = super::Signals::install();
     tokio::spawn(async move {
-        let first = super::stop_signal().await;
+        let first = signals.next().await;
         *cell.lock().unwrap_or_else(|e| e.into_inner()) = Some(first);
         tracing::warn!(signal = first, grace_ms = grace, "stopping: the game in progress is played out, then the session ends (again to abandon it now)");
         tx2.send_replace(Stop::Finish);
-        let again = super::stop_signal().await;
+        let again = signals.next().await;
         tracing::warn!(signal = again, "abandoning the game in progress");
         tx2.send_replace(Stop::Abandon);
     });

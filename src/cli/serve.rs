@@ -139,12 +139,13 @@ pub fn run(settings: Settings) -> Result<(), CliError> {
                 tracing::info!(%game, house_agent = %house, "the house bot has no agent of this name for this game: clients asking for the house there are refused");
             }
         }
+        let mut signals = super::Signals::install();
         // The address goes to stdout so scripts (and tests) can read the port.
         println!("listening on ws://{}", server.local_addr());
         tracing::info!(addr = %server.local_addr(), records = %settings.server.records, "match server started");
         server
-            .run(async {
-                let signal = super::stop_signal().await;
+            .run(async move {
+                let signal = signals.next().await;
                 tracing::info!(signal, grace_ms = settings.server.shutdown_grace_ms, "shutting down: games still in progress after the grace are recorded as aborted");
             })
             .await

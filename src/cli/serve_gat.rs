@@ -72,6 +72,7 @@ pub fn run(args: ServeGatArgs) -> Result<(), CliError> {
         let ports = server
             .local_ports()
             .map_err(|e| CliError::Runtime(e.to_string()))?;
+        let mut signals = super::Signals::install();
         println!("listening on {},{}", ports[0], ports[1]);
         let _ = std::io::stdout().flush();
         // SIGTERM or SIGINT: the game in progress is recorded as aborted
@@ -79,7 +80,7 @@ pub fn run(args: ServeGatArgs) -> Result<(), CliError> {
         let signal = std::sync::Arc::new(std::sync::Mutex::new(None));
         let seen = signal.clone();
         let stop = async move {
-            let sig = super::stop_signal().await;
+            let sig = signals.next().await;
             *seen.lock().unwrap_or_else(|e| e.into_inner()) = Some(sig);
             sig
         };
