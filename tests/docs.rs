@@ -87,9 +87,11 @@ fn every_setting_is_in_the_readme_table_with_its_default() {
             Value::Null => cell.starts_with("none"),
             Value::String(s) if s.is_empty() => cell.contains("`\"\"`"),
             Value::String(s) => ticks(cell).contains(&s.as_str()),
-            v => cell
-                .split(|c: char| !c.is_ascii_alphanumeric())
-                .any(|w| w == v.to_string()),
+            v => {
+                let want = v.to_string();
+                cell.split(|c: char| !c.is_ascii_alphanumeric())
+                    .any(|w| w == want)
+            }
         };
         assert!(
             ok,
