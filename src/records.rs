@@ -38,7 +38,9 @@ pub struct GameRecord {
     pub game: String,
     /// Unique id of this game on its server or in its match.
     pub id: String,
-    /// Names of the players in seat 0 (moves first) and seat 1.
+    /// Names of the players in seat 0 (moves first) and seat 1, as they
+    /// gave them: two players may share a name, so only the seat tells
+    /// them apart.
     pub players: [String; 2],
     /// The winning seat; `None` for a draw.
     pub winner: Option<Seat>,

@@ -1,5 +1,6 @@
-//! The command line: `play`, `serve`, `match`, `openings`, `bench`,
-//! `referee`, `geister-beliefs`, `agents`.
+//! The command line: `play`, `serve`, `serve-gat`, `match`, `merge`,
+//! `latency`, `openings`, `bench`, `referee`, `geister-beliefs`,
+//! `puyo-lab`, `agents`.
 //!
 //! Each command loads the settings (defaults < profile < `LADDERBOT_*`
 //! environment < flags), starts logging on stderr, and runs. Exit codes:
@@ -34,10 +35,12 @@ use crate::games::{AgentParams, GameKind};
     about = "Bot client, local match server and match runner for game-AI ladders",
     long_about = "Bot client, local match server and match runner for game-AI ladders.\n\n\
 Settings come from defaults, then a bot profile (--profile), then LADDERBOT_* environment \
-variables (nested keys joined by '__', e.g. LADDERBOT_SEARCH__PLAYOUTS=5000), then flags."
+variables (nested keys joined by '__', e.g. LADDERBOT_SEARCH__PLAYOUTS=5000; a variable that names no setting is a warning), then flags.\n\n\
+Without a command, `play` runs with the profile from --profile or LADDERBOT_PROFILE, else ladderbot.toml beside the binary, else ./ladderbot.toml (how a ladder starts an uploaded bot)."
 )]
 pub struct Cli {
-    /// Bot profile: a TOML file path, or NAME for bots/NAME.toml.
+    /// Bot profile: a TOML file path, or NAME for bots/NAME.toml (in the working directory,
+    /// beside the binary or in the folder above it; else the shipped profile NAME built in).
     #[arg(
         long,
         global = true,

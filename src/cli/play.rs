@@ -35,16 +35,18 @@ pub struct PlayArgs {
     /// Milliseconds per move we want to use (the server's clock caps it).
     #[arg(long)]
     pub time_ms: Option<u64>,
-    /// Number of games to play.
+    /// Number of games to play (default: client.games, 1).
     #[arg(long)]
     pub games: Option<u32>,
-    /// Our name on the server.
+    /// Our name on the server and in records (default: the profile's name, else ladderbot);
+    /// it need not be unique.
     #[arg(long)]
     pub name: Option<String>,
-    /// Opponent to ask the server for.
+    /// Opponent to ask the server for: the next waiting client (any, the default) or the
+    /// server's house bot.
     #[arg(long, value_parser = ["any", "house"])]
     pub opponent: Option<String>,
-    /// Seed of our agent's random numbers.
+    /// Seed of our agent's random numbers (default: from the clock).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Append one JSON line per finished game to this file: with a server, our own record of
@@ -58,8 +60,9 @@ pub struct PlayArgs {
     /// Play one game as a Riddles.io bot on stdin/stdout (golad only); logs go to stderr.
     #[arg(long)]
     pub stdio: bool,
-    /// How to spend the clock: `fixed` (every answer within --time-ms and 100 ms) or `bank`
-    /// (golad --stdio: a fair share of the time bank per move, more on critical moves).
+    /// How to spend the clock: `fixed` (the default: every answer within --time-ms and the
+    /// platform's cap, 100 ms for golad --stdio) or `bank` (golad --stdio only: a fair share of
+    /// the time bank per move, more on critical moves).
     #[arg(long, value_parser = ["fixed", "bank"])]
     pub time_policy: Option<String>,
 }

@@ -11,10 +11,10 @@ use crate::platforms::ws::server::{ClockConfig, HouseConfig, Limits, Server, Ser
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Address to listen on.
+    /// Address to listen on, HOST:PORT (default 127.0.0.1:8765; port 0: any free port).
     #[arg(long)]
     pub bind: Option<String>,
-    /// Longest time one move may take, ms (0: none).
+    /// Longest time one move may take, ms (default 1000; 0: none).
     #[arg(long)]
     pub time_per_move_ms: Option<u64>,
     /// Time bank per side and game, ms (0: none).
@@ -23,19 +23,20 @@ pub struct ServeArgs {
     /// Added to the bank after each move, ms.
     #[arg(long)]
     pub increment_ms: Option<u64>,
-    /// Records file: one JSON line per finished game ("" for none).
+    /// Records file: one JSON line per finished game (default records.jsonl; "" for none).
     #[arg(long)]
     pub records: Option<String>,
-    /// The house bot's agent ("" for none).
+    /// The house bot's agent ("" for none). The default, `default`, plays each game's house
+    /// agent: random in goofspiel, template in puyo, the game's default agent elsewhere.
     #[arg(long)]
     pub house_agent: Option<String>,
-    /// The house bot's playouts per move (0: no playout limit).
+    /// The house bot's playouts per move (default 1000; 0: no playout limit).
     #[arg(long)]
     pub house_playouts: Option<u64>,
     /// The house bot's own time per move, ms (0: none).
     #[arg(long)]
     pub house_time_ms: Option<u64>,
-    /// Seed for random starting positions.
+    /// Seed for random starting positions: game n starts from seed + n (default 0).
     #[arg(long)]
     pub seed: Option<u64>,
     /// A game's start option GAME.KEY=VALUE, e.g. floodit.size=10x10 or
