@@ -40,7 +40,7 @@ Without a command, `play` runs with the profile from --profile or LADDERBOT_PROF
 )]
 pub struct Cli {
     /// Bot profile: a TOML file path, or NAME for bots/NAME.toml (in the working directory,
-    /// beside the binary or in the folder above it; else the shipped profile NAME built in).
+    /// beside the binary or in the two folders above it; else the shipped profile NAME built in).
     #[arg(
         long,
         global = true,
@@ -239,14 +239,22 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             for w in &settings.warnings {
                 eprintln!("warning: {w}");
             }
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
             for game in GameKind::ALL {
                 let default = game
                     .check_agent(config::DEFAULT_AGENT, &Default::default())
                     .unwrap_or_else(|e| e);
-                println!(
+                // A reader that stops early (`| head -1`) ends the listing.
+                if writeln!(
+                    out,
                     "{game}: {} (default: {default})",
                     game.agent_names().join(", ")
-                );
+                )
+                .is_err()
+                {
+                    break;
+                }
             }
             Ok(())
         }

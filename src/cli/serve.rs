@@ -96,7 +96,7 @@ pub fn server_config(s: &ServerSettings) -> ServerConfig {
         heartbeat_interval: Duration::from_millis(s.heartbeat_interval_ms),
         heartbeat_timeout: Duration::from_millis(s.heartbeat_timeout_ms),
         house: (!s.house_agent.is_empty()).then(|| HouseConfig {
-            name: format!("house-{}", s.house_agent),
+            name: "house-{agent}".into(),
             agent: s.house_agent.clone(),
             params: AgentParams::new(),
             playouts: nonzero(s.house_playouts),

@@ -340,8 +340,9 @@ pub enum Profile {
 
 /// Finds a profile: an existing path as given; else, for a bare NAME,
 /// `bots/NAME.toml` in the working directory, beside the executable, or in
-/// the folder above it (`target/release/` in a clone); else the shipped
-/// profile of that name built into the binary.
+/// one of the two folders above it (so `target/release/ladderbot` in a
+/// clone finds the clone's `bots/`); else the shipped profile of that name
+/// built into the binary.
 pub fn resolve_profile(name: &str) -> Result<Profile, SettingsError> {
     let direct = PathBuf::from(name);
     if direct.is_file() {
@@ -360,8 +361,7 @@ pub fn resolve_profile(name: &str) -> Result<Profile, SettingsError> {
             .ok()
             .and_then(|p| p.parent().map(Path::to_path_buf))
         {
-            tried.push(dir.join("bots").join(&file));
-            if let Some(up) = dir.parent() {
+            for up in dir.ancestors().take(3) {
                 tried.push(up.join("bots").join(&file));
             }
         }

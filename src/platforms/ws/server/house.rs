@@ -34,7 +34,7 @@ pub(crate) fn spawn<G: PlayableGame>(shared: &Shared, seed: u64) -> Result<SeatL
     let agent = G::build_agent(name, &h.params, seed)
         .map_err(|e| format!("the house bot cannot play {}: {e}", G::ID))?;
     let (out, out_rx) = mpsc::unbounded_channel();
-    let link = SeatLink::new(h.name.clone(), HOUSE_CONN, out);
+    let link = SeatLink::new(h.name.replace("{agent}", agent.name()), HOUSE_CONN, out);
     tokio::spawn(run::<G>(
         agent,
         h.playouts,

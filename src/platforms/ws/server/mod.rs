@@ -119,7 +119,8 @@ impl ClockConfig {
 /// The server's built-in opponent, for clients asking for `"house"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HouseConfig {
-    /// Its name in `game_start` and in records.
+    /// Its name in `game_start` and in records; `{agent}` in it stands for
+    /// the agent it plays in that game (`house-{agent}`: `house-random`).
     pub name: String,
     /// Agent name, built per match with `PlayableGame::build_agent`.
     pub agent: String,
