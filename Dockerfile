@@ -32,6 +32,8 @@ COPY Cargo.toml Cargo.lock ./
 COPY src ./src
 COPY benches ./benches
 COPY examples ./examples
+# The shipped profiles are built into the binary too (src/config/shipped.rs).
+COPY bots ./bots
 # The container needs no debug information (the profile keeps some for profiling on a host);
 # pass --build-arg CARGO_PROFILE_RELEASE_STRIP=none to keep it.
 ARG CARGO_PROFILE_RELEASE_STRIP=debuginfo

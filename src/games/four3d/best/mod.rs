@@ -191,7 +191,16 @@ impl Best {
     ) -> Found {
         let clock = SearchClock::new(limits, stop);
         let mut main = Worker::new(self.cfg.weights, self.cfg.features, &self.table, clock);
-        let helpers = self.cfg.threads.max(1) - 1;
+        // A node budget is searched on one thread: helpers count nodes of
+        // their own until the main thread is done, so with them the budget
+        // would be overrun by however far they got (and the move would
+        // depend on the machine's timing, not on the budget).
+        let node_budget = limits.playouts.is_some_and(|p| p != u64::MAX);
+        let helpers = if node_budget {
+            0
+        } else {
+            self.cfg.threads.max(1) - 1
+        };
         let max_depth = self.cfg.max_depth;
         if helpers == 0 {
             let found = deepen(&mut main, me, opp, cells, 1, max_depth);
@@ -371,8 +380,15 @@ mod tests {
         let b = one_thread(&[]).select(&pos, &Limits::playouts(50_000), &stop);
         assert_eq!(a, b);
         assert!(a.playouts <= 50_000, "{}", a.playouts);
-        let two = Best::new(BestConfig::default()).select(&pos, &Limits::playouts(50_000), &stop);
-        assert!(pos.is_legal(two.mv));
+        // With more threads configured, a node budget is still one thread's:
+        // the same move, the same count.
+        let two = Best::new(BestConfig {
+            threads: 2,
+            tt_bits: 14,
+            ..BestConfig::default()
+        })
+        .select(&pos, &Limits::playouts(50_000), &stop);
+        assert_eq!(two, a);
     }
 
     #[test]
