@@ -72,6 +72,14 @@ pub trait PlayableGame: Model + fmt::Debug {
     }
     /// A picture of the position for humans (logs, `play` output).
     fn render(&self) -> String;
+    /// The game's drawing unit for `ladderbot report` pages
+    /// (`games/<game>/view.js`, plain ES2017): it registers
+    /// `LB.views["<ID>"] = function (state, el, ctx) {...}`, drawing the
+    /// true state ([`PlayableGame::state_to_json`]) into the element `el`.
+    /// Empty: the page prints the state's JSON.
+    fn view_js() -> &'static str {
+        ""
+    }
     /// Whether every game starts from the same position under `options`
     /// (the seed changes nothing), so that an opening (moves played from
     /// the start) names one position. By default the true states of a few
