@@ -29,7 +29,10 @@ var LB = (function () {
   };
   // An inline SVG (the HTML parser gives it the SVG namespace).
   LB.svg = function (w, h, body, cls) {
-    return LB.tag("svg", { width: w, height: h, viewBox: "0 0 " + w + " " + h, class: cls || "lb-svg", role: "img" }, body);
+    return LB.tag("svg", {
+      width: w, height: h, viewBox: "0 0 " + w + " " + h, class: cls || "lb-svg", role: "img",
+      "font-size": 12, "font-family": "system-ui, sans-serif",
+    }, body);
   };
   LB.seatColour = function (seat) { return seat === 0 ? "#d9480f" : "#1864ab"; };
   LB.seatName = function (ctx, seat) {
