@@ -267,7 +267,7 @@ pub fn build_page(entries: &[Entry], opts: &PageOptions) -> Page {
     kinds.dedup();
     let mut views = String::new();
     for k in kinds {
-        if let Some(js) = view_js(k).filter(|js| !js.is_empty()) {
+        if let Some(js) = view_js(k) {
             let _ = write!(
                 views,
                 "<script data-view=\"{}\">\n{}\n</script>\n",

@@ -128,13 +128,12 @@ fn the_page_is_self_contained_with_an_anchor_per_game_and_each_games_view() {
     assert!(!html.contains(&format!("id=\"game-{}\"", records.len() + 1)));
     for kind in GameKind::ALL {
         let js = view_js(kind.id()).unwrap();
-        if !js.is_empty() {
-            assert!(html.contains(js.trim()), "{kind}'s view is not in the page");
-            assert!(
-                js.contains(&format!("LB.views[\"{}\"]", kind.id())),
-                "{kind}'s view does not register itself"
-            );
-        }
+        assert!(html.contains(js.trim()), "{kind}'s view is not in the page");
+        assert!(
+            js.contains(&format!("LB.views[\"{}\"] = function", kind.id())),
+            "{kind}'s view does not register itself"
+        );
+        assert!(html.contains(&format!("<script data-view=\"{kind}\">")));
     }
     assert!(html.contains(PAGE_JS.trim()) && html.contains(PAGE_CSS.trim()));
     assert!(html.starts_with("<!DOCTYPE html>"));
