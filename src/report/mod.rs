@@ -8,11 +8,14 @@
 //! - Each game draws its states with its own unit, `games/<game>/view.js`
 //!   ([`PlayableGame::view_js`]), which registers
 //!   `LB.views["<game id>"] = function (state, el, ctx) {...}`.
+//! - The results ([`results`]: crosstable, Elo with its interval, endings,
+//!   time per move) are rendered here as HTML and inline SVG.
 //! - This module knows no particular game: the page's frame (`page.html`,
 //!   `page.css`) and the generic replay and controls (`page.js`, with a
 //!   fallback view that prints the state's JSON).
 
 pub mod replay;
+pub mod results;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -281,6 +284,8 @@ pub fn build_page(entries: &[Entry], opts: &PageOptions) -> Page {
         "limit_ms": opts.limit_ms,
         "games": data_games,
     });
+    let scored: Vec<(&GameRecord, &Replayed)> = games.iter().map(|(_, r, rep)| (*r, rep)).collect();
+    let results = results::render(&scored, opts.limit_ms);
     let not_replayed = games.iter().filter(|g| g.2.error.is_some()).count();
     let subtitle = format!(
         "{} game{}{}{}",
@@ -307,7 +312,7 @@ pub fn build_page(entries: &[Entry], opts: &PageOptions) -> Page {
             ("TITLE", &esc(&opts.title)),
             ("SUBTITLE", &esc(&subtitle)),
             ("CSS", PAGE_CSS),
-            ("RESULTS", "<p class=\"empty\">Results come later.</p>"),
+            ("RESULTS", &results),
             ("GAMES", &sections),
             ("DATA", &script_json(&data)),
             ("PAGE_JS", PAGE_JS),

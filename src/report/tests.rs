@@ -214,3 +214,76 @@ fn an_empty_input_gives_a_page() {
     assert_eq!(page.games, 0);
     assert_eq!(page_data(&page.html)["games"], serde_json::json!([]));
 }
+
+#[test]
+fn results_show_the_crosstable_elo_with_its_interval_endings_and_times() {
+    // Four games of x against y, seats alternating: x wins three, one draw.
+    let base = every_game_records()
+        .iter()
+        .find(|r| r.game == "geister")
+        .unwrap();
+    let mut rs = Vec::new();
+    for (k, winner_is_x) in [Some(true), Some(true), None, Some(true)]
+        .iter()
+        .enumerate()
+    {
+        let mut r = base.clone();
+        r.players = if k % 2 == 0 {
+            ["x".into(), "y".into()]
+        } else {
+            ["y".into(), "x".into()]
+        };
+        let x_seat = k % 2;
+        r.winner = winner_is_x.map(|_| x_seat);
+        r.result = GameRecord::result_string(r.winner).into();
+        r.ending = Some(if k == 2 { "draw" } else { "escape" }.into());
+        rs.push(r);
+    }
+    let page = build_page(&entries(&rs), &options());
+    let html = &page.html;
+    let results = &html[html.find("id=\"results\"").unwrap()..html.find("id=\"games\"").unwrap()];
+    assert!(results.contains("class=\"crosstable\""));
+    assert!(
+        results.contains("3-1-0<br><b>3.5</b>/4"),
+        "x's row against y"
+    );
+    assert!(
+        results.contains("0-1-3<br><b>0.5</b>/4"),
+        "y's row against x"
+    );
+    assert!(results.contains("x vs y"));
+    assert!(results.contains("+3 =1 −0"));
+    let e = results::Wdl {
+        wins: 3,
+        draws: 1,
+        losses: 0,
+    }
+    .elo();
+    assert!(e.lo < e.elo && e.elo < e.hi && e.hi.is_finite());
+    assert!(results.contains(&format!(
+        "[{}, {}]",
+        results::fmt_elo(e.lo),
+        results::fmt_elo(e.hi)
+    )));
+    assert!(results.contains("class=\"elo-bar\""));
+    // Endings counted: three escapes and one draw, all by the rules.
+    assert!(results.contains("<td>escape</td><td>3</td>"), "{results}");
+    assert!(results.contains("<td>draw</td><td>1</td>"));
+    assert!(results.contains("<td>rules</td><td>4</td>"));
+    // Time per move with the limit.
+    assert!(results.contains("class=\"times\"") && results.contains("over 100 ms"));
+    assert!(results.contains("class=\"time-plot\"") && results.contains("class=\"limit\""));
+}
+
+#[test]
+fn results_group_the_games_by_game() {
+    let page = build_page(&entries(every_game_records()), &options());
+    for kind in GameKind::ALL {
+        assert!(
+            page.html.contains(&format!(
+                "<div class=\"result-group\" data-game=\"{kind}\">"
+            )),
+            "{kind}"
+        );
+    }
+}
