@@ -228,7 +228,7 @@ var LB = (function () {
     section.classList.add("open");
     LB.viewer = new Viewer(g, section);
     LB.viewer.go(0);
-    if (scroll) section.scrollIntoView();
+    if (scroll && section.scrollIntoView) section.scrollIntoView();
   }
   LB.open = open;
 
