@@ -13,7 +13,8 @@
 //!   registry.
 //! - [`platforms`]: one folder per platform (codec, transports, server or
 //!   engine): `ws` (our match server), `riddles` (GOLAD), `gat` (Geister).
-//! - [`runner`]: matches with statistics; [`bench`]: speed.
+//! - [`runner`]: matches with statistics; [`bench`]: speed; [`report`]:
+//!   the HTML page of records (results, plots, replays).
 //! - [`config`], [`logging`], [`cli`]: settings, logs, command line.
 
 pub mod arena;
@@ -26,6 +27,7 @@ pub mod model;
 pub mod platforms;
 pub mod quantile;
 pub mod records;
+pub mod report;
 pub mod runner;
 pub mod runtime;
 pub mod search;

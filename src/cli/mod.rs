@@ -1,5 +1,5 @@
 //! The command line: `play`, `serve`, `serve-gat`, `match`, `merge`,
-//! `latency`, `openings`, `bench`, `referee`, `geister-beliefs`,
+//! `latency`, `openings`, `bench`, `report`, `referee`, `geister-beliefs`,
 //! `puyo-lab`, `agents`.
 //!
 //! Each command loads the settings (defaults < profile < `LADDERBOT_*`
@@ -18,6 +18,7 @@ mod openings_cmd;
 mod play;
 mod puyo_lab;
 mod referee;
+mod report;
 mod serve;
 mod serve_gat;
 
@@ -82,6 +83,9 @@ pub enum Command {
     Openings(openings_cmd::OpeningsArgs),
     /// Measure speed: one benchmark, reported as a median and a ratio to a reference.
     Bench(bench_cmd::BenchArgs),
+    /// Write one self-contained HTML page of recorded games: results with Elo, time plots and
+    /// a replay of every game.
+    Report(report::ReportArgs),
     /// Run two bot programs against each other over the Riddles.io GOLAD protocol.
     Referee(referee::RefereeArgs),
     /// Fit the learned Geister belief model on records, and score belief sources.
@@ -230,6 +234,10 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::GeisterBeliefs(args) => {
             start_logging(&cli.log_format, &settings)?;
             geister_beliefs::run(args)
+        }
+        Command::Report(args) => {
+            start_logging(&cli.log_format, &settings)?;
+            report::run(args)
         }
         Command::Referee(args) => {
             start_logging(&cli.log_format, &settings)?;

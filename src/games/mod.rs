@@ -5,8 +5,9 @@
 //!
 //! Adding a game: a folder `games/<name>/` whose type implements [`Model`]
 //! (or the search core's [`crate::search::Game`], for an alternating
-//! perfect-information game) and [`PlayableGame`], its `pub mod` line below,
-//! and one line in [`registry!`]'s list.
+//! perfect-information game) and [`PlayableGame`] (with its drawing for
+//! report pages, `view.js`), its `pub mod` line below, and one line in
+//! [`registry!`]'s list.
 
 pub mod floodit;
 pub mod four3d;
@@ -72,6 +73,12 @@ pub trait PlayableGame: Model + fmt::Debug {
     }
     /// A picture of the position for humans (logs, `play` output).
     fn render(&self) -> String;
+    /// The game's drawing unit for `ladderbot report` pages
+    /// (`games/<game>/view.js`, plain ES2017): it registers
+    /// `LB.views["<ID>"] = function (state, el, ctx) {...}`, drawing the
+    /// true state ([`PlayableGame::state_to_json`]) into the element `el`.
+    /// Written `include_str!("view.js")`: a new game brings its drawing.
+    fn view_js() -> &'static str;
     /// Whether every game starts from the same position under `options`
     /// (the seed changes nothing), so that an opening (moves played from
     /// the start) names one position. By default the true states of a few

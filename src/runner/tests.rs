@@ -288,6 +288,9 @@ impl PlayableGame for Wrapped {
     fn render(&self) -> String {
         PlayableGame::render(&self.0)
     }
+    fn view_js() -> &'static str {
+        Board::view_js()
+    }
     fn build_agent(
         name: &str,
         params: &AgentParams,

@@ -139,6 +139,9 @@ impl PlayableGame for FloodIt {
         }
         s
     }
+    fn view_js() -> &'static str {
+        include_str!("view.js")
+    }
     fn build_agent(
         name: &str,
         params: &AgentParams,

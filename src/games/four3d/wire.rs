@@ -154,6 +154,9 @@ impl crate::games::PlayableGame for Board {
     fn render(&self) -> String {
         render(self)
     }
+    fn view_js() -> &'static str {
+        include_str!("view.js")
+    }
     /// The same for positions equal up to the square's 8 symmetries.
     fn position_key(&self) -> String {
         symmetric_key(self)

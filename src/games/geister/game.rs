@@ -346,6 +346,10 @@ impl PlayableGame for GeisterGame {
         }
     }
 
+    fn view_js() -> &'static str {
+        include_str!("view.js")
+    }
+
     fn ending(&self) -> Option<&'static str> {
         GeisterGame::ending(self).map(|e| e.key())
     }

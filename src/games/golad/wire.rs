@@ -41,6 +41,9 @@ impl PlayableGame for GolState {
     fn render(&self) -> String {
         GolState::render(self)
     }
+    fn view_js() -> &'static str {
+        include_str!("view.js")
+    }
     fn build_agent(
         name: &str,
         params: &AgentParams,

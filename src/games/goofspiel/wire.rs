@@ -167,6 +167,9 @@ impl PlayableGame for Goofspiel {
         }
         s
     }
+    fn view_js() -> &'static str {
+        include_str!("view.js")
+    }
     fn build_agent(
         name: &str,
         params: &AgentParams,

@@ -173,6 +173,9 @@ impl PlayableGame for PuyoDuel {
         }
         s
     }
+    fn view_js() -> &'static str {
+        include_str!("view.js")
+    }
     fn build_agent(
         name: &str,
         params: &AgentParams,
