@@ -142,7 +142,14 @@ pub fn run(settings: Settings) -> Result<(), CliError> {
         }
         let mut signals = super::Signals::install();
         // The address goes to stdout so scripts (and tests) can read the port.
-        println!("listening on ws://{}", server.local_addr());
+        // The second line: where spectators watch (HTTP on the same port).
+        {
+            use std::io::Write as _;
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "listening on ws://{}", server.local_addr());
+            let _ = writeln!(out, "watch the games at http://{}/", server.local_addr());
+            let _ = out.flush();
+        }
         tracing::info!(addr = %server.local_addr(), records = %settings.server.records, "match server started");
         server
             .run(async move {

@@ -59,6 +59,13 @@ pub trait PlayableGame: Model + fmt::Debug {
     }
     /// The true state (every hidden part included): records and replays.
     fn state_to_json(&self) -> Value;
+    /// What everyone may see of the position while the game runs: the
+    /// true state without anything either seat may not see (Geister's
+    /// colours on the board, Puyo's seed, Goofspiel's prizes to come). A
+    /// server's spectators get this until the game is over, then the true
+    /// states. Drawn by the same [`PlayableGame::view_js`]. Required: a new
+    /// game decides what it hides.
+    fn public_json(&self) -> Value;
     fn state_from_json(v: &Value) -> Result<Self, String>;
     /// One seat's observation, as sent to that seat's client.
     fn obs_to_json(obs: &Self::Obs) -> Value;
@@ -390,5 +397,78 @@ mod tests {
         }
         let e = "chess".parse::<GameKind>().unwrap_err();
         assert!(e.contains("golad") && e.contains("four3d"), "{e}");
+    }
+
+    /// Random games of every kind: at every position the public JSON
+    /// hides what the game hides, and shows everything else.
+    #[test]
+    fn public_states_hide_only_what_the_seats_cannot_see() {
+        use rand::{Rng, SeedableRng};
+        struct Check;
+        impl GameVisitor for Check {
+            type Output = usize;
+            fn visit<G: PlayableGame>(self) -> usize {
+                let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+                let mut checked = 0;
+                for seed in 0..3 {
+                    let mut pos = G::start(seed);
+                    for _ in 0..400 {
+                        let (public, truth) = (pos.public_json(), pos.state_to_json());
+                        check_public(G::ID, &public, &truth);
+                        checked += 1;
+                        let movers = pos.turn().movers();
+                        if movers.is_empty() {
+                            break;
+                        }
+                        let mut joint = [None, None];
+                        for &s in movers {
+                            let legal = pos.legal_actions(s);
+                            joint[s] = Some(legal[rng.gen_range(0..legal.len())]);
+                        }
+                        pos.apply(joint);
+                    }
+                }
+                checked
+            }
+        }
+        for g in GameKind::ALL {
+            assert!(g.visit(Check) > 3, "{g}");
+        }
+    }
+
+    fn check_public(game: &str, public: &Value, truth: &Value) {
+        match game {
+            "puyo" => {
+                assert!(public.get("seed").is_none(), "{public}");
+                assert_eq!(public["boards"], truth["boards"]);
+                let over = public["pairs"].as_array().unwrap().is_empty();
+                assert!(over || public["pairs"].as_array().unwrap().len() == 3);
+            }
+            "goofspiel" => {
+                let deck = truth["deck"].as_array().unwrap();
+                assert_eq!(
+                    public["deck"].as_array().unwrap()[..],
+                    deck[..deck.len().min(1)]
+                );
+                assert_eq!(public["prizes_hidden"], deck.len().saturating_sub(1));
+                assert_eq!(public["history"], truth["history"]);
+            }
+            "geister" if truth["phase"] == "play" => {
+                assert_eq!(public["places"], truth["places"]);
+                for seat in 0..2 {
+                    let places = truth["places"].as_str().unwrap();
+                    for (i, letter) in ('A'..='H').enumerate() {
+                        let at = &places[(seat * 8 + i) * 2..(seat * 8 + i) * 2 + 2];
+                        let on_board = at != "88" && at != "99";
+                        let unknown = public["unknown"][seat].as_str().unwrap().contains(letter);
+                        let red_shown = public["setups"][seat].as_str().unwrap().contains(letter);
+                        let red = truth["setups"][seat].as_str().unwrap().contains(letter);
+                        assert_eq!(unknown, on_board, "{public}");
+                        assert_eq!(red_shown, red && !on_board, "{public}");
+                    }
+                }
+            }
+            _ => assert_eq!(public, truth, "{game}: nothing is hidden"),
+        }
     }
 }

@@ -14,6 +14,7 @@
 //!   `page.css`) and the generic replay and controls (`page.js`, with a
 //!   fallback view that prints the state's JSON).
 
+pub mod live;
 pub mod replay;
 pub mod results;
 

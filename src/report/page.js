@@ -162,8 +162,9 @@ var LB = (function () {
       prev: i > 0 ? g.states[i - 1] : null,
       turn: i > 0 ? g.turns[i - 1] : null,
       // The record's last position: the game ended there (by the rules
-      // or a forfeit), so nothing is hidden any more.
-      end: i === this.last && !g.error,
+      // or a forfeit), so nothing is hidden any more. A live game (`g.live`,
+      // the server's spectator page) has not ended.
+      end: i === this.last && !g.error && !g.live,
       over: i === this.last && g.over,
     };
     var state = g.states[i];
@@ -188,7 +189,7 @@ var LB = (function () {
           LB.esc(moveText(g.game, t.moves[j], s)) + (t.ms[j] !== null && t.ms[j] !== undefined ? " in " + t.ms[j] + " ms" : "");
       }).join("; ");
     }
-    if (i === this.last) {
+    if (i === this.last && !g.live) {
       var who = g.winner === null || g.winner === undefined ? (g.result === "*" ? "aborted" : "draw")
         : LB.esc(g.players[g.winner]) + " wins";
       info += "<br><b>" + LB.esc(g.result) + "</b>: " + who + " (" + LB.esc(g.reason) +
@@ -231,6 +232,21 @@ var LB = (function () {
     if (scroll && section.scrollIntoView) section.scrollIntoView();
   }
   LB.open = open;
+  LB.Viewer = Viewer;
+
+  // The arrow keys, Home and End step the open game.
+  LB.keys = function () {
+    document.addEventListener("keydown", function (e) {
+      var v = LB.viewer;
+      if (!v || e.altKey || e.ctrlKey || e.metaKey) return;
+      var tag = e.target && e.target.tagName;
+      if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+      var to = { ArrowLeft: v.i - 1, ArrowRight: v.i + 1, Home: 0, End: v.last }[e.key];
+      if (to === undefined) return;
+      e.preventDefault();
+      v.go(to);
+    });
+  };
 
   function route(scroll) {
     var m = /^#game-(\d+)$/.exec(window.location.hash);
@@ -249,16 +265,7 @@ var LB = (function () {
         }
       });
     });
-    document.addEventListener("keydown", function (e) {
-      var v = LB.viewer;
-      if (!v || e.altKey || e.ctrlKey || e.metaKey) return;
-      var tag = e.target && e.target.tagName;
-      if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
-      var to = { ArrowLeft: v.i - 1, ArrowRight: v.i + 1, Home: 0, End: v.last }[e.key];
-      if (to === undefined) return;
-      e.preventDefault();
-      v.go(to);
-    });
+    LB.keys();
     route(true);
   };
 

@@ -270,6 +270,9 @@ impl PlayableGame for Wrapped {
     fn state_to_json(&self) -> Value {
         self.0.state_to_json()
     }
+    fn public_json(&self) -> Value {
+        self.0.public_json()
+    }
     fn state_from_json(v: &Value) -> Result<Self, String> {
         Board::state_from_json(v).map(Wrapped)
     }

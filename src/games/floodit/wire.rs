@@ -48,6 +48,10 @@ impl PlayableGame for FloodIt {
             "board": board,
         })
     }
+    /// Nothing is hidden: the true state.
+    fn public_json(&self) -> Value {
+        self.state_to_json()
+    }
     fn state_from_json(v: &Value) -> Result<Self, String> {
         let m = object(v)?;
         let rows = uint(m, "rows")? as usize;

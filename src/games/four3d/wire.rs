@@ -135,6 +135,10 @@ impl crate::games::PlayableGame for Board {
     fn state_to_json(&self) -> Value {
         state_to_json(self)
     }
+    /// Nothing is hidden: the true state.
+    fn public_json(&self) -> Value {
+        self.state_to_json()
+    }
     fn state_from_json(v: &Value) -> Result<Self, String> {
         state_from_json(v)
     }

@@ -7,15 +7,19 @@
 // every piece once the game is over are drawn solid. The state's `places`
 // holds each piece's square "xy" (seat 0's A..H, then seat 1's), "88"
 // escaped or "99" captured; `setups[s]` the letters of seat s's red pieces.
+// A spectator's state while the game runs (`public_json`) also has
+// `unknown[s]`: the letters of seat s's pieces whose colour nobody but
+// their owner knows; they are drawn grey with a "?" (`setups` then holds
+// only the red pieces out of the board).
 (function () {
   var C = 44, OX = 22, OY = 24, TRAY = 24;
-  var RED = "#e03131", BLUE = "#1c7ed6";
+  var RED = "#e03131", BLUE = "#1c7ed6", GREY = "#868e96";
   function short(name) { return name.length > 16 ? name.slice(0, 15) + "\u2026" : name; }
   function place(state, seat, i) {
     return String(state.places || "").substr((seat * 8 + i) * 2, 2);
   }
   // A ghost: a rounded body with a tip toward the opponent.
-  function ghost(cx, cy, r, seat, red, hidden, letter, title) {
+  function ghost(cx, cy, r, seat, red, hidden, letter, title, unknown) {
     var up = seat === 0 ? -1 : 1;
     var pts = [
       [cx, cy + up * r],
@@ -24,7 +28,8 @@
       [cx - r * 0.85, cy - up * r * 0.85],
       [cx - r * 0.85, cy + up * r * 0.15],
     ].map(function (p) { return p[0].toFixed(1) + "," + p[1].toFixed(1); }).join(" ");
-    var fill = red ? RED : BLUE;
+    var fill = unknown ? GREY : red ? RED : BLUE;
+    if (unknown) hidden = false;
     return LB.tag("g", {},
       LB.tag("title", {}, LB.esc(title)) +
       LB.tag("polygon", {
@@ -32,7 +37,7 @@
         "stroke-width": hidden ? 2 : 1.2, "stroke-dasharray": hidden ? "4 2" : null, "stroke-linejoin": "round",
       }) +
       LB.tag("text", { x: cx, y: cy + 4 - up * r * 0.2, "text-anchor": "middle", "font-size": Math.round(r * 0.75), "font-weight": "bold",
-        fill: hidden ? "#212529" : "#fff", style: "fill:" + (hidden ? "#212529" : "#fff") }, letter));
+        fill: hidden ? "#212529" : "#fff", style: "fill:" + (hidden ? "#212529" : "#fff") }, letter + (unknown ? "?" : "")));
   }
   LB.moveText["geister"] = function (mv) { return String(mv); };
   LB.views["geister"] = function (state, el, ctx) {
@@ -60,7 +65,7 @@
       return;
     }
     var reds = state.setups || ["", ""];
-    var lost = [[], []], left = [[0, 0], [0, 0]];
+    var lost = [[], []], left = [[0, 0], [0, 0]], hiddenCount = [0, 0];
     // The last move: the piece whose place changed.
     var moved = null;
     if (ctx && ctx.prev && ctx.prev.phase === "play") {
@@ -87,8 +92,15 @@
           lost[seat].push({ letter: letter, red: red, escaped: code === "88" });
           continue;
         }
-        left[seat][red ? 0 : 1]++;
         var x = +code[0], y = +code[1];
+        var unknown = !!(state.unknown && String(state.unknown[seat] || "").indexOf(String.fromCharCode(65 + p)) >= 0);
+        if (unknown) {
+          hiddenCount[seat]++;
+          b.push(ghost(OX + x * C + C / 2, OY + y * C + C / 2, C * 0.38, seat, false, false, letter,
+            LB.seatName(ctx, seat) + "'s " + letter + ": colour not shown until the game ends", true));
+          continue;
+        }
+        left[seat][red ? 0 : 1]++;
         b.push(ghost(OX + x * C + C / 2, OY + y * C + C / 2, C * 0.38, seat, red, !end, letter,
           LB.seatName(ctx, seat) + "'s " + letter + ": " + (red ? "red" : "blue") + (end ? "" : " (hidden from the opponent)")));
       }
@@ -113,9 +125,10 @@
     var toMove = (state.ply % 2 === 0) ? first : 1 - first;
     var caption = "ply " + LB.esc(state.ply) + (end ? " \u00b7 game over: every colour shown" :
       " \u00b7 to move: " + LB.tag("span", { class: "seat" + toMove }, LB.esc(LB.seatName(ctx, toMove))) +
-      " \u00b7 pale, dashed: colour hidden from the opponent");
+      (state.unknown ? " \u00b7 grey: colour shown when the game ends" : " \u00b7 pale, dashed: colour hidden from the opponent"));
     var counts = [0, 1].map(function (s) {
-      return LB.tag("span", { class: "seat" + s }, LB.esc(LB.seatName(ctx, s))) + " " + left[s][0] + " red, " + left[s][1] + " blue on the board";
+      return LB.tag("span", { class: "seat" + s }, LB.esc(LB.seatName(ctx, s))) + " " +
+        (state.unknown ? hiddenCount[s] + " on the board" : left[s][0] + " red, " + left[s][1] + " blue on the board");
     }).join(" \u00b7 ");
     if (escaped.length) counts += " \u00b7 escaped (gold ring): " + escaped.join(", ");
     el.innerHTML = LB.svg(W, H, b.join(""), "geister-board") + '<div class="lb-caption">' + caption + "<br>" + counts + "</div>";

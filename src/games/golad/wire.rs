@@ -18,6 +18,10 @@ impl PlayableGame for GolState {
     fn state_to_json(&self) -> Value {
         self.to_json()
     }
+    /// Nothing is hidden: the true state.
+    fn public_json(&self) -> Value {
+        self.state_to_json()
+    }
     fn state_from_json(v: &Value) -> Result<Self, String> {
         GolState::from_json(v)
     }

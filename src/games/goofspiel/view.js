@@ -24,7 +24,11 @@
     b.push(LB.tag("text", { x: 0, y: 14 }, deck.length ? "prize, round " + (hist.length + 1) + "/" + n : "all " + n + " rounds played"));
     if (deck.length) {
       b.push(card(0, 20, deck[0], { fill: "#fff3bf", stroke: "#f59f00", sw: 2 }));
-      b.push(LB.tag("text", { x: LEFT, y: 14 }, "to come, in order (hidden from the players):"));
+      // A spectator's state while the game runs has only the prize up
+      // (`prizes_hidden` more to come, their order hidden).
+      b.push(LB.tag("text", { x: LEFT, y: 14 }, state.prizes_hidden !== undefined
+        ? state.prizes_hidden + " more to come, their order hidden until the game ends"
+        : "to come, in order (hidden from the players):"));
       deck.slice(1).forEach(function (v, k) {
         b.push(card(LEFT + k * (CW + GAP), 20, v, { faded: true }));
       });

@@ -56,6 +56,19 @@ impl PlayableGame for Goofspiel {
             "scores": self.scores(),
         })
     }
+    /// The state with only the prize up for bidding of the deck (the
+    /// order of the prizes to come is hidden from the seats).
+    fn public_json(&self) -> Value {
+        json!({
+            "cards": self.cards(),
+            "round": self.round(),
+            "deck": self.deck().iter().take(1).collect::<Vec<_>>(),
+            "prizes_hidden": self.deck().len().saturating_sub(1),
+            "history": history_to_json(self.history()),
+            "hands": [self.hand(0), self.hand(1)],
+            "scores": self.scores(),
+        })
+    }
     fn state_from_json(v: &Value) -> Result<Self, String> {
         let m = object(v, "state", STATE_KEYS)?;
         let n = card(field(m, "cards")?, "cards")?;

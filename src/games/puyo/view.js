@@ -37,7 +37,15 @@
       return "<tr><td>" + LB.tag("span", { class: "seat" + s }, LB.esc(LB.seatName(ctx, s))) + "</td><td>" + LB.esc(st[s].score) +
         "</td><td>" + LB.esc(st[s].attack) + "</td><td>" + LB.esc(st[s].max_chain) + "</td><td>" + LB.esc(pending[s]) + "</td></tr>";
     }).join("");
+    // A spectator's state has the pairs the seats see (the current first).
+    var coming = (state.pairs || []).map(function (pr) {
+      return LB.svg(2 * C, C, [0, 1].map(function (k) {
+        var key = "RGBY".charAt(pr[k]) || pr[k];
+        return LB.tag("circle", { cx: C / 2 + k * C, cy: C / 2, r: C / 2 - 2, fill: COLOURS[key] || "#fff", stroke: "rgba(0,0,0,0.3)" });
+      }).join(""), "puyo-pair");
+    }).join(" ");
     el.innerHTML = LB.svg(W, H, b.join(""), "puyo-fields") +
+      (coming ? '<div class="lb-caption">pairs coming (axis, child): ' + coming + "</div>" : "") +
       '<div class="lb-caption">turn ' + LB.esc(state.turn) + " \u00b7 new puyos ringed \u00b7 the crossed cell loses when filled</div>" +
       '<table class="lb-stats"><thead><tr><th></th><th>score</th><th>attack sent</th><th>longest chain</th><th>ojama waiting</th></tr></thead><tbody>' +
       rowsHtml + "</tbody></table>";

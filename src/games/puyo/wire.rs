@@ -55,6 +55,23 @@ impl PlayableGame for PuyoDuel {
             "stats": stats_to_json(&self.stats),
         })
     }
+    /// The state without its seed (every pair to come), with the pairs
+    /// the seats see (`pairs`, the current one first).
+    fn public_json(&self) -> Value {
+        let pairs = if self.outcome().is_some() {
+            vec![]
+        } else {
+            super::rules::pairs_from(self.seed, self.turn, super::rules::VISIBLE_PAIRS)
+        };
+        json!({
+            "turn": self.turn,
+            "boards": boards_to_json(&self.boards),
+            "pending": self.pending,
+            "ready": self.ready,
+            "stats": stats_to_json(&self.stats),
+            "pairs": pairs.iter().map(|p| json!([p.axis, p.child])).collect::<Vec<_>>(),
+        })
+    }
     fn state_from_json(v: &Value) -> Result<Self, String> {
         let m = object(v, "state", STATE_KEYS)?;
         let seed = match field(m, "seed")? {

@@ -24,6 +24,7 @@ use crate::platforms::ws::protocol::{
 };
 
 use super::game_loop::{SeatEvent, SeatLink};
+use super::http::Sniffed;
 use super::lobby::{start_match, Waiter};
 use super::{shutdown_signal, ConnSlot, Shared};
 
@@ -97,11 +98,34 @@ pub(crate) async fn serve(
         max_frame_size: Some(MAX_MESSAGE_BYTES),
         ..WebSocketConfig::default()
     };
-    let handshake = tokio_tungstenite::accept_async_with_config(stream, Some(cfg));
     let limit = shared
         .config
         .heartbeat_timeout
         .min(shared.config.limits.hello_timeout);
+    // A request that is no WebSocket upgrade is a spectator's (HTTP).
+    match super::http::sniff(&stream, limit).await {
+        Sniffed::WebSocket => {}
+        Sniffed::Http { request, len } => {
+            tracing::debug!(%peer, method = %request.method, path = %request.path, "http request");
+            return super::http::answer(&shared, stream, request, len).await;
+        }
+        Sniffed::TooBig => {
+            let _ = stream
+                .try_write(b"HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+            return;
+        }
+        Sniffed::Closed => {
+            // A TCP health check (Kubernetes' tcpSocket probe) connects and
+            // closes without a request.
+            tracing::debug!(%peer, "closed before a request");
+            return;
+        }
+        Sniffed::TimedOut => {
+            tracing::warn!(%peer, limit_ms = limit.as_millis() as u64, "no request within the handshake limit");
+            return;
+        }
+    }
+    let handshake = tokio_tungstenite::accept_async_with_config(stream, Some(cfg));
     let ws = match tokio::time::timeout(limit, handshake).await {
         Ok(Ok(ws)) => ws,
         Ok(Err(e)) => {

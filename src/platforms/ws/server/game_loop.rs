@@ -4,7 +4,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
 use crate::games::PlayableGame;
@@ -12,6 +12,7 @@ use crate::model::{Seat, Turn};
 use crate::platforms::ws::protocol::{ErrorCode, ServerMsg, YourResult};
 use crate::records::{now_ms, EndReason, GameRecord};
 
+use super::spectate::Started;
 use super::{shutdown_signal, MatchSlot, Shared};
 
 /// What a seat's connection (or the house task) tells its match; `conn`
@@ -439,6 +440,17 @@ async fn play_game<G: PlayableGame>(
         None => G::start(seed),
     };
     let start = pos.state_to_json();
+    shared.spectators.start(Started {
+        n,
+        id: &game_id,
+        game: G::ID,
+        players: names.clone(),
+        number,
+        of,
+        started_ms,
+        public: &pos.public_json(),
+        truth: &start,
+    });
     let mut bank = [clock.time_bank_ms; 2];
     let mut moves: Vec<Value> = Vec::new();
     let mut move_ms: Vec<u64> = Vec::new();
@@ -605,10 +617,16 @@ async fn play_game<G: PlayableGame>(
                 })
                 .collect();
             pos.apply(joint);
+            let first = moves.len();
+            let (mut seen, mut full, mut ms) = (Vec::new(), Vec::new(), Vec::new());
             for (k, &s) in movers.iter().enumerate() {
                 let Some((mv, _)) = &got[s] else {
                     continue;
                 };
+                // Spectators see what the mover's opponent sees.
+                seen.push(shown[k][1 - s].clone().unwrap_or(Value::Null));
+                full.push(mv.clone());
+                ms.push(used_ms[s]);
                 bank[s] = clock.bank_after(bank[s], used_ms[s]);
                 moves.push(mv.clone());
                 move_ms.push(used_ms[s]);
@@ -624,6 +642,14 @@ async fn play_game<G: PlayableGame>(
                     });
                 }
             }
+            let turn = |moves: Vec<Value>| json!({"movers": movers, "first": first, "moves": moves, "ms": ms});
+            shared.spectators.turn(
+                n,
+                &turn(seen),
+                &turn(full),
+                &pos.public_json(),
+                &pos.state_to_json(),
+            );
         }
     };
 
@@ -647,11 +673,21 @@ async fn play_game<G: PlayableGame>(
             moves: moves.len() as u32,
         });
     }
+    let ending = match end.reason {
+        EndReason::Rules => pos.ending().map(str::to_string),
+        other => G::ending_keys().map(|_| other.key().to_string()),
+    };
+    shared.spectators.end(
+        n,
+        json!({
+            "winner": end.winner,
+            "result": result,
+            "reason": end.reason.key(),
+            "detail": end.detail,
+            "ending": ending,
+        }),
+    );
     if let Some(w) = &shared.records {
-        let ending = match end.reason {
-            EndReason::Rules => pos.ending().map(str::to_string),
-            other => G::ending_keys().map(|_| other.key().to_string()),
-        };
         let record = GameRecord {
             game: G::ID.to_string(),
             id: game_id.clone(),

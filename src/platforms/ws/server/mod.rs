@@ -13,7 +13,9 @@
 mod conn;
 mod game_loop;
 mod house;
+mod http;
 mod lobby;
+mod spectate;
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -320,6 +322,8 @@ pub(crate) struct Shared {
     /// The seats a connection may resume, by the id of any game of a
     /// running match.
     resumable: Mutex<HashMap<String, Arc<game_loop::Resumable>>>,
+    /// The games spectators may watch (`GET /`, `/game/ID`).
+    pub spectators: spectate::Spectators,
 }
 
 #[derive(Default)]
@@ -457,6 +461,7 @@ impl Server {
             conns: Mutex::new(ConnCount::default()),
             matches: AtomicUsize::new(0),
             resumable: Mutex::new(HashMap::new()),
+            spectators: spectate::Spectators::default(),
         });
         Ok(Server {
             listener,
