@@ -342,6 +342,6 @@ mod tests {
         assert_eq!(games[0]["id"], format!("g-{}", KEEP_FINISHED + 5));
         assert_eq!(games.last().unwrap()["id"], "running");
         assert_eq!(s.poll("g-1", 0), Poll::Unknown);
-        assert!(s.kind_of("g-6").is_none() && s.kind_of("g-7").is_some());
+        assert!(s.kind_of("g-5").is_none() && s.kind_of("g-6").is_some());
     }
 }
