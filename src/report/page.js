@@ -107,14 +107,20 @@ var LB = (function () {
     this.last = Math.max(0, g.states.length - 1);
     this.i = 0;
     var self = this;
-    var btn = function (act, label, title) {
-      return LB.tag("button", { type: "button", "data-act": act, title: title }, label);
+    // Each button's icon is a small SVG: the media-control characters
+    // (U+23EE, U+23ED) are missing from many fonts and showed as empty boxes.
+    var btn = function (act, path, title) {
+      var icon = LB.tag("svg", { width: 12, height: 12, viewBox: "0 0 12 12", "aria-hidden": "true" },
+        LB.tag("path", { d: path, fill: "currentColor" }));
+      return LB.tag("button", { type: "button", "data-act": act, title: title, "aria-label": title }, icon);
     };
     this.root.innerHTML =
       '<div class="viewer"><div class="board"></div><div class="side">' +
       '<div class="controls">' +
-      btn("first", "\u23EE", "First (Home)") + btn("prev", "\u25C0", "Previous (\u2190)") +
-      btn("next", "\u25B6", "Next (\u2192)") + btn("last", "\u23ED", "Last (End)") +
+      btn("first", "M1 1h2v10H1zM11 1v10L4 6z", "First (Home)") +
+      btn("prev", "M9.5 1v10L2.5 6z", "Previous (\u2190)") +
+      btn("next", "M2.5 1v10l7-5z", "Next (\u2192)") +
+      btn("last", "M9 1h2v10H9zM1 1v10l7-5z", "Last (End)") +
       LB.tag("input", { type: "range", min: 0, max: this.last, value: 0, step: 1, "aria-label": "position" }) +
       '<span class="pos"></span></div>' +
       '<div class="info"></div><ol class="moves"></ol>' +

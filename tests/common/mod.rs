@@ -1,6 +1,8 @@
 //! Helpers for tests that run the real `ladderbot` binary.
 #![allow(dead_code)]
 
+pub mod browser;
+
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
