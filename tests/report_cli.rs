@@ -82,3 +82,86 @@ fn report_shows_bad_lines_and_still_writes_the_page() {
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("bad.jsonl:1"));
 }
+
+/// The report's Elo of a match is the match's own: the same pentanomial
+/// pairs and the same interval, computed again from the records alone.
+#[test]
+fn report_pairs_a_matchs_games_as_the_match_did() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("m.jsonl");
+    let html = dir.path().join("m.html");
+    let (records_s, html_s) = (records.to_str().unwrap(), html.to_str().unwrap());
+    let o = run(
+        &[
+            "match",
+            "four3d",
+            "--a",
+            "pmc",
+            "--b",
+            "pmc",
+            "--games",
+            "12",
+            "--a-playouts",
+            "20",
+            "--b-playouts",
+            "10",
+            "--seed",
+            "5",
+            "--json",
+            "--out",
+            records_s,
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "match: {}", stderr(&o));
+    let m = last_json(&o);
+    assert_eq!(m["model"], "pentanomial", "{m}");
+    let o = run(&["report", records_s, "--html", html_s], &[], None, LIMIT);
+    assert_eq!(o.status.code(), Some(0), "report: {}", stderr(&o));
+    let page = std::fs::read_to_string(&html).unwrap();
+    let p: Vec<u64> = m["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    // The report names the better scorer first: then A's counts read
+    // backwards and its interval is negated.
+    let counts = format!(
+        "6 pairs: 0:{} ½:{} 1:{} 1½:{} 2:{}",
+        p[0], p[1], p[2], p[3], p[4]
+    );
+    let mirrored = format!(
+        "6 pairs: 0:{} ½:{} 1:{} 1½:{} 2:{}",
+        p[4], p[3], p[2], p[1], p[0]
+    );
+    let a_first = page.contains(&counts);
+    assert!(
+        a_first || page.contains(&mirrored),
+        "neither {counts} nor {mirrored} in the page"
+    );
+    // `match` caps its Elo at ±1200 where the report says ±∞.
+    let fmt = |x: f64| {
+        if x.is_infinite() || x.abs() >= 1200.0 {
+            if x > 0.0 { "+∞" } else { "−∞" }.to_string()
+        } else {
+            let r = x.round();
+            if r == 0.0 {
+                "0".into()
+            } else if r > 0.0 {
+                format!("+{r}")
+            } else {
+                format!("−{}", -r)
+            }
+        }
+    };
+    let mut lo = m["elo_lo"].as_f64().unwrap_or(f64::NEG_INFINITY);
+    let mut hi = m["elo_hi"].as_f64().unwrap_or(f64::INFINITY);
+    if !a_first {
+        (lo, hi) = (-hi, -lo);
+    }
+    let interval = format!("[{}, {}]", fmt(lo), fmt(hi));
+    assert!(page.contains(&interval), "{interval} not in the page");
+}

@@ -440,6 +440,7 @@ mod tests {
         match game {
             "puyo" => {
                 assert!(public.get("seed").is_none(), "{public}");
+                assert_eq!(public["pairs"], truth["pairs"]);
                 assert_eq!(public["boards"], truth["boards"]);
                 let over = public["pairs"].as_array().unwrap().is_empty();
                 assert!(over || public["pairs"].as_array().unwrap().len() == 3);

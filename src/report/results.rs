@@ -42,7 +42,13 @@ impl Wdl {
     /// trinomial observations); infinite ends when every game was won or
     /// lost.
     pub fn elo(&self) -> Elo {
-        let sample = Sample::trinomial(self.wins, self.draws, self.losses);
+        self.elo_with([0; 5])
+    }
+
+    /// As [`Wdl::elo`], but from the pentanomial counts of the complete
+    /// seat-swapped pairs when there is at least one (as `match` does).
+    pub fn elo_with(&self, pairs: [u32; 5]) -> Elo {
+        let sample = Sample::of_match(self.wins, self.draws, self.losses, pairs);
         let (lo, hi) = sample.score_interval();
         Elo {
             score: sample.mean(),
@@ -75,6 +81,11 @@ pub struct Table {
     pub self_play: u32,
     pub aborted: u32,
     pub games: u32,
+    /// Seat-swapped pairs of games by pairing (both orders): how many gave
+    /// the first-named player 0, ½, 1, 1½ or 2 points.
+    pub penta: BTreeMap<(String, String), [u32; 5]>,
+    /// The same per player, against everyone.
+    pub penta_totals: BTreeMap<String, [u32; 5]>,
 }
 
 impl Table {
@@ -131,12 +142,83 @@ impl Table {
         };
         order.sort_by(|a, b| share(b).total_cmp(&share(a)));
         t.players = order;
+        for (a, b) in seat_swapped_pairs(records) {
+            let [p, q] = &a.players;
+            // p's points over the pair: seat 0 in the first game, seat 1 in
+            // the second; as an index 0..=4 (half points).
+            let half = |r: &GameRecord, seat: usize| match r.winner {
+                Some(w) if w == seat => 2,
+                Some(_) => 0,
+                None => 1,
+            };
+            let k = half(a, 0) + half(b, 1);
+            t.penta.entry((p.clone(), q.clone())).or_default()[k] += 1;
+            t.penta.entry((q.clone(), p.clone())).or_default()[4 - k] += 1;
+            t.penta_totals.entry(p.clone()).or_default()[k] += 1;
+            t.penta_totals.entry(q.clone()).or_default()[4 - k] += 1;
+        }
         t
+    }
+
+    /// The pentanomial counts of pairing `a` vs `b` (zeros: none).
+    pub fn penta_of(&self, a: &str, b: &str) -> [u32; 5] {
+        self.penta
+            .get(&(a.to_string(), b.to_string()))
+            .copied()
+            .unwrap_or_default()
     }
 
     pub fn pair(&self, a: &str, b: &str) -> Option<Wdl> {
         self.pairs.get(&(a.to_string(), b.to_string())).copied()
     }
+}
+
+/// The scored games that form seat-swapped pairs, as `match` plays them:
+/// records of one match (`match` tag) paired by game number (2k, 2k+1);
+/// other records paired when consecutive (in the order given) between the
+/// same two players with the seats swapped from the same start position.
+/// A game is in one pair at most; aborted and one-name games in none.
+pub fn seat_swapped_pairs<'a>(records: &[&'a GameRecord]) -> Vec<(&'a GameRecord, &'a GameRecord)> {
+    let scored = |r: &GameRecord| {
+        !(r.is_aborted() || r.result == GameRecord::ABORTED) && r.players[0] != r.players[1]
+    };
+    let swapped = |a: &GameRecord, b: &GameRecord| {
+        a.players[0] == b.players[1] && a.players[1] == b.players[0] && a.game == b.game
+    };
+    let mut out = Vec::new();
+    let mut tagged: BTreeMap<(String, u32), &GameRecord> = BTreeMap::new();
+    let mut last: Option<&GameRecord> = None;
+    for &r in records.iter().filter(|r| scored(r)) {
+        match &r.match_tag {
+            Some(tag) => {
+                let key = (tag.key.clone(), tag.index / 2);
+                match tagged.remove(&key) {
+                    Some(o) if swapped(o, r) => {
+                        let (x, y) = if tag.index % 2 == 1 { (o, r) } else { (r, o) };
+                        out.push((x, y));
+                    }
+                    _ => {
+                        tagged.insert(key, r);
+                    }
+                }
+            }
+            None => match last.take() {
+                Some(o) if swapped(o, r) && o.start == r.start => out.push((o, r)),
+                _ => last = Some(r),
+            },
+        }
+    }
+    out
+}
+
+/// Pentanomial counts as text: `0:1 ½:3 1:5 1½:2 2:1`.
+fn fmt_penta(p: &[u32; 5]) -> String {
+    ["0", "½", "1", "1½", "2"]
+        .iter()
+        .zip(p)
+        .map(|(k, n)| format!("{k}:{n}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Formats an Elo value: `+35`, `-120`, `+∞`.
@@ -362,11 +444,11 @@ and points against each column player</caption><thead><tr><th>#</th><th>player</
 /// Each pairing (from the better-placed player's side) and each player
 /// against all its opponents: score, Elo and its 95% interval as a bar.
 fn pairings(t: &Table) -> String {
-    let mut rows: Vec<(String, Wdl)> = Vec::new();
+    let mut rows: Vec<(String, Wdl, [u32; 5])> = Vec::new();
     for (i, a) in t.players.iter().enumerate() {
         for b in &t.players[i + 1..] {
             if let Some(w) = t.pair(a, b).filter(|w| w.games() > 0) {
-                rows.push((format!("{} vs {}", esc(a), esc(b)), w));
+                rows.push((format!("{} vs {}", esc(a), esc(b)), w, t.penta_of(a, b)));
             }
         }
     }
@@ -374,32 +456,51 @@ fn pairings(t: &Table) -> String {
     if t.players.len() > 2 {
         for p in &t.players {
             if let Some(w) = t.totals.get(p).filter(|w| w.games() > 0) {
-                rows.push((format!("{} vs all", esc(p)), *w));
+                let penta = t.penta_totals.get(p).copied().unwrap_or_default();
+                rows.push((format!("{} vs all", esc(p)), *w, penta));
             }
         }
     }
     if rows.is_empty() {
         return "<p class=\"empty\">No scored games.</p>".into();
     }
-    let elos: Vec<Elo> = rows.iter().map(|(_, w)| w.elo()).collect();
+    let elos: Vec<Elo> = rows.iter().map(|(_, w, p)| w.elo_with(*p)).collect();
     let scale = elo_scale(&elos);
     let mut s = String::from(
         "<table class=\"pairings\"><caption>Elo difference of the first-named player, with its \
-95% likelihood-ratio interval (games as trinomial observations)</caption><thead><tr>\
-<th>pairing</th><th>games</th><th>+W =D −L</th><th>score</th><th>Elo</th><th>95% interval</th><th>",
+95% likelihood-ratio interval: from the seat-swapped pairs (pentanomial, the pair's points 0 to 2 \
+counted) where the games form pairs, as <code>match</code> plays them; else from the games (trinomial)\
+</caption><thead><tr><th>pairing</th><th>games</th><th>+W =D −L</th><th>pairs by points</th><th>score</th>\
+<th>Elo</th><th>95% interval</th><th>",
     );
     s.push_str(&elo_axis(scale));
     s.push_str("</th></tr></thead><tbody>");
-    for (k, ((name, w), e)) in rows.iter().zip(&elos).enumerate() {
+    for (k, ((name, w, penta), e)) in rows.iter().zip(&elos).enumerate() {
         let class = if k >= pairs { " class=\"vs-all\"" } else { "" };
+        let n: u32 = penta.iter().sum();
+        let penta_cell = if n == 0 {
+            "none (trinomial)".to_string()
+        } else {
+            format!(
+                "{n} pair{}: {}{}",
+                if n == 1 { "" } else { "s" },
+                fmt_penta(penta),
+                if 2 * n < w.games() {
+                    format!(" ({} games unpaired, not in the Elo)", w.games() - 2 * n)
+                } else {
+                    String::new()
+                }
+            )
+        };
         let _ = write!(
             s,
-            "<tr{class}><td>{name}</td><td>{}</td><td>+{} ={} −{}</td><td>{:.1}%</td>\
+            "<tr{class}><td>{name}</td><td>{}</td><td>+{} ={} −{}</td><td class=\"penta\">{}</td><td>{:.1}%</td>\
 <td class=\"num\">{}</td><td class=\"num\">[{}, {}]</td><td>{}</td></tr>",
             w.games(),
             w.wins,
             w.draws,
             w.losses,
+            esc(&penta_cell),
             100.0 * e.score,
             fmt_elo(e.elo),
             fmt_elo(e.lo),
@@ -635,6 +736,64 @@ mod tests {
         let e = t.totals["z"].elo();
         assert_eq!(e.hi, f64::INFINITY);
         assert!(e.lo.is_finite() && e.lo < 0.0);
+    }
+
+    #[test]
+    fn seat_swapped_games_pair_into_pentanomial_counts() {
+        use crate::records::MatchTag;
+        let tag = |index: u32| MatchTag {
+            key: "k".into(),
+            a: "A".into(),
+            b: "B".into(),
+            seed: 0,
+            games: 4,
+            index,
+            shard: None,
+            sprt: None,
+            suite: None,
+            transport: None,
+            sides: Default::default(),
+        };
+        let tagged = |a: &str, b: &str, w: Option<usize>, i: u32| GameRecord {
+            match_tag: Some(tag(i)),
+            ..game(a, b, w)
+        };
+        // A match's games out of order (shards): pairs by number.
+        let rs = [
+            tagged("B", "A", Some(1), 1), // A wins as seat 1
+            tagged("A", "B", None, 2),
+            tagged("A", "B", Some(0), 0), // A wins as seat 0: pair 0 gives A 2
+            tagged("B", "A", Some(0), 3), // B wins: pair 1 gives A ½
+        ];
+        let refs: Vec<&GameRecord> = rs.iter().collect();
+        let t = Table::of(&refs);
+        assert_eq!(t.penta_of("A", "B"), [0, 1, 0, 0, 1]);
+        assert_eq!(t.penta_of("B", "A"), [1, 0, 0, 1, 0]);
+        // Untagged: consecutive, swapped, same start; a third game unpaired.
+        let mut other_start = game("x", "y", Some(0));
+        other_start.start = serde_json::json!({"s": 1});
+        let rs = [
+            game("x", "y", Some(0)),
+            game("y", "x", Some(0)), // x: 1 + 0
+            game("x", "y", None),
+            other_start, // another start: no pair with the one before
+            game("y", "x", None),
+            game("x", "y", Some(1)),
+        ];
+        let refs: Vec<&GameRecord> = rs.iter().collect();
+        let t = Table::of(&refs);
+        // (x,y,0)+(y,x,0): x 1 point; (other start) alone; (y,x draw)+(x,y y wins): x ½.
+        assert_eq!(t.penta_of("x", "y"), [0, 1, 1, 0, 0]);
+        assert_eq!(t.penta_totals["y"], [0, 0, 1, 1, 0]);
+        let w = t.pair("x", "y").unwrap();
+        // The Elo comes from the two pairs, not the six games.
+        let e = w.elo_with(t.penta_of("x", "y"));
+        assert!((e.score - 0.375).abs() < 1e-9, "{e:?}");
+        let html = pairings(&t);
+        assert!(
+            html.contains("2 pairs: 0:0 ½:1 1:1 1½:0 2:0 (2 games unpaired"),
+            "{html}"
+        );
     }
 
     #[test]

@@ -253,13 +253,18 @@ fn results_show_the_crosstable_elo_with_its_interval_endings_and_times() {
     );
     assert!(results.contains("x vs y"));
     assert!(results.contains("+3 =1 −0"));
+    // One start, seats swapped: two pairs, x scoring 2 and 1½ of them.
+    assert!(
+        results.contains("2 pairs: 0:0 ½:0 1:0 1½:1 2:1"),
+        "{results}"
+    );
     let e = results::Wdl {
         wins: 3,
         draws: 1,
         losses: 0,
     }
-    .elo();
-    assert!(e.lo < e.elo && e.elo < e.hi && e.hi.is_finite());
+    .elo_with([0, 0, 0, 1, 1]);
+    assert!(e.lo < e.elo && e.elo <= e.hi);
     assert!(results.contains(&format!(
         "[{}, {}]",
         results::fmt_elo(e.lo),

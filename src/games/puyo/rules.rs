@@ -111,6 +111,16 @@ impl PuyoObs {
 }
 
 impl PuyoDuel {
+    /// The pairs both seats see now: the current one and the next ones
+    /// (none once the game is over).
+    pub fn visible_pairs(&self) -> Vec<Pair> {
+        if self.outcome().is_some() {
+            vec![]
+        } else {
+            pairs_from(self.seed, self.turn, VISIBLE_PAIRS)
+        }
+    }
+
     /// A new duel on pair sequence `seed`.
     pub fn new(seed: u64) -> Self {
         PuyoDuel {
@@ -195,15 +205,10 @@ impl Model for PuyoDuel {
     }
 
     fn observe(&self, seat: Seat) -> PuyoObs {
-        let over = self.outcome().is_some();
         PuyoObs {
             seat,
             turn: self.turn,
-            pairs: if over {
-                vec![]
-            } else {
-                pairs_from(self.seed, self.turn, VISIBLE_PAIRS)
-            },
+            pairs: self.visible_pairs(),
             boards: self.boards,
             pending: self.pending,
             ready: self.ready,

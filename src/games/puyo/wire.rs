@@ -26,7 +26,9 @@ use crate::games::{AgentParams, PlayableGame};
 use crate::model::Model;
 use crate::search::Agent;
 
-const STATE_KEYS: &[&str] = &["seed", "turn", "boards", "pending", "ready", "stats"];
+const STATE_KEYS: &[&str] = &[
+    "seed", "turn", "boards", "pending", "ready", "stats", "pairs",
+];
 const OBS_KEYS: &[&str] = &[
     "seat", "turn", "pairs", "boards", "pending", "ready", "stats",
 ];
@@ -45,6 +47,8 @@ impl PlayableGame for PuyoDuel {
     fn start(seed: u64) -> Self {
         PuyoDuel::new(seed)
     }
+    /// The true state: `seed` decides every pair to come; `pairs` (the
+    /// ones the seats see, from the seed) is there for readers and views.
     fn state_to_json(&self) -> Value {
         json!({
             "seed": self.seed.to_string(),
@@ -53,24 +57,17 @@ impl PlayableGame for PuyoDuel {
             "pending": self.pending,
             "ready": self.ready,
             "stats": stats_to_json(&self.stats),
+            "pairs": pairs_to_json(&self.visible_pairs()),
         })
     }
-    /// The state without its seed (every pair to come), with the pairs
-    /// the seats see (`pairs`, the current one first).
+    /// The state without its seed (every pair to come): the pairs the
+    /// seats see stay (`pairs`, the current one first).
     fn public_json(&self) -> Value {
-        let pairs = if self.outcome().is_some() {
-            vec![]
-        } else {
-            super::rules::pairs_from(self.seed, self.turn, super::rules::VISIBLE_PAIRS)
-        };
-        json!({
-            "turn": self.turn,
-            "boards": boards_to_json(&self.boards),
-            "pending": self.pending,
-            "ready": self.ready,
-            "stats": stats_to_json(&self.stats),
-            "pairs": pairs.iter().map(|p| json!([p.axis, p.child])).collect::<Vec<_>>(),
-        })
+        let mut v = self.state_to_json();
+        if let Some(m) = v.as_object_mut() {
+            m.remove("seed");
+        }
+        v
     }
     fn state_from_json(v: &Value) -> Result<Self, String> {
         let m = object(v, "state", STATE_KEYS)?;
@@ -87,13 +84,20 @@ impl PlayableGame for PuyoDuel {
         g.ready = pair_u32(field(m, "ready")?, "ready")?;
         check_ready(g.pending, g.ready)?;
         g.stats = stats_from_json(field(m, "stats")?)?;
+        // Optional (older records have none), but never other pairs than
+        // the seed's.
+        if let Some(p) = m.get("pairs") {
+            if *p != pairs_to_json(&g.visible_pairs()) {
+                return Err("pairs: not the pairs the seed gives at this turn".into());
+            }
+        }
         Ok(g)
     }
     fn obs_to_json(obs: &PuyoObs) -> Value {
         json!({
             "seat": obs.seat,
             "turn": obs.turn,
-            "pairs": obs.pairs.iter().map(|p| json!([p.axis, p.child])).collect::<Vec<_>>(),
+            "pairs": pairs_to_json(&obs.pairs),
             "boards": boards_to_json(&obs.boards),
             "pending": obs.pending,
             "ready": obs.ready,
@@ -207,6 +211,10 @@ fn check_ready(pending: [u32; 2], ready: [u32; 2]) -> Result<(), String> {
         return Err(format!("ready: {ready:?} above pending {pending:?}"));
     }
     Ok(())
+}
+
+fn pairs_to_json(pairs: &[Pair]) -> Value {
+    pairs.iter().map(|p| json!([p.axis, p.child])).collect()
 }
 
 fn boards_to_json(b: &[Board; 2]) -> Value {
@@ -345,6 +353,17 @@ mod tests {
         assert!(PuyoDuel::state_from_json(&bad)
             .unwrap_err()
             .contains("turn"));
+        // Pairs are optional (older records) but must be the seed's.
+        let mut old = v.clone();
+        old.as_object_mut().unwrap().remove("pairs");
+        assert_eq!(PuyoDuel::state_from_json(&old).unwrap().state_to_json(), v);
+        let mut bad = v.clone();
+        bad["pairs"][0] = json!([3, 3]);
+        bad["pairs"][1] = json!([3, 3]);
+        bad["pairs"][2] = json!([3, 3]);
+        assert!(PuyoDuel::state_from_json(&bad)
+            .unwrap_err()
+            .contains("pairs"));
         let mut bad = v.clone();
         bad["ready"] = json!([3, 0]);
         assert!(PuyoDuel::state_from_json(&bad)
