@@ -243,31 +243,44 @@ fn every_game_is_drawn_live_and_geister_hides_its_colours_until_the_end() {
     let Some(browser) = Browser::launch() else {
         return;
     };
-    let server = server(&["--time-per-move-ms", "5000"]);
-    let base = http_base(&server.url);
-    let addr = server.url.trim_start_matches("ws://").to_string();
-    // Geister first, paced so that it is still running when the page opens.
+    // Geister first, on a server of its own whose house thinks 200 ms a
+    // move (as the player does), so that it still runs when the page opens.
+    let gserver = server(&[
+        "--time-per-move-ms",
+        "5000",
+        "--house-agent",
+        "dmc-v1",
+        "--house-time-ms",
+        "200",
+    ]);
+    let base = http_base(&gserver.url);
+    let addr = gserver.url.trim_start_matches("ws://").to_string();
     let geister = player(
-        &server.url,
+        &gserver.url,
         "geister",
-        &["--agent", "dmc-v1", "--time-ms", "60"],
+        &["--agent", "dmc-v1", "--time-ms", "200"],
     );
     let id = game_id(&addr, "geister");
     let page = browser.new_page();
     page.goto(&format!("{base}/game/{id}"));
     // While it runs: pieces on the board drawn grey with a "?", and no
     // colour of a piece on the board anywhere in the page's data.
+    let snapshot = "(() => { const g = LB.viewer && LB.viewer.g; if (!g) return null;
+           const s = g.states[g.states.length - 1];
+           const texts = Array.from(document.querySelectorAll('#game-1 .board svg text')).map(t => t.textContent);
+           const cap = document.querySelector('#game-1 .board .lb-caption');
+           return { state: document.getElementById('status').dataset.state, phase: s.phase,
+             unknown: s.unknown, setups: s.setups, places: s.places,
+             marked: texts.filter(t => /^[A-Ha-h]\\?$/.test(t)).length,
+             caption: cap ? cap.textContent : '', hiddenSetups: g.turns.length ? g.turns[0].moves : null }; })()";
     page.wait_for(
-        "LB.viewer && document.getElementById('status').dataset.state === 'live' && LB.viewer.g.states[LB.viewer.last].phase === 'play'",
+        &format!("(s => s && s.state === 'live' && s.phase === 'play')({snapshot})"),
         WAIT,
     );
-    let during = page.eval(
-        "(() => { const g = LB.viewer.g; const s = g.states[g.states.length - 1];
-           const texts = Array.from(document.querySelectorAll('#game-1 .board svg text')).map(t => t.textContent);
-           return { unknown: s.unknown, setups: s.setups, places: s.places,
-             marked: texts.filter(t => /^[A-Ha-h]\\?$/.test(t)).length,
-             caption: document.querySelector('#game-1 .board .lb-caption').textContent,
-             hiddenSetups: g.turns[0].moves }; })()",
+    let during = page.eval(snapshot);
+    assert_eq!(
+        during["state"], "live",
+        "the game ended while we looked: {during}"
     );
     assert!(during["marked"].as_u64().unwrap() >= 8, "{during}");
     assert!(
@@ -302,6 +315,9 @@ fn every_game_is_drawn_live_and_geister_hides_its_colours_until_the_end() {
     check_clean(&page, &base);
     let o = wait_with_limit(geister, LIMIT);
     assert!(o.status.success(), "{}", stderr(&o));
+    let server = server(&["--time-per-move-ms", "5000"]);
+    let base = http_base(&server.url);
+    let addr = server.url.trim_start_matches("ws://").to_string();
     // The other games, each drawn live by its own view.
     for (game, args) in [
         ("golad", &["--agent", "best", "--time-ms", "20"][..]),

@@ -237,37 +237,27 @@ impl PlayableGame for GeisterGame {
     /// (captured: shown to both), `unknown` the letters of its pieces on
     /// the board.
     fn public_json(&self) -> Value {
-        match self {
-            GeisterGame::Setup => json!({"phase": "setup"}),
-            GeisterGame::Play(g) => {
-                let places: String = (0..2)
-                    .flat_map(|s| g.places(s).iter().map(|&p| place_code(p)))
-                    .collect();
-                let split = |s: Seat| {
-                    let (mut reds, mut unknown) = (String::new(), String::new());
-                    let red = g.setup(s).to_letters();
-                    for (i, p) in g.places(s).iter().enumerate() {
-                        let letter = char::from(b'A' + i as u8);
-                        match p {
-                            Place::At(_) => unknown.push(letter),
-                            _ if red.contains(letter) => reds.push(letter),
-                            _ => {}
-                        }
-                    }
-                    (reds, unknown)
-                };
-                let (r0, u0) = split(0);
-                let (r1, u1) = split(1);
-                json!({
-                    "phase": "play",
-                    "first": g.first(),
-                    "ply": g.ply(),
-                    "setups": [r0, r1],
-                    "unknown": [u0, u1],
-                    "places": places,
-                })
+        let GeisterGame::Play(g) = self else {
+            return self.state_to_json();
+        };
+        let split = |s: Seat| {
+            let (mut reds, mut unknown) = (String::new(), String::new());
+            let red = g.setup(s).to_letters();
+            for (i, p) in g.places(s).iter().enumerate() {
+                let letter = char::from(b'A' + i as u8);
+                match p {
+                    Place::At(_) => unknown.push(letter),
+                    _ if red.contains(letter) => reds.push(letter),
+                    _ => {}
+                }
             }
-        }
+            (reds, unknown)
+        };
+        let ((r0, u0), (r1, u1)) = (split(0), split(1));
+        let mut v = self.state_to_json();
+        v["setups"] = json!([r0, r1]);
+        v["unknown"] = json!([u0, u1]);
+        v
     }
 
     fn state_from_json(v: &Value) -> Result<Self, String> {
