@@ -93,6 +93,30 @@ fn table(dir: &Path, envs: &[(&str, &str)]) -> Table {
     }
 }
 
+/// Waits until a game is in progress with at least two turns played, as the
+/// server's spectator list tells (`GET /api/games` on its port): a signal
+/// sent then lands mid-game, whatever the length of the games before.
+fn mid_game(ws_url: &str) {
+    let addr = ws_url.trim_start_matches("ws://").to_string();
+    wait_until("a game in progress", LIMIT, || {
+        use std::io::{Read, Write};
+        let Ok(mut s) = std::net::TcpStream::connect(&addr) else {
+            return false;
+        };
+        let _ = write!(s, "GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n");
+        let mut raw = String::new();
+        let _ = s.read_to_string(&mut raw);
+        let Some((_, body)) = raw.split_once("\r\n\r\n") else {
+            return false;
+        };
+        let list: serde_json::Value = serde_json::from_str(body).unwrap_or_default();
+        list["games"].as_array().is_some_and(|gs| {
+            gs.iter()
+                .any(|g| g["over"] == false && g["turns"].as_u64().unwrap_or(0) >= 2)
+        })
+    });
+}
+
 /// A `play four3d` client named `name` with its own records.
 fn play(url: &str, name: &str, games: u32, records: &Path, time_ms: u32) -> Guard {
     let mut c = bin();
@@ -172,8 +196,7 @@ fn a_killed_server_aborts_the_game_for_both_clients() {
     wait_until("a finished game", LIMIT, || {
         !records_of(&t.a_rec).is_empty() && !records_of(&t.b_rec).is_empty()
     });
-    // Well into the next game (40 ms a move, dozens of moves a game).
-    std::thread::sleep(Duration::from_millis(600));
+    mid_game(&t.server.url);
     let mut child = t.server.child.0.take().unwrap();
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
@@ -197,7 +220,7 @@ fn sigterm_records_the_game_in_progress_as_aborted() {
     let t = table(dir.path(), &[]);
     let (srv_rec, log) = (&t.srv_rec, &t.log);
     wait_until("a finished game", LIMIT, || !records_of(srv_rec).is_empty());
-    std::thread::sleep(Duration::from_millis(600));
+    mid_game(&t.server.url);
     signal(t.server.child.0.as_ref().unwrap(), "-TERM");
     let sent = Instant::now();
     let so = t.server.child.wait(LIMIT);
@@ -244,7 +267,7 @@ fn sigterm_with_a_grace_lets_the_game_in_progress_finish() {
     wait_until("a finished game", LIMIT, || {
         !records_of(&t.srv_rec).is_empty()
     });
-    std::thread::sleep(Duration::from_millis(300));
+    mid_game(&t.server.url);
     signal(t.server.child.0.as_ref().unwrap(), "-TERM");
     let so = t.server.child.wait(LIMIT);
     assert_eq!(so.status.code(), Some(0));
