@@ -96,6 +96,28 @@ impl Raw {
             Ok(_) => Some(l.trim_end_matches("\r\n").to_string()),
         }
     }
+    /// Both seats, each past its `SET:` (`OK ` received). Connections the
+    /// server resets (made before it closed its ports after the last game,
+    /// as the real server does) are made again, as a GAT client does.
+    fn pair_set(ports: [u16; 2]) -> (Raw, Raw) {
+        let start = Instant::now();
+        loop {
+            let (mut a, mut b) = (Raw::connect(ports[0]), Raw::connect(ports[1]));
+            if let (Some(x), Some(y)) = (a.try_line(), b.try_line()) {
+                assert_eq!((x.as_str(), y.as_str()), ("SET?", "SET?"));
+                for r in [&mut a, &mut b] {
+                    r.send("SET:ABCD");
+                    assert_eq!(r.line(), "OK ");
+                }
+                return (a, b);
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "no game within 10 s"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
     /// Answers `SET?` and returns the first line after `OK `.
     fn set(&mut self) {
         assert_eq!(self.line(), "SET?");
@@ -400,18 +422,16 @@ fn a_line_over_the_limit_loses_and_a_partial_line_is_no_move_and_the_server_serv
     assert!(second.line().starts_with("WON:"));
     drop((first, second));
     // Game 2: a move without its end of line, then silence: lost on time.
-    let (mut first, mut second) = (Raw::connect(ports[0]), Raw::connect(ports[1]));
-    first.set();
-    second.set();
+    // (A connection made before the server closed its ports after game 1
+    // is reset, as on the real server: `seated` connects again.)
+    let (mut first, mut second) = Raw::pair_set(ports);
     assert!(first.line().starts_with("MOV?"));
     first.wr.write_all(b"MOV:C,N").unwrap();
     assert!(first.line().starts_with("LST:"));
     assert!(second.line().starts_with("WON:"));
     drop((first, second));
     // Game 3: a move without its end of line, then the end of the stream.
-    let (mut first, mut second) = (Raw::connect(ports[0]), Raw::connect(ports[1]));
-    first.set();
-    second.set();
+    let (mut first, mut second) = Raw::pair_set(ports);
     assert!(first.line().starts_with("MOV?"));
     first.wr.write_all(b"MOV:C,N").unwrap();
     first.wr.shutdown(std::net::Shutdown::Write).unwrap();
@@ -681,5 +701,80 @@ fn a_server_lost_mid_game_is_aborted_not_lost_and_a_closed_connection_is_no_game
     assert_eq!(
         (recs[0].reason, recs[0].result.as_str(), recs[0].winner),
         (EndReason::Aborted, "*", None)
+    );
+}
+
+/// Forwards connections on a port of its own to `to`; when a client closes
+/// its side, the server hears of it only `delay` later (a client slow to
+/// close, as some GAT entries are).
+fn slow_closing_proxy(to: u16, delay: Duration) -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for client in l.incoming().flatten() {
+            let Ok(server) = TcpStream::connect(("127.0.0.1", to)) else {
+                continue; // refused: the client sees its connection close
+            };
+            let (mut c_rd, mut c_wr) = (client.try_clone().unwrap(), client);
+            let (mut s_rd, mut s_wr) = (server.try_clone().unwrap(), server);
+            std::thread::spawn(move || {
+                let _ = std::io::copy(&mut s_rd, &mut c_wr);
+                let _ = c_wr.shutdown(std::net::Shutdown::Write);
+            });
+            std::thread::spawn(move || {
+                let _ = std::io::copy(&mut c_rd, &mut s_wr);
+                std::thread::sleep(delay);
+                let _ = s_wr.shutdown(std::net::Shutdown::Both);
+            });
+        }
+    });
+    port
+}
+
+/// Between games serve-gat closes its ports once both players have closed
+/// and opens them again, as the real GAT server does: the quick client's
+/// next connection, made while the slow one still holds its game open, is
+/// reset (or refused). That is no game: the client connects again, and
+/// both play their whole session, every game with its result and how it
+/// ended.
+#[test]
+fn a_session_survives_the_ports_closing_and_reopening_between_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games.jsonl");
+    let games = 4;
+    let (srv, ports, _lines) = serve_gat(games, &out, 60, 5);
+    let slow = slow_closing_proxy(ports[1], Duration::from_millis(700));
+    let quick = client(ports[0], games, 1);
+    let late = client(slow, games, 2);
+    let (oq, ol) = (quick.wait(LIMIT), late.wait(LIMIT));
+    assert!(srv.wait(LIMIT).status.success());
+    for o in [&oq, &ol] {
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(summary(o).0, games);
+        let text = stdout_of(o);
+        let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("game ")).collect();
+        assert_eq!(lines.len(), games as usize, "{text}");
+        for l in &lines {
+            assert!(!l.contains("error"), "a phantom game: {l}");
+            assert!(
+                ["escape", "blues_captured", "reds_captured", "draw"]
+                    .iter()
+                    .any(|e| l.contains(&format!(" by {e} "))),
+                "how it ended is not said: {l}"
+            );
+        }
+    }
+    // The quick client met the closed ports at least once, and took it for
+    // no game.
+    let err = String::from_utf8_lossy(&oq.stderr);
+    assert!(
+        err.contains("before the game began; reconnecting"),
+        "the quick client never met the ports closing: {err}"
+    );
+    let recs = read_records(&out).unwrap();
+    assert_eq!(recs.len(), games as usize);
+    assert!(
+        recs.iter().all(|r| r.reason == EndReason::Rules),
+        "{recs:?}"
     );
 }

@@ -474,7 +474,7 @@ fn gat_record(g: &GatGame, our_name: &str, session: u64) -> GameRecord {
         moves: Vec::new(),
         move_ms: Vec::new(),
         opening: None,
-        ending: None,
+        ending: g.ending.map(str::to_string),
         started_ms: g.started_ms,
         finished_ms: g.finished_ms,
         match_tag: None,

@@ -13,7 +13,8 @@ use crate::games::geister::agents;
 use crate::games::geister::{Action, GeisterGame, Move, Obs, Setup, View, PIECES};
 use crate::games::AgentParams;
 use crate::platforms::gat::codec::{
-    format_client, parse_server_line, ClientMsg, GatBoard, Outcome, Phase, Reds, ServerMsg,
+    format_client, parse_server_line, ClientMsg, Colour, GatBoard, Outcome, Phase, Place, Reds,
+    ServerMsg,
 };
 use crate::runtime::{abandon_after, wait_for_stop, SearchThread, Stop};
 use crate::search::{Deadline, Decision, Limits, Seat};
@@ -81,6 +82,10 @@ pub struct GatGame {
     pub error: Option<String>,
     /// We left it on a stop (see [`GatClientConfig::stop`]).
     pub abandoned: bool,
+    /// How it ended, read off the end board ([`ending_of`]): `escape`,
+    /// `blues_captured`, `reds_captured`, `draw`; `None` when the board
+    /// shows none of these (a timeout, a disconnection, a refused move).
+    pub ending: Option<&'static str>,
     /// Unix milliseconds when the game's connection opened and when it
     /// ended.
     pub started_ms: u64,
@@ -99,8 +104,9 @@ impl GatGame {
             (None, Some(e)) => format!("loss (error: {e})"),
             (None, None) => "loss (no result)".to_string(),
         };
+        let by = self.ending.map_or(String::new(), |e| format!(" by {e}"));
         let mut s = format!(
-            "game {}: seat {seat}: {result} after {} of our moves",
+            "game {}: seat {seat}: {result}{by} after {} of our moves",
             self.number, self.our_moves
         );
         if self.refused {
@@ -279,6 +285,7 @@ pub async fn run_client_with(
                 refused: false,
                 error: None,
                 abandoned: false,
+                ending: None,
                 started_ms: crate::records::now_ms(),
                 finished_ms: 0,
             };
@@ -385,6 +392,39 @@ fn end_view(board: &GatBoard, seat: Seat, our_moves: u32) -> Option<View> {
     let mut view = View::from_gat(&board.to_string()).ok()?;
     view.set_context(seat, 2 * our_moves + seat as u32, false);
     Some(view)
+}
+
+/// How a game ended, from its verdict and the end board (every colour
+/// shown): an escape (a piece out through an exit, `88`), four blues
+/// captured, four reds captured, or a draw; `None` when the board shows
+/// none of these (the game ended by a timeout, a disconnection or a
+/// refused move).
+pub fn ending_of(outcome: Outcome, board: &GatBoard) -> Option<&'static str> {
+    let count = |opp: bool, want: fn(Place, Colour) -> bool| {
+        (0..PIECES)
+            .map(|i| if opp { board.opponent(i) } else { board.own(i) })
+            .filter(|p| want(p.place, p.colour))
+            .count()
+    };
+    let escaped = |p: Place, _| p == Place::Escaped;
+    let blue_taken = |p: Place, c| p == Place::Captured && c == Colour::Blue;
+    let red_taken = |p: Place, c| p == Place::Captured && c == Colour::Red;
+    // (winner is the opponent?) for a win or a loss.
+    let opp_won = match outcome {
+        Outcome::Draw => return Some("draw"),
+        Outcome::Won => false,
+        Outcome::Lost => true,
+    };
+    let (winner, loser) = (opp_won, !opp_won);
+    if count(winner, escaped) > 0 {
+        Some("escape")
+    } else if count(loser, blue_taken) >= 4 {
+        Some("blues_captured")
+    } else if count(winner, red_taken) >= 4 {
+        Some("reds_captured")
+    } else {
+        None
+    }
 }
 
 /// Why a game broke off.
@@ -509,6 +549,7 @@ async fn play_game(
             }
             ServerMsg::End(o, board) => {
                 game.outcome = Some(o);
+                game.ending = ending_of(o, &board);
                 // The end board shows the opponent's true colours: agents
                 // that learn from game to game see them.
                 if let Some(view) = game.seat.and_then(|s| end_view(&board, s, game.our_moves)) {
@@ -529,6 +570,32 @@ async fn play_game(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// End boards as the real server sends them (every colour shown; own
+    /// pieces A..H first, upper case on the board).
+    #[test]
+    fn the_ending_is_read_off_the_end_board() {
+        let b = |s: &str| GatBoard::parse(s).unwrap();
+        // Our A escaped (88); the rest where they started.
+        let escape = b("88b24R34R44R15B25B35B45B41r31r21r11r40b30b20b10b");
+        assert_eq!(ending_of(Outcome::Won, &escape), Some("escape"));
+        // Their four blues captured (99).
+        let blues = b("14B24R34R44R15B25B35B45B41r31r21r11r99b99b99b99b");
+        assert_eq!(ending_of(Outcome::Won, &blues), Some("blues_captured"));
+        // We took their four reds: they win.
+        let reds = b("14B24R34R44R15B25B35B45B99r99r99r99r40b30b20b10b");
+        assert_eq!(ending_of(Outcome::Lost, &reds), Some("reds_captured"));
+        // Our four blues lost: they win by blues.
+        let ours = b("99b24R34R44R99b99b99b45R41r31r21r11r40b30b20b10b");
+        assert_eq!(ending_of(Outcome::Lost, &ours), Some("blues_captured"));
+        // They escaped.
+        let theirs = b("14B24R34R44R15B25B35B45B41r31r21r11r88b30b20b10b");
+        assert_eq!(ending_of(Outcome::Lost, &theirs), Some("escape"));
+        assert_eq!(ending_of(Outcome::Draw, &escape), Some("draw"));
+        // Nothing on the board explains the verdict: a timeout or the like.
+        let start = b("14B24R34R44R15B25B35B45B41r31r21r11r40b30b20b10b");
+        assert_eq!(ending_of(Outcome::Won, &start), None);
+    }
 
     fn cfg(time_ms: Option<u64>, playouts: Option<u64>) -> GatClientConfig {
         GatClientConfig {

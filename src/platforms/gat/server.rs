@@ -12,6 +12,14 @@
 //! say so). A stop (SIGTERM/SIGINT in `serve-gat`) ends the game in progress
 //! as aborted: its record keeps the moves so far, with result `*`, and the
 //! clients' connections are closed without a verdict.
+//!
+//! Between games it behaves as the real GAT server (miyo/geister_server.java,
+//! `TCPServerWithBlock`, which opens both ports afresh for every game): after
+//! the verdicts it accepts nothing until both players have closed their
+//! connections (at most [`LINGER`]), then closes both ports, so that a
+//! connection made in that time is reset, and opens them again for the
+//! next game (a connection in between is refused). A client must take
+//! either for "no game yet" and connect again.
 
 use std::future::Future;
 use std::io;
@@ -36,6 +44,11 @@ pub const MAX_SET_TRIES: u32 = 5;
 
 /// How long one write may take before the peer counts as gone.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long, after a game, the server waits for both players to close
+/// their connections before it closes the ports (the real server waits
+/// without a limit).
+pub const LINGER: Duration = Duration::from_secs(5);
 
 /// What the server needs.
 #[derive(Clone, Debug)]
@@ -101,15 +114,15 @@ impl GatServer {
         mut on_game: impl FnMut(&GameRecord),
     ) -> io::Result<u32> {
         let ports = self.local_ports()?;
+        let GatServer {
+            cfg,
+            mut listeners,
+            records,
+        } = self;
         let mut stop = std::pin::pin!(stop);
         let mut played = 0u32;
-        while self.cfg.games == 0 || played < self.cfg.games {
-            let pair = async {
-                tokio::join!(
-                    accept_one(&self.listeners[0]),
-                    accept_one(&self.listeners[1])
-                )
-            };
+        while cfg.games == 0 || played < cfg.games {
+            let pair = async { tokio::join!(accept_one(&listeners[0]), accept_one(&listeners[1])) };
             let (a, b) = tokio::select! {
                 p = pair => p,
                 _ = stop.as_mut() => {
@@ -120,9 +133,9 @@ impl GatServer {
             played += 1;
             let id = format!("gat-{played}");
             tracing::debug!(%id, "both players connected");
-            let (record, stopped) =
-                play_game(&self.cfg, id, ports, [a, b], &self.listeners, stop.as_mut()).await;
-            if let Some(w) = &self.records {
+            let (record, stopped, conns) =
+                play_game(&cfg, id, ports, [a, b], &listeners, stop.as_mut()).await;
+            if let Some(w) = &records {
                 if let Err(e) = w.append(&record) {
                     tracing::error!(error = %e, path = %w.path().display(), "cannot write a record");
                 }
@@ -131,8 +144,65 @@ impl GatServer {
             if stopped {
                 break;
             }
+            // As the real server: nothing is accepted until both players
+            // have closed (connections made meanwhile wait in the backlog),
+            // then the ports close (those are reset).
+            let closed = tokio::select! {
+                c = wait_closed(conns, LINGER) => c,
+                _ = stop.as_mut() => break,
+            };
+            tracing::debug!(closed, "closing the ports between games");
+            drop(listeners);
+            if cfg.games != 0 && played >= cfg.games {
+                break;
+            }
+            // Both ports are closed for a moment (a connection is refused),
+            // then open again for the next game.
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            listeners = rebind(&cfg.host, ports).await?;
         }
         Ok(played)
+    }
+}
+
+/// Waits until both players have closed their connections (read EOF or an
+/// error) or `limit` passes; true if both closed.
+async fn wait_closed(conns: [Conn; 2], limit: Duration) -> bool {
+    let until = tokio::time::Instant::now() + limit;
+    let eof = |mut c: Conn| async move {
+        loop {
+            match tokio::time::timeout_at(until, c.rd.next_line()).await {
+                Ok(Ok(Some(_))) => continue,
+                Ok(_) => return true,
+                Err(_) => return false,
+            }
+        }
+    };
+    let [c0, c1] = conns;
+    let (a, b) = tokio::join!(eof(c0), eof(c1));
+    a && b
+}
+
+/// Binds both ports again (the ports of the first bind), retrying for a
+/// while if another socket still holds one.
+async fn rebind(host: &str, ports: [u16; 2]) -> io::Result<[TcpListener; 2]> {
+    let mut tries = 0;
+    loop {
+        let r = async {
+            let a = TcpListener::bind((host, ports[0])).await?;
+            let b = TcpListener::bind((host, ports[1])).await?;
+            Ok::<_, io::Error>([a, b])
+        }
+        .await;
+        match r {
+            Ok(l) => return Ok(l),
+            Err(e) if tries < 100 => {
+                tries += 1;
+                tracing::debug!(error = %e, "cannot open the ports again yet; retrying");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) => return Err(e),
+        }
     }
 }
 
@@ -281,7 +351,8 @@ async fn get_setup(c: &mut Conn, limit: Duration) -> Result<Setup, (EndReason, S
     ))
 }
 
-/// Plays one game; returns its record and whether `stop` ended it.
+/// Plays one game; returns its record, whether `stop` ended it, and the
+/// players' connections (their writing sides shut).
 async fn play_game<S: Future<Output = &'static str>>(
     cfg: &GatServerConfig,
     id: String,
@@ -289,7 +360,7 @@ async fn play_game<S: Future<Output = &'static str>>(
     streams: [TcpStream; 2],
     listeners: &[TcpListener; 2],
     stop: Pin<&mut S>,
-) -> (GameRecord, bool) {
+) -> (GameRecord, bool, [Conn; 2]) {
     let started_ms = now_ms();
     let [s0, s1] = streams;
     let mut conns = [Conn::new(0, s0), Conn::new(1, s1)];
@@ -504,7 +575,7 @@ async fn play_game<S: Future<Output = &'static str>>(
         match_tag: None,
     };
     tracing::debug!(id = %record.id, result = %record.result, reason = ?record.reason, ending = ?record.ending, "game over");
-    (record, stopped)
+    (record, stopped, conns)
 }
 
 /// One line for the console, starting `game `: the result, how the game
