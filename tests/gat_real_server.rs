@@ -88,7 +88,7 @@ fn a_twenty_game_session_on_the_real_gat_server() {
         let endings = lines
             .iter()
             .filter(|l| {
-                ["escape", "blues_captured", "reds_captured", "draw"]
+                ["escape", "blues_captured", "reds_captured", "the ply limit"]
                     .iter()
                     .any(|e| l.contains(&format!(" by {e} ")))
             })

@@ -757,7 +757,7 @@ fn a_session_survives_the_ports_closing_and_reopening_between_games() {
         for l in &lines {
             assert!(!l.contains("error"), "a phantom game: {l}");
             assert!(
-                ["escape", "blues_captured", "reds_captured", "draw"]
+                ["escape", "blues_captured", "reds_captured", "the ply limit"]
                     .iter()
                     .any(|e| l.contains(&format!(" by {e} "))),
                 "how it ended is not said: {l}"

@@ -104,7 +104,11 @@ impl GatGame {
             (None, Some(e)) => format!("loss (error: {e})"),
             (None, None) => "loss (no result)".to_string(),
         };
-        let by = self.ending.map_or(String::new(), |e| format!(" by {e}"));
+        let by = match self.ending {
+            Some("draw") => " by the ply limit".to_string(),
+            Some(e) => format!(" by {e}"),
+            None => String::new(),
+        };
         let mut s = format!(
             "game {}: seat {seat}: {result}{by} after {} of our moves",
             self.number, self.our_moves
