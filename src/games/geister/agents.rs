@@ -47,7 +47,7 @@ impl RandomGeister {
 }
 
 /// The agent names [`build`] accepts (and `default`).
-pub const NAMES: &[&str] = &["random", "charge", "rule", "dmc-v1", "best"];
+pub const NAMES: &[&str] = &["random", "charge", "rule", "dmc-v1", "ismcts-v1", "best"];
 
 /// The agent `default` stands for.
 pub const DEFAULT: &str = "random";
@@ -81,6 +81,14 @@ pub fn build(
             let config = super::best::BestConfig::from_params_over(name, base, params)?;
             Ok(Box::new(crate::search::Renamed {
                 name: "dmc-v1",
+                inner: Box::new(super::best::Best::new(config, seed)),
+            }))
+        }
+        "ismcts-v1" => {
+            let base = super::best::BestConfig::ismcts_v1();
+            let config = super::best::BestConfig::from_params_over(name, base, params)?;
+            Ok(Box::new(crate::search::Renamed {
+                name: "ismcts-v1",
                 inner: Box::new(super::best::Best::new(config, seed)),
             }))
         }

@@ -259,9 +259,19 @@ pub async fn run_client_with(
         // so): we reconnect, within the same window as for connecting.
         let window_start = Instant::now();
         let (mut game, played) = loop {
+            // A stop asked for while we were between connections: no new
+            // connection (one the server seated would lose its game).
+            if cfg.stop.as_ref().is_some_and(|s| *s.borrow() != Stop::Run) {
+                summary.stopped = true;
+                return Ok(summary);
+            }
             let mut stop = cfg.stop.clone();
             let window = cfg.reconnect_window.saturating_sub(window_start.elapsed());
+            // A connection made is used even if a stop came meanwhile: the
+            // server may have seated it already, and dropping it would lose
+            // that game (the stop then ends the session after it).
             let stream = tokio::select! {
+                biased;
                 s = connect_retrying(&cfg.addr, cfg.connect_timeout, window) => s,
                 _ = wait_for_stop(&mut stop, Stop::Finish) => {
                     summary.stopped = true;
