@@ -214,8 +214,7 @@ fn player(url: &str, game: &str, args: &[&str]) -> Child {
 fn game_id(base_addr: &str, game: &str) -> String {
     let until = Instant::now() + WAIT;
     loop {
-        let stream = TcpStream::connect(base_addr).unwrap();
-        let body = http_get(stream, "/api/games");
+        let (_, body) = http(base_addr, "GET", "/api/games");
         let list: Value = serde_json::from_str(&body).unwrap();
         if let Some(g) = list["games"]
             .as_array()
@@ -228,14 +227,6 @@ fn game_id(base_addr: &str, game: &str) -> String {
         assert!(Instant::now() < until, "no {game} game: {list}");
         std::thread::sleep(Duration::from_millis(10));
     }
-}
-
-fn http_get(mut s: TcpStream, path: &str) -> String {
-    use std::io::{Read, Write};
-    write!(s, "GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
-    let mut raw = String::new();
-    s.read_to_string(&mut raw).unwrap();
-    raw.split_once("\r\n\r\n").unwrap().1.to_string()
 }
 
 #[test]

@@ -6,7 +6,6 @@
 
 mod common;
 
-use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -21,42 +20,19 @@ const LIMIT: Duration = Duration::from_secs(120);
 
 /// `serve` with room for many connections from this one address.
 fn server(extra: &[&str]) -> ServerProc {
-    let mut c = bin();
-    c.args(["serve", "--bind", "127.0.0.1:0", "--house-agent", ""])
-        .args(extra)
-        .env("LADDERBOT_SERVER__MAX_CONNECTIONS", "400")
-        .env("LADDERBOT_SERVER__MAX_CONNECTIONS_PER_IP", "300");
-    c.stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
-    let mut child = c.spawn().expect("spawn server");
-    let url = listening_url(&mut child);
-    ServerProc { child, url }
+    let mut args = vec!["--house-agent", ""];
+    args.extend_from_slice(extra);
+    ServerProc::start_with_env(
+        &args,
+        &[
+            ("LADDERBOT_SERVER__MAX_CONNECTIONS", "400"),
+            ("LADDERBOT_SERVER__MAX_CONNECTIONS_PER_IP", "300"),
+        ],
+    )
 }
 
 fn addr(url: &str) -> String {
     url.trim_start_matches("ws://").to_string()
-}
-
-/// One HTTP request (the server closes after each answer): status, body.
-fn http(addr: &str, method: &str, path: &str) -> (u16, String) {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: */*\r\n\r\n"
-    )
-    .unwrap();
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).expect("read the answer");
-    let text = String::from_utf8_lossy(&raw).to_string();
-    let (head, body) = text.split_once("\r\n\r\n").expect("an HTTP answer");
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or_else(|| panic!("status line: {head}"));
-    (status, body.to_string())
 }
 
 fn get_json(addr: &str, path: &str) -> Value {

@@ -99,17 +99,10 @@ fn table(dir: &Path, envs: &[(&str, &str)]) -> Table {
 fn mid_game(ws_url: &str) {
     let addr = ws_url.trim_start_matches("ws://").to_string();
     wait_until("a game in progress", LIMIT, || {
-        use std::io::{Read, Write};
-        let Ok(mut s) = std::net::TcpStream::connect(&addr) else {
+        let Some((200, body)) = try_http(&addr, "GET", "/api/games") else {
             return false;
         };
-        let _ = write!(s, "GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n");
-        let mut raw = String::new();
-        let _ = s.read_to_string(&mut raw);
-        let Some((_, body)) = raw.split_once("\r\n\r\n") else {
-            return false;
-        };
-        let list: serde_json::Value = serde_json::from_str(body).unwrap_or_default();
+        let list: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
         list["games"].as_array().is_some_and(|gs| {
             gs.iter()
                 .any(|g| g["over"] == false && g["turns"].as_u64().unwrap_or(0) >= 2)

@@ -81,8 +81,14 @@ pub struct ServerProc {
 
 impl ServerProc {
     pub fn start(extra: &[&str]) -> ServerProc {
+        ServerProc::start_with_env(extra, &[])
+    }
+
+    /// [`ServerProc::start`] with `envs` set (`LADDERBOT_SERVER__...`).
+    pub fn start_with_env(extra: &[&str], envs: &[(&str, &str)]) -> ServerProc {
         let mut c = bin();
         c.args(["serve", "--bind", "127.0.0.1:0"]).args(extra);
+        c.envs(envs.iter().copied());
         c.stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
@@ -204,4 +210,25 @@ pub fn serve_gat_logged(
         .map(|(a, b)| [a.parse().unwrap(), b.parse().unwrap()])
         .unwrap_or_else(|| panic!("unexpected first line {first:?}"));
     (g, ports, rx)
+}
+
+/// One plain HTTP request to `addr` (`HOST:PORT`; the server answers and
+/// closes): the status and the body. `None` if the connection failed or
+/// the answer is no HTTP.
+pub fn try_http(addr: &str, method: &str, path: &str) -> Option<(u16, String)> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(30))).ok()?;
+    write!(s, "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").ok()?;
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).ok()?;
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n")?;
+    let status = head.split(' ').nth(1)?.parse().ok()?;
+    Some((status, body.to_string()))
+}
+
+/// [`try_http`] that must succeed.
+pub fn http(addr: &str, method: &str, path: &str) -> (u16, String) {
+    try_http(addr, method, path).unwrap_or_else(|| panic!("{method} {path}: no HTTP answer"))
 }
