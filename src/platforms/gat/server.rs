@@ -16,10 +16,11 @@
 //! Between games it behaves as the real GAT server (miyo/geister_server.java,
 //! `TCPServerWithBlock`, which opens both ports afresh for every game): after
 //! the verdicts it accepts nothing until both players have closed their
-//! connections (at most [`LINGER`]), then closes both ports, so that a
-//! connection made in that time is reset, and opens them again for the
-//! next game (a connection in between is refused). A client must take
-//! either for "no game yet" and connect again.
+//! connections (at most [`LINGER`]), then resets every connection made in
+//! that time, as the real server's closing of its ports does. A client must
+//! take that for "no game yet" and connect again. (The real server also
+//! refuses connections for a moment while its ports are closed; the ports
+//! here stay bound, since a port let go can be taken by another socket.)
 
 use std::future::Future;
 use std::io;
@@ -116,7 +117,7 @@ impl GatServer {
         let ports = self.local_ports()?;
         let GatServer {
             cfg,
-            mut listeners,
+            listeners,
             records,
         } = self;
         let mut stop = std::pin::pin!(stop);
@@ -146,23 +147,41 @@ impl GatServer {
             }
             // As the real server: nothing is accepted until both players
             // have closed (connections made meanwhile wait in the backlog),
-            // then the ports close (those are reset).
+            // then what waits there is reset, as the real server's closing
+            // of its ports does. (The ports themselves stay bound: a port
+            // let go could be taken by another socket meanwhile.)
             let closed = tokio::select! {
                 c = wait_closed(conns, LINGER) => c,
                 _ = stop.as_mut() => break,
             };
-            tracing::debug!(closed, "closing the ports between games");
-            drop(listeners);
-            if cfg.games != 0 && played >= cfg.games {
-                break;
-            }
-            // Both ports are closed for a moment (a connection is refused),
-            // then open again for the next game.
-            tokio::time::sleep(Duration::from_millis(20)).await;
-            listeners = rebind(&cfg.host, ports).await?;
+            let reset = reset_waiting(&listeners).await;
+            tracing::debug!(
+                closed,
+                reset,
+                "between games: connections made meanwhile reset"
+            );
         }
         Ok(played)
     }
+}
+
+/// Accepts every connection already waiting on either port and resets it
+/// (closed with a zero linger: the client reads `Connection reset`).
+async fn reset_waiting(listeners: &[TcpListener; 2]) -> usize {
+    let mut n = 0;
+    for l in listeners {
+        while let Ok(Ok((s, peer))) =
+            tokio::time::timeout(Duration::from_millis(1), l.accept()).await
+        {
+            tracing::debug!(%peer, "reset: it connected before the ports opened for the next game");
+            // A zero linger closes at once with a reset: it never blocks.
+            #[allow(deprecated)]
+            let _ = s.set_linger(Some(Duration::ZERO));
+            drop(s);
+            n += 1;
+        }
+    }
+    n
 }
 
 /// Waits until both players have closed their connections (read EOF or an
@@ -181,29 +200,6 @@ async fn wait_closed(conns: [Conn; 2], limit: Duration) -> bool {
     let [c0, c1] = conns;
     let (a, b) = tokio::join!(eof(c0), eof(c1));
     a && b
-}
-
-/// Binds both ports again (the ports of the first bind), retrying for a
-/// while if another socket still holds one.
-async fn rebind(host: &str, ports: [u16; 2]) -> io::Result<[TcpListener; 2]> {
-    let mut tries = 0;
-    loop {
-        let r = async {
-            let a = TcpListener::bind((host, ports[0])).await?;
-            let b = TcpListener::bind((host, ports[1])).await?;
-            Ok::<_, io::Error>([a, b])
-        }
-        .await;
-        match r {
-            Ok(l) => return Ok(l),
-            Err(e) if tries < 100 => {
-                tries += 1;
-                tracing::debug!(error = %e, "cannot open the ports again yet; retrying");
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
-            Err(e) => return Err(e),
-        }
-    }
 }
 
 /// Accepts every connection to either port and closes it at once: while a
