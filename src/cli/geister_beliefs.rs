@@ -29,6 +29,11 @@ pub struct GeisterBeliefsArgs {
     /// L2 penalty on the weights (the bias aside).
     #[arg(long, default_value_t = 0.01)]
     pub l2: f64,
+    /// Fit without the features whose names start with PREFIX (their
+    /// weights stay 0), e.g. `slot_` so that the model does not learn the
+    /// training opponents' setups (repeatable).
+    #[arg(long, value_name = "PREFIX")]
+    pub without: Vec<String>,
     /// A model file to score instead of the shipped one (when not fitting).
     #[arg(long, value_name = "FILE.json")]
     pub model: Option<PathBuf>,
@@ -119,7 +124,12 @@ pub fn run(args: GeisterBeliefsArgs) -> Result<(), CliError> {
                 "geister-beliefs: the training records give no samples".into(),
             ));
         }
+        let dropped = learned::without_features(&mut samples, &args.without)
+            .map_err(|e| CliError::Usage(format!("geister-beliefs: {e}")))?;
         let m = learned::fit(&samples, args.l2);
+        if !dropped.is_empty() {
+            eprintln!("fitted without {}", dropped.join(", "));
+        }
         eprintln!(
             "fitted on {} games, {} samples: log loss {:.4} (all-zero model {:.4})",
             games.len(),
@@ -129,8 +139,13 @@ pub fn run(args: GeisterBeliefsArgs) -> Result<(), CliError> {
         );
         if let Some(out) = &args.out {
             let names: Vec<String> = args.train.iter().map(|p| p.display().to_string()).collect();
+            let without: String = args
+                .without
+                .iter()
+                .map(|w| format!(" --without {w}"))
+                .collect();
             let about = format!(
-                "ladderbot geister-beliefs --train {} --l2 {}{}: {} games, {} samples",
+                "ladderbot geister-beliefs --train {} --l2 {}{without}{}: {} games, {} samples",
                 names.join(" --train "),
                 args.l2,
                 colours_of

@@ -74,7 +74,18 @@ impl BeliefModel {
         serde_json::to_string_pretty(&file).expect("a model serialises") + "\n"
     }
 
-    /// The model shipped in the binary (`beliefs.json`).
+    /// `ismcts-v1`'s model (`beliefs-v1.json`), kept unchanged: fitted on
+    /// 1,000 games, 600 of them against Naotti-2020.
+    pub fn v1() -> &'static BeliefModel {
+        static MODEL: OnceLock<BeliefModel> = OnceLock::new();
+        MODEL.get_or_init(|| {
+            BeliefModel::from_json(include_str!("beliefs-v1.json"))
+                .expect("the v1 belief model is valid (a unit test checks it)")
+        })
+    }
+
+    /// The model `best` ships with (`beliefs.json`), fitted on games of
+    /// ladderbot's own agents only (docs/geister-results.md).
     pub fn shipped() -> &'static BeliefModel {
         static MODEL: OnceLock<BeliefModel> = OnceLock::new();
         MODEL.get_or_init(|| {
@@ -257,6 +268,36 @@ pub fn log_loss(model: &BeliefModel, samples: &[Sample]) -> f64 {
         total -= if s.blue { p.ln() } else { (1.0 - p).ln() };
     }
     total / samples.len().max(1) as f64
+}
+
+/// Sets to 0, in every sample, the features whose names start with one of
+/// `prefixes`, so that a fit leaves their weights at 0; the names dropped,
+/// or an error for a prefix that names no feature.
+pub fn without_features(
+    samples: &mut [Sample],
+    prefixes: &[String],
+) -> Result<Vec<&'static str>, String> {
+    let mut dropped = Vec::new();
+    for prefix in prefixes {
+        let hits: Vec<usize> = (0..FEATURES)
+            .filter(|&i| NAMES[i].starts_with(prefix.as_str()))
+            .collect();
+        if hits.is_empty() {
+            return Err(format!(
+                "--without {prefix}: no feature's name starts with it"
+            ));
+        }
+        if hits.contains(&0) {
+            return Err(format!("--without {prefix}: the bias stays"));
+        }
+        for i in hits {
+            for s in samples.iter_mut() {
+                s.features[i] = 0.0;
+            }
+            dropped.push(NAMES[i]);
+        }
+    }
+    Ok(dropped)
 }
 
 /// Fits the model by Newton's method on the mean log loss plus `l2`/2 times
@@ -442,6 +483,43 @@ mod tests {
         assert!(m.weights.iter().any(|&w| w != 0.0), "a fitted model");
         let again = BeliefModel::from_json(&m.to_json("test")).unwrap();
         assert_eq!(&again, m);
+    }
+
+    #[test]
+    fn a_fit_without_some_features_leaves_their_weights_at_zero() {
+        let mut rng = SmallRng::seed_from_u64(9);
+        let slot_a = NAMES.iter().position(|&n| n == "slot_a").unwrap();
+        let mut samples: Vec<Sample> = (0..2000)
+            .map(|_| {
+                let mut features = [0.0; FEATURES];
+                features[0] = 1.0;
+                features[1] = rng.gen_range(0.0..3.0);
+                let slot = rng.gen_range(0..PIECES);
+                features[slot_a + slot] = 1.0;
+                // Blue on slot a mostly, and with feature 1.
+                let z: f64 = features[1] - 1.5 + if slot == 0 { 3.0 } else { 0.0 };
+                let blue = rng.gen::<f64>() < 1.0 / (1.0 + (-z).exp());
+                Sample { features, blue }
+            })
+            .collect();
+        assert!(
+            fit(&samples, 0.01).weights[slot_a] > 1.0,
+            "learnt with the slots"
+        );
+        let dropped = without_features(&mut samples, &["slot_".to_string()]).unwrap();
+        assert_eq!(dropped, NAMES[slot_a..slot_a + PIECES].to_vec());
+        let m = fit(&samples, 0.01);
+        assert!(
+            m.weights[slot_a..slot_a + PIECES].iter().all(|&w| w == 0.0),
+            "{m:?}"
+        );
+        assert!(m.weights[1] > 0.5, "{m:?}");
+        for bad in ["nothing", "bi"] {
+            assert!(
+                without_features(&mut samples, &[bad.to_string()]).is_err(),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -34,15 +34,22 @@
 //!
 //! Parameters (`--param KEY=VALUE`, `[agent_params]`): `exploration` (UCB1
 //! constant, 0.5), `threshold` (visits before a leaf is expanded, 4),
-//! `beliefs` (`learned`, `seed`, or a model file), `belief` (inverse
+//! `reuse` (1: keep the tree below the move played and the answer; 0: a
+//! fresh tree every move), `beliefs` (`learned`, `v1` for `ismcts-v1`'s
+//! model, `seed`, or a model file), `belief` (inverse
 //! temperature of the likelihoods, 1; 0 = uniform over consistent
 //! colourings), `adapt` (prior weight of the shipped model when refitting,
 //! 100; 0 = never refit), `threads` (root-parallel searches, 2), `depth` (playout plies before evaluating, 0 = to
 //! the end), and the playout weights `capture` (2), `forward` (2), `run`
-//! (4: a blue closing in on an exit) and `danger` (0.5: a blue stepping next
-//! to an opponent piece).
+//! (4: a blue closing in on an exit), `danger` (0.5: a blue stepping next
+//! to an opponent piece), `bait` (3: a red stepping next to an opponent
+//! piece) and `caution` (0.3: a capture's weight is multiplied by it for
+//! every red of the other side already taken), and `bluff` (0: off; see
+//! [`bluff`]). `ismcts-v1` has no reuse,
+//! `bait` and `caution` 1, and the `v1` model.
 
 pub mod belief;
+pub mod bluff;
 pub mod board;
 pub mod evidence;
 pub mod learned;
@@ -63,6 +70,7 @@ use crate::games::{check_params, param_f64, param_u64, AgentParams};
 use crate::search::Limits;
 
 use belief::Belief;
+use bluff::Exposure;
 use board::{board_move, real_move, Board, ESCAPE};
 use evidence::{Evidence, Features};
 use learned::{Adaptive, BeliefModel, Sample};
@@ -85,6 +93,10 @@ pub struct BestConfig {
     /// Independent searches run at once, one per thread, their root
     /// statistics summed (root parallelisation); 1 = this thread only.
     pub threads: usize,
+    /// The bluffing lever ([`bluff`]): among the root moves with at least
+    /// `1 - bluff` times the chosen move's visits, play the one after which
+    /// our colours are least readable; 0 = off.
+    pub bluff: f64,
 }
 
 /// The source of the per-piece blue-likelihoods.
@@ -98,26 +110,45 @@ pub enum Beliefs {
 }
 
 impl Default for BestConfig {
-    /// `best` today: [`BestConfig::ismcts_v1`].
+    /// `best` today: the shipped model fitted on our own agents' games
+    /// only, a playout policy in which reds are offered as bait and a side
+    /// that has taken reds grows wary of taking more, and the tree kept
+    /// from move to move (docs/geister-results.md measures each).
     fn default() -> Self {
-        BestConfig::ismcts_v1()
+        BestConfig {
+            tree: TreeConfig {
+                reuse: true,
+                ..TreeConfig::default()
+            },
+            beliefs: Beliefs::Learned(BeliefModel::shipped()),
+            belief: 1.0,
+            policy: PlayoutPolicy {
+                red_bait: 3.0,
+                caution: 0.3,
+                ..PlayoutPolicy::default()
+            },
+            adapt: 100.0,
+            threads: 2,
+            bluff: 0.0,
+        }
     }
 }
 
 impl BestConfig {
-    /// `ismcts-v1`: `best` as issue 11 left it (learned beliefs with the
-    /// shipped model refitted from game to game, information-set MCTS on
-    /// two threads), kept under its own name as the reference the next
-    /// `best` is measured against. When `best` changes, it changes
-    /// [`Default`], not this.
+    /// `ismcts-v1`: `best` as issue 11 left it (learned beliefs with its
+    /// model, [`BeliefModel::v1`], refitted from game to game,
+    /// information-set MCTS on two threads), kept under its own name as the
+    /// reference the next `best` is measured against. When `best` changes,
+    /// it changes [`Default`], not this.
     pub fn ismcts_v1() -> Self {
         BestConfig {
             tree: TreeConfig::default(),
-            beliefs: Beliefs::Learned(BeliefModel::shipped()),
+            beliefs: Beliefs::Learned(BeliefModel::v1()),
             belief: 1.0,
             policy: PlayoutPolicy::default(),
             adapt: 100.0,
             threads: 2,
+            bluff: 0.0,
         }
     }
 
@@ -128,7 +159,7 @@ impl BestConfig {
             beliefs: Beliefs::Seed,
             belief: 0.15,
             threads: 1,
-            ..BestConfig::default()
+            ..BestConfig::ismcts_v1()
         }
     }
 
@@ -136,6 +167,7 @@ impl BestConfig {
     pub const PARAMS: &'static [&'static str] = &[
         "exploration",
         "threshold",
+        "reuse",
         "beliefs",
         "belief",
         "depth",
@@ -143,8 +175,11 @@ impl BestConfig {
         "forward",
         "run",
         "danger",
+        "bait",
+        "caution",
         "threads",
         "adapt",
+        "bluff",
     ];
 
     /// The defaults with `params` applied; unknown names are errors.
@@ -164,13 +199,14 @@ impl BestConfig {
             c.beliefs = match v.as_str() {
                 Some("seed") => Beliefs::Seed,
                 Some("learned") => Beliefs::Learned(BeliefModel::shipped()),
+                Some("v1") => Beliefs::Learned(BeliefModel::v1()),
                 Some(path) => Beliefs::Learned(
                     learned::load_file(std::path::Path::new(path))
                         .map_err(|e| format!("{name}: beliefs: {e}"))?,
                 ),
                 None => {
                     return Err(format!(
-                        "{name}: beliefs must be 'seed', 'learned' or a model file, not {v}"
+                        "{name}: beliefs must be 'seed', 'learned', 'v1' or a model file, not {v}"
                     ))
                 }
             };
@@ -181,11 +217,17 @@ impl BestConfig {
         if let Some(x) = param_u64(params, "threshold", 1..=u32::MAX as u64)? {
             c.tree.expand_threshold = x as u32;
         }
+        if let Some(x) = param_u64(params, "reuse", 0..=1)? {
+            c.tree.reuse = x == 1;
+        }
         if let Some(x) = param_f64(params, "belief", 0.0..=10.0)? {
             c.belief = x;
         }
         if let Some(x) = param_f64(params, "adapt", 0.0..=1e9)? {
             c.adapt = x;
+        }
+        if let Some(x) = param_f64(params, "bluff", 0.0..=1.0)? {
+            c.bluff = x;
         }
         if let Some(x) = param_u64(params, "threads", 1..=64)? {
             c.threads = x as usize;
@@ -198,6 +240,8 @@ impl BestConfig {
             ("forward", &mut c.policy.forward),
             ("run", &mut c.policy.blue_run),
             ("danger", &mut c.policy.blue_danger),
+            ("bait", &mut c.policy.red_bait),
+            ("caution", &mut c.policy.caution),
         ];
         for (key, w) in weights {
             if let Some(x) = param_f64(params, key, 0.0..=1000.0)? {
@@ -231,6 +275,8 @@ pub struct Best {
     pending: Vec<(u8, Features)>,
     /// One search per thread (the first runs on the caller's thread).
     searches: Vec<Search>,
+    /// What our moves told the opponent (with `bluff` > 0).
+    exposure: Exposure,
     pub last: LastChoice,
 }
 
@@ -249,6 +295,7 @@ impl Best {
             },
             pending: Vec::new(),
             searches: Vec::new(),
+            exposure: Exposure::new(),
             last: LastChoice::default(),
         }
     }
@@ -316,10 +363,39 @@ impl Best {
             r
         };
         self.last.iterations = r.iterations;
-        r.best
+        let chosen = r
+            .best
             .and_then(|m| real_move(view, m))
-            .filter(|&mv| view.is_legal(mv))
-            .unwrap_or_else(|| self.fallback(view, &legal))
+            .filter(|&mv| view.is_legal(mv));
+        match chosen {
+            Some(mv) if self.config.bluff > 0.0 => self.bluff(view, mv, r.visits),
+            Some(mv) => mv,
+            None => self.fallback(view, &legal),
+        }
+    }
+
+    /// The bluffing lever: among the root moves searched nearly as often as
+    /// `chosen` (`visits`), the one after which the opponent reads our
+    /// colours worst ([`Exposure::readability`]).
+    fn bluff(&self, view: &View, chosen: Move, visits: u32) -> Move {
+        let model = BeliefModel::shipped();
+        let floor = (1.0 - self.config.bluff) * visits as f64;
+        let score = |mv| self.exposure.readability(view, mv, model);
+        let mut best = (chosen, score(chosen).unwrap_or(f64::INFINITY));
+        for (m, v, _) in search::merged_root(&self.searches) {
+            if (v as f64) < floor {
+                continue;
+            }
+            let Some(mv) = real_move(view, m).filter(|&mv| view.is_legal(mv)) else {
+                continue;
+            };
+            if let Some(r) = score(mv) {
+                if r < best.1 {
+                    best = (mv, r);
+                }
+            }
+        }
+        best.0
     }
 
     /// Each opponent piece's blue-likelihood from the configured source
@@ -363,8 +439,12 @@ impl Best {
 
 impl Best {
     pub fn new_game(&mut self) {
+        for s in &mut self.searches {
+            s.forget();
+        }
         self.likelihood.reset();
         self.evidence.reset();
+        self.exposure.reset();
         self.pending.clear();
     }
 
@@ -409,6 +489,9 @@ impl Best {
         }
         self.likelihood.observe(view);
         self.evidence.observe(view);
+        if self.config.bluff > 0.0 {
+            self.exposure.our_turn(view);
+        }
         if self.adaptive.is_some() {
             for p in 0..PIECES as u8 {
                 if view.opp_colour(p).is_none() {
@@ -419,8 +502,19 @@ impl Best {
             }
         }
         let mv = self.decide(view, limits, stop);
+        // The trees may start the next search below this move, if one ran.
+        let searched = self.last.iterations > 0;
+        for s in &mut self.searches {
+            match board_move(view, mv) {
+                Some(m) if searched => s.played(m),
+                _ => s.forget(),
+            }
+        }
         self.likelihood.our_move(view, mv);
         self.evidence.our_move(view, mv);
+        if self.config.bluff > 0.0 {
+            self.exposure.our_move(view, mv);
+        }
         mv
     }
 }

@@ -30,6 +30,13 @@ pub struct PlayoutPolicy {
     pub blue_run: f32,
     /// A blue stepping (without capturing) next to an opponent piece.
     pub blue_danger: f32,
+    /// A red stepping (without capturing) next to an opponent piece: a red
+    /// offered as bait (1: no preference).
+    pub red_bait: f32,
+    /// A capture's weight is multiplied by this once for every red of the
+    /// other side already taken: a side that has taken three reds is wary
+    /// of a fourth (1: no wariness).
+    pub caution: f32,
     /// Plies before the playout is cut and evaluated (0: to the end).
     pub depth: u32,
 }
@@ -41,6 +48,8 @@ impl Default for PlayoutPolicy {
             forward: 2.0,
             blue_run: 4.0,
             blue_danger: 0.5,
+            red_bait: 1.0,
+            caution: 1.0,
             depth: 0,
         }
     }
@@ -140,6 +149,7 @@ impl PlayoutPolicy {
             return m;
         }
         let forward_step: i8 = if s == 0 { -6 } else { 6 };
+        let capture_w = self.capture * self.caution.powi(b.lost[o][0] as i32);
         let mut moves = [BMove { from: 0, to: 0 }; 32];
         let mut weights = [0f32; 32];
         let mut n = 0;
@@ -156,7 +166,7 @@ impl PlayoutPolicy {
                 let mut w = 1f32;
                 let capture = opp >> to & 1 == 1;
                 if capture {
-                    w *= self.capture;
+                    w *= capture_w;
                 }
                 if to as i8 - from as i8 == forward_step {
                     w *= self.forward;
@@ -168,6 +178,8 @@ impl PlayoutPolicy {
                     if !capture && ADJACENT[to as usize] & opp != 0 {
                         w *= self.blue_danger;
                     }
+                } else if !capture && ADJACENT[to as usize] & opp != 0 {
+                    w *= self.red_bait;
                 }
                 moves[n] = BMove { from, to };
                 weights[n] = w;

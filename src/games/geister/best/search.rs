@@ -55,6 +55,9 @@ pub struct TreeConfig {
     pub expand_threshold: u32,
     /// No expansion once the tree holds this many nodes.
     pub max_nodes: usize,
+    /// Keep the subtree of the move played and the opponent's answer for
+    /// the next search ([`Search::played`]).
+    pub reuse: bool,
 }
 
 impl Default for TreeConfig {
@@ -63,6 +66,7 @@ impl Default for TreeConfig {
             exploration: 0.5,
             expand_threshold: 4,
             max_nodes: 1 << 20,
+            reuse: false,
         }
     }
 }
@@ -112,6 +116,12 @@ impl Node {
 pub struct Search {
     nodes: Vec<Node>,
     path: Vec<usize>,
+    /// The last root's pieces (ours, the opponent's) and the move then
+    /// played, for tree reuse.
+    last_root: Option<(u64, u64)>,
+    played: Option<BMove>,
+    /// Scratch for re-rooting.
+    spare: Vec<Node>,
 }
 
 /// What a search found.
@@ -124,12 +134,14 @@ pub struct SearchResult {
     pub value: f64,
     /// Iterations (playouts) run.
     pub iterations: u64,
+    /// Visits the root inherited from the previous search (tree reuse).
+    pub reused: u32,
 }
 
-/// The move with the most visits summed over the roots of `searches`
-/// (searched from the same position, so their root children are the same
-/// moves in the same order; ties go to the higher mean reward).
-pub fn merge_roots(searches: &[Search], iterations: u64) -> SearchResult {
+/// The root moves of `searches` (searched from the same position, so their
+/// root children are the same moves in the same order) with their visits
+/// and rewards summed.
+pub fn merged_root(searches: &[Search]) -> Vec<(BMove, u32, f64)> {
     let mut sums: Vec<(BMove, u32, f64)> = Vec::new();
     for s in searches {
         let kids = s.root_children();
@@ -143,6 +155,13 @@ pub fn merge_roots(searches: &[Search], iterations: u64) -> SearchResult {
             }
         }
     }
+    sums
+}
+
+/// The move with the most visits summed over the roots of `searches`
+/// ([`merged_root`]; ties go to the higher mean reward).
+pub fn merge_roots(searches: &[Search], iterations: u64) -> SearchResult {
+    let sums = merged_root(searches);
     let best = sums.iter().filter(|a| a.1 > 0).max_by(|a, b| {
         a.1.cmp(&b.1)
             .then((a.2 / a.1 as f64).total_cmp(&(b.2 / b.1 as f64)))
@@ -152,6 +171,7 @@ pub fn merge_roots(searches: &[Search], iterations: u64) -> SearchResult {
         visits: best.map_or(0, |a| a.1),
         value: best.map_or(0.0, |a| a.2 / a.1 as f64),
         iterations,
+        reused: 0,
     }
 }
 
@@ -171,6 +191,78 @@ impl Search {
     /// Node count of the last tree.
     pub fn tree_size(&self) -> usize {
         self.nodes.len()
+    }
+
+    /// Tells the search which move was played from its last root, so that
+    /// the next search can start from the subtree below it and the
+    /// opponent's answer.
+    pub fn played(&mut self, m: BMove) {
+        self.played = Some(m);
+    }
+
+    /// Forgets the tree (a new game).
+    pub fn forget(&mut self) {
+        self.nodes.clear();
+        self.last_root = None;
+        self.played = None;
+    }
+
+    /// The child of `i` playing `m`, if `i` is expanded and has one.
+    fn child(&self, i: usize, m: BMove) -> Option<usize> {
+        let n = &self.nodes[i];
+        if !n.expanded() {
+            return None;
+        }
+        (n.first as usize..(n.first + n.count) as usize).find(|&k| self.nodes[k].mv == m)
+    }
+
+    /// Makes the node for `base` (our move played from the last root, then
+    /// the opponent's answer, read off the squares) the new root, keeping
+    /// only its subtree; false if there is none.
+    fn reroot(&mut self, base: &Board) -> bool {
+        let (Some((own, opp)), Some(m)) = (self.last_root.take(), self.played.take()) else {
+            return false;
+        };
+        if self.nodes.is_empty() || m.to == ESCAPE {
+            return false;
+        }
+        // The squares after our move.
+        let own_after = own & !(1u64 << m.from) | 1u64 << m.to;
+        let opp_after = opp & !(1u64 << m.to);
+        // The opponent's answer: the one square it left and the one it
+        // reached (an escape ends the game: nothing to search).
+        let (left, reached) = (opp_after & !base.pieces(1), base.pieces(1) & !opp_after);
+        if left.count_ones() != 1 || reached.count_ones() != 1 {
+            return false;
+        }
+        // Our pieces are as we left them, but for one it may have taken.
+        if base.pieces(0) & !own_after != 0 || (own_after & !base.pieces(0)) & !reached != 0 {
+            return false;
+        }
+        let answer = BMove {
+            from: left.trailing_zeros() as u8,
+            to: reached.trailing_zeros() as u8,
+        };
+        let Some(new_root) = self.child(0, m).and_then(|k| self.child(k, answer)) else {
+            return false;
+        };
+        // Copy the subtree breadth first; children stay contiguous.
+        let mut out = std::mem::take(&mut self.spare);
+        out.clear();
+        out.push(self.nodes[new_root]);
+        let mut next = 0;
+        while next < out.len() {
+            let n = out[next];
+            if n.expanded() {
+                let first = out.len() as u32;
+                out.extend_from_slice(&self.nodes[n.first as usize..(n.first + n.count) as usize]);
+                out[next].first = first;
+            }
+            next += 1;
+        }
+        out[0].mover = 1;
+        self.spare = std::mem::replace(&mut self.nodes, out);
+        true
     }
 
     /// Adds `i`'s children for the position `b` (its mover to move): every
@@ -248,15 +340,23 @@ impl Search {
         stop: &AtomicBool,
         rng: &mut R,
     ) -> SearchResult {
-        self.nodes.clear();
+        let reused = cfg.reuse && self.reroot(base);
+        self.played = None;
+        self.last_root = Some((base.pieces(0), base.pieces(1)));
+        if !reused {
+            self.nodes.clear();
+            self.nodes.push(Node::new(BMove { from: 0, to: 0 }, 1));
+        }
         // Room for a typical 100 ms tree, so that it rarely moves mid-search.
         self.nodes.reserve(1 << 15);
-        self.nodes.push(Node::new(BMove { from: 0, to: 0 }, 1));
+        let reused = self.nodes[0].visits;
         let mut list = MoveList::default();
         if base.outcome.is_some() || belief.is_empty() {
             return SearchResult::default();
         }
-        self.expand(0, base, &mut list);
+        if !self.nodes[0].expanded() {
+            self.expand(0, base, &mut list);
+        }
         let opp = base.pieces(1);
         let mut budget = Budget::new(&within_hard_limit(limits), stop).with_check_every(16);
         let mut path = std::mem::take(&mut self.path);
@@ -306,6 +406,7 @@ impl Search {
             visits: best.map_or(0, |n| n.visits),
             value: best.map_or(0.0, |n| n.mean()),
             iterations,
+            reused,
         }
     }
 }
@@ -313,6 +414,7 @@ impl Search {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::geister::view::View;
     use crate::search::Deadline;
     use std::time::Instant;
 
@@ -378,5 +480,93 @@ mod tests {
         // a surely blue: it escapes whenever we leave it on the exit.
         let (visits, available) = opponent_escapes(1000.0);
         assert!(visits > 0 && available >= visits, "{visits} {available}");
+    }
+
+    /// `half` (a view's 24-character half) with the piece on `m.from`
+    /// moved to `m.to`.
+    fn moved(half: &str, m: BMove) -> String {
+        let at = |sq: u8| format!("{}{}", sq % 6, sq / 6);
+        let mut out = String::new();
+        for p in half.as_bytes().chunks(3) {
+            let p = std::str::from_utf8(p).unwrap();
+            if p[..2] == at(m.from) {
+                out += &format!("{}{}", at(m.to), &p[2..]);
+            } else {
+                out += p;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_subtree_below_our_move_and_the_answer_is_searched_on() {
+        use crate::games::geister::rules::PIECES;
+        use crate::games::geister::testing::view;
+        use rand::rngs::SmallRng;
+        use rand::SeedableRng;
+        let (own, opp) = ("14R24R34R44R15B25B35B45B", "41u31u21u11u40u30u20u10u");
+        let v1 = view(own, opp);
+        let l = [0.0; PIECES];
+        let policy = PlayoutPolicy::default();
+        let never = AtomicBool::new(false);
+        let mut rng = SmallRng::seed_from_u64(3);
+        let search = |s: &mut Search, v: &View, reuse: bool, rng: &mut SmallRng| {
+            let cfg = TreeConfig {
+                reuse,
+                ..TreeConfig::default()
+            };
+            let belief = Belief::new(v, &l, 1.0);
+            let b = Board::from_view(v, 0);
+            s.run(
+                &b,
+                &belief,
+                &policy,
+                &cfg,
+                &Limits::playouts(4000),
+                &never,
+                rng,
+            )
+        };
+        let mut s = Search::new();
+        let r = search(&mut s, &v1, true, &mut rng);
+        assert_eq!(r.reused, 0);
+        let ours = r.best.unwrap();
+        let k = s.child(0, ours).unwrap();
+        let node = s.nodes[k];
+        let answer = s.nodes[node.first as usize..(node.first + node.count) as usize]
+            .iter()
+            .max_by_key(|n| n.visits)
+            .copied()
+            .unwrap();
+        assert!(answer.visits > 10, "{answer:?}");
+        let below: u32 = s.nodes[answer.first as usize..(answer.first + answer.count) as usize]
+            .iter()
+            .map(|n| n.visits)
+            .sum();
+        let v2 = view(&moved(own, ours), &moved(opp, answer.mv));
+        // Told the move played, the next search starts from the answer's
+        // node with its visits and adds its own playouts.
+        let mut kept = s.clone();
+        kept.played(ours);
+        let r = search(&mut kept, &v2, true, &mut rng);
+        assert_eq!(r.reused, answer.visits);
+        assert_eq!(r.iterations, 4000);
+        assert_eq!(kept.nodes[0].visits, answer.visits + 4000);
+        let kids: u32 = kept.root_children().iter().map(|n| n.visits).sum();
+        // (the answer's first visits were playouts before it was expanded)
+        assert_eq!(kids, below + 4000);
+        // Without reuse, not told the move, or told another one: a fresh tree.
+        for (reuse, told) in [(false, Some(ours)), (true, None), (true, Some(answer.mv))] {
+            let mut fresh = s.clone();
+            if let Some(m) = told {
+                fresh.played(m);
+            }
+            let r = search(&mut fresh, &v2, reuse, &mut rng);
+            assert_eq!(
+                (r.reused, fresh.nodes[0].visits),
+                (0, 4000),
+                "{reuse} {told:?}"
+            );
+        }
     }
 }

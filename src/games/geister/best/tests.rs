@@ -609,3 +609,59 @@ fn overshoot() {
         );
     }
 }
+
+#[test]
+fn ismcts_v1_stays_as_issue_11_left_it() {
+    let v1 = BestConfig::ismcts_v1();
+    assert_eq!(v1.beliefs, Beliefs::Learned(BeliefModel::v1()));
+    assert_eq!(v1.policy, PlayoutPolicy::default());
+    assert_eq!(v1.tree, TreeConfig::default());
+    assert!(!v1.tree.reuse);
+    assert_eq!((v1.policy.red_bait, v1.policy.caution), (1.0, 1.0));
+    assert_eq!((v1.belief, v1.adapt, v1.threads), (1.0, 100.0, 2));
+    // `best` keeps the refit and the threads, and differs in the rest.
+    let best = BestConfig::default();
+    assert_eq!((best.adapt, best.threads), (v1.adapt, v1.threads));
+    assert!(best.tree.reuse);
+    assert_ne!(best.policy, v1.policy);
+    assert_eq!(best.beliefs, Beliefs::Learned(BeliefModel::shipped()));
+    let mut p = AgentParams::new();
+    p.insert("beliefs".into(), "v1".into());
+    p.insert("reuse".into(), 0.into());
+    p.insert("caution".into(), 1.into());
+    p.insert("bait".into(), 1.into());
+    let c = BestConfig::from_params(&p).unwrap();
+    assert_eq!(c, v1);
+}
+
+#[test]
+fn bluffing_plays_the_least_readable_of_the_moves_searched_nearly_as_often() {
+    let v = view("14R24R34R44R03B25B35B45B", "41u31u21u11u40u30u20u10u");
+    let model = BeliefModel::shipped();
+    let mut seen = Exposure::new();
+    seen.our_turn(&v);
+    let readability = |mv| seen.readability(&v, mv, model).unwrap();
+    // bluff = 1: every root move is a candidate, so the least readable
+    // legal move is played.
+    let all = BestConfig {
+        bluff: 1.0,
+        threads: 1,
+        ..BestConfig::default()
+    };
+    let mv = Best::new(all, 3).choose(&v, &Limits::playouts(2000), &no_stop());
+    let least = v
+        .legal_moves()
+        .into_iter()
+        .map(readability)
+        .fold(f64::INFINITY, f64::min);
+    assert_eq!(readability(mv), least);
+    // bluff = 0 plays the search's choice, whatever it tells.
+    let off = BestConfig { bluff: 0.0, ..all };
+    let plain = Best::new(off, 3).choose(&v, &Limits::playouts(2000), &no_stop());
+    assert!(readability(plain) >= least);
+    // A whole game with the lever on stays legal.
+    let mut best = Best::new(BestConfig { bluff: 0.3, ..all }, 4);
+    let mut other = crate::games::geister::agents::RandomGeister::new(5);
+    let l = Limits::playouts(200);
+    play_game([&mut best, &mut other], [&l, &l], &no_stop()).unwrap();
+}
