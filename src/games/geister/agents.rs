@@ -76,19 +76,16 @@ pub fn build(
             check_params(name, params, &[])?;
             Ok(Box::new(super::rule_agent::RuleAgent::new(seed)))
         }
-        "dmc-v1" => {
-            let base = super::best::BestConfig::dmc_v1();
+        "dmc-v1" | "ismcts-v1" => {
+            // Earlier `best`s, kept fixed under their own names.
+            let (name, base) = if name == "dmc-v1" {
+                ("dmc-v1", super::best::BestConfig::dmc_v1())
+            } else {
+                ("ismcts-v1", super::best::BestConfig::ismcts_v1())
+            };
             let config = super::best::BestConfig::from_params_over(name, base, params)?;
             Ok(Box::new(crate::search::Renamed {
-                name: "dmc-v1",
-                inner: Box::new(super::best::Best::new(config, seed)),
-            }))
-        }
-        "ismcts-v1" => {
-            let base = super::best::BestConfig::ismcts_v1();
-            let config = super::best::BestConfig::from_params_over(name, base, params)?;
-            Ok(Box::new(crate::search::Renamed {
-                name: "ismcts-v1",
+                name,
                 inner: Box::new(super::best::Best::new(config, seed)),
             }))
         }
