@@ -44,9 +44,10 @@
 //! (4: a blue closing in on an exit), `danger` (0.5: a blue stepping next
 //! to an opponent piece), `bait` (3: a red stepping next to an opponent
 //! piece) and `caution` (0.3: a capture's weight is multiplied by it for
-//! every red of the other side already taken), and `bluff` (0: off; see
+//! every red of the other side already taken), `guard` (4: a capture of a
+//! piece one step from its exit), and `bluff` (0: off; see
 //! [`bluff`]). `ismcts-v1` has no reuse,
-//! `bait` and `caution` 1, and the `v1` model.
+//! `bait`, `caution` and `guard` 1, and the `v1` model.
 
 pub mod belief;
 pub mod bluff;
@@ -125,6 +126,7 @@ impl Default for BestConfig {
             policy: PlayoutPolicy {
                 red_bait: 3.0,
                 caution: 0.3,
+                guard: 4.0,
                 ..PlayoutPolicy::default()
             },
             adapt: 100.0,
@@ -177,6 +179,7 @@ impl BestConfig {
         "danger",
         "bait",
         "caution",
+        "guard",
         "threads",
         "adapt",
         "bluff",
@@ -242,6 +245,7 @@ impl BestConfig {
             ("danger", &mut c.policy.blue_danger),
             ("bait", &mut c.policy.red_bait),
             ("caution", &mut c.policy.caution),
+            ("guard", &mut c.policy.guard),
         ];
         for (key, w) in weights {
             if let Some(x) = param_f64(params, key, 0.0..=1000.0)? {

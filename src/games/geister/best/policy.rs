@@ -5,9 +5,10 @@
 //!    is captured when a piece of ours touches it;
 //! 3. a blue with a free run (the seed's forced-win pattern 1: no opponent
 //!    piece as close to the exit as it is) steps toward that exit;
-//! 4. otherwise a random move, weighted: captures, forward steps and blues
-//!    closing in on an exit are more likely, a blue stepping next to an
-//!    opponent piece less likely.
+//! 4. otherwise a random move, weighted: captures (more so of a piece one
+//!    step from its exit: `guard`), forward steps and blues closing in on
+//!    an exit are more likely, a blue stepping next to an opponent piece
+//!    less likely.
 //!
 //! A playout stops at the end of the game or after `depth` plies, where the
 //! position is scored by [`evaluate`].
@@ -37,6 +38,9 @@ pub struct PlayoutPolicy {
     /// other side already taken: a side that has taken three reds is wary
     /// of a fourth (1: no wariness).
     pub caution: f32,
+    /// A capture of a piece one step from one of its exits (a runner about
+    /// to reach it; 1: no preference).
+    pub guard: f32,
     /// Plies before the playout is cut and evaluated (0: to the end).
     pub depth: u32,
 }
@@ -50,6 +54,7 @@ impl Default for PlayoutPolicy {
             blue_danger: 0.5,
             red_bait: 1.0,
             caution: 1.0,
+            guard: 1.0,
             depth: 0,
         }
     }
@@ -167,6 +172,9 @@ impl PlayoutPolicy {
                 let capture = opp >> to & 1 == 1;
                 if capture {
                     w *= capture_w;
+                    if EXIT_DISTANCE[o][to as usize] == 1 {
+                        w *= self.guard;
+                    }
                 }
                 if to as i8 - from as i8 == forward_step {
                     w *= self.forward;
@@ -246,6 +254,28 @@ mod tests {
         for _ in 0..50 {
             assert_eq!(p.choose(&b, &mut rng), take);
         }
+    }
+
+    #[test]
+    fn runners_one_step_from_an_exit_are_taken_more_often_with_guard() {
+        // Opponent piece on (0,4), one step from its exit (0,5), next to
+        // our red on (1,4); another on (2,3), next to our red on (2,4).
+        let b = board("14R24R34R44R15B25B35B45B", "41u31u23u04u40u30u20u10u", 0x0f);
+        let runner = BMove { from: 25, to: 24 };
+        let other = BMove { from: 26, to: 20 };
+        let count = |guard: f32, m: BMove| {
+            let p = PlayoutPolicy {
+                guard,
+                ..PlayoutPolicy::default()
+            };
+            let mut rng = SmallRng::seed_from_u64(7);
+            (0..4000).filter(|_| p.choose(&b, &mut rng) == m).count()
+        };
+        let (plain, guarded) = (count(1.0, runner), count(8.0, runner));
+        assert!(plain > 50, "{plain}");
+        assert!(guarded > 3 * plain, "{plain} -> {guarded}");
+        // The other capture is not favoured: it only loses share.
+        assert!(count(8.0, other) < count(1.0, other));
     }
 
     #[test]

@@ -617,7 +617,10 @@ fn ismcts_v1_stays_as_issue_11_left_it() {
     assert_eq!(v1.policy, PlayoutPolicy::default());
     assert_eq!(v1.tree, TreeConfig::default());
     assert!(!v1.tree.reuse);
-    assert_eq!((v1.policy.red_bait, v1.policy.caution), (1.0, 1.0));
+    assert_eq!(
+        (v1.policy.red_bait, v1.policy.caution, v1.policy.guard),
+        (1.0, 1.0, 1.0)
+    );
     assert_eq!((v1.belief, v1.adapt, v1.threads), (1.0, 100.0, 2));
     // `best` keeps the refit and the threads, and differs in the rest.
     let best = BestConfig::default();
@@ -630,6 +633,7 @@ fn ismcts_v1_stays_as_issue_11_left_it() {
     p.insert("reuse".into(), 0.into());
     p.insert("caution".into(), 1.into());
     p.insert("bait".into(), 1.into());
+    p.insert("guard".into(), 1.into());
     let c = BestConfig::from_params(&p).unwrap();
     assert_eq!(c, v1);
 }
