@@ -277,7 +277,7 @@ fn help_works_for_every_subcommand() {
     }
     let o = run(&["agents"], &[], None, LIMIT);
     assert!(
-        stdout(&o).contains("four3d: random, pmc, ucb1, uct, uct-es, uct-tactics, best"),
+        stdout(&o).contains("four3d: random, pmc, ucb1, uct, uct-es, uct-tactics, ab-v1, best"),
         "{}",
         stdout(&o)
     );

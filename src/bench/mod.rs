@@ -20,6 +20,7 @@ pub const NAMES: &[&str] = &[
     "four3d-uct",
     "four3d-es-playouts",
     "four3d-search",
+    "four3d-solve",
     "golad-step",
     "golad-ai2",
     "golad-best",
@@ -76,6 +77,7 @@ pub fn run(name: &str, opts: &BenchOptions) -> Result<BenchReport, String> {
         "four3d-uct" => Ok(four3d_uct(opts)),
         "four3d-es-playouts" => Ok(four3d_es_playouts(opts)),
         "four3d-search" => Ok(four3d_search(opts, FOUR3D_SEARCH_DEPTH)),
+        "four3d-solve" => Ok(four3d_solve(opts)),
         "golad-step" => Ok(golad_step(opts)),
         "golad-ai2" => Ok(golad_ai2(opts)),
         "golad-best" => Ok(golad_best(opts)),
@@ -345,7 +347,7 @@ fn four3d_search_positions() -> Vec<Board> {
     let cfg = BestConfig {
         threads: 1,
         tt_bits: 16,
-        ..BestConfig::default()
+        ..BestConfig::v1()
     };
     let mut agent = Best::new(cfg);
     let stop = AtomicBool::new(false);
@@ -389,7 +391,7 @@ fn four3d_search(opts: &BenchOptions, depth: i32) -> BenchReport {
         threads: 1,
         max_depth: depth,
         tt_bits: 20,
-        ..BestConfig::default()
+        ..BestConfig::v1()
     });
     let stop = AtomicBool::new(false);
     let unlimited = Limits::playouts(u64::MAX);
@@ -437,9 +439,12 @@ fn four3d_search(opts: &BenchOptions, depth: i32) -> BenchReport {
     // positions with that one lever off (one thread, table cleared before
     // each position; counts, not times, so the same on every machine).
     use crate::games::four3d::best::search::Features;
-    let on = Features::default();
+    // `ab-v1`'s search (the levers of issue 15 on, late move reductions
+    // off), and late move reductions (issue 32) added.
+    let on = BestConfig::v1().features;
     let levers = [
         ("all on", on),
+        ("lmr on", Features { lmr: true, ..on }),
         ("tt off", Features { tt: false, ..on }),
         (
             "ordering off",
@@ -464,7 +469,7 @@ fn four3d_search(opts: &BenchOptions, depth: i32) -> BenchReport {
             max_depth: depth,
             tt_bits: 20,
             features,
-            ..BestConfig::default()
+            ..BestConfig::v1()
         });
         let mut n = 0u64;
         for (me, opp, cells) in &positions {
@@ -508,6 +513,166 @@ fn four3d_search(opts: &BenchOptions, depth: i32) -> BenchReport {
             opts.samples,
             opts.seconds,
             lever_note.join(", ")
+        ),
+    )
+}
+
+/// The deepest positions of the shipped set plain alpha-beta solves in
+/// `four3d-solve` (deeper ones take it minutes).
+pub const FOUR3D_SOLVE_REFERENCE_EMPTIES: u32 = 16;
+
+/// The most nodes one solve with a lever off may take in `four3d-solve`.
+pub const FOUR3D_SOLVE_LEVER_CAP: u64 = 20_000_000;
+
+/// `best`'s exact solver against plain alpha-beta to the end (the same
+/// settling of threats; no table, static order, no bounds), one thread,
+/// on the shipped endgames (positions of self-play games labelled by the
+/// solver, `src/games/four3d/best/endgames.txt`). `per_s` and
+/// `reference_per_s` are solves per second over the positions both solve
+/// (at most [`FOUR3D_SOLVE_REFERENCE_EMPTIES`] empty cells), samples
+/// interleaved; the note gives the solver's median time and mean nodes at
+/// every depth, the reference's at the depths it solves, the nodes with
+/// each of the solver's levers off, and whether every value matched its
+/// label.
+fn four3d_solve(opts: &BenchOptions) -> BenchReport {
+    use crate::games::four3d::best::solve::{plain_solve, Solver};
+    use crate::games::four3d::best::train::shipped_endgames;
+    use crate::games::four3d::best::tt::Table;
+    use crate::search::{Limits, SearchClock};
+    use std::collections::BTreeMap;
+    use std::sync::atomic::AtomicBool;
+    let set: Vec<(u32, u64, u64, i32)> = shipped_endgames()
+        .iter()
+        .map(|e| {
+            let b = e.board();
+            let s = b.to_move();
+            (e.empties(), b.stones(s), b.stones(1 - s), e.value)
+        })
+        .collect();
+    let table = Table::new(20);
+    let stop = AtomicBool::new(false);
+    // One solve with the levers given, within `cap` nodes; (value, nodes,
+    // finished).
+    let solve = |me: u64, opp: u64, bounds: bool, ordering: bool, cap: u64| {
+        let limits = Limits::playouts(cap);
+        let mut sv = Solver::new(&table, SearchClock::new(&limits, &stop));
+        sv.bounds = bounds;
+        sv.ordering = ordering;
+        let v = sv.solve(me, opp, -10_001, 10_001, 0);
+        (v, sv.nodes, !sv.aborted())
+    };
+    // Every position once: times, nodes and the labels' check.
+    // By depth: the solver's times and nodes, the reference's, positions.
+    type Depth = (Vec<f64>, u64, Vec<f64>, u64, usize);
+    let mut by_depth: BTreeMap<u32, Depth> = BTreeMap::new();
+    let mut mismatches = 0;
+    for &(e, me, opp, label) in &set {
+        let slot = by_depth.entry(e).or_default();
+        table.clear();
+        let t = Instant::now();
+        let (v, n, _) = solve(me, opp, true, true, u64::MAX);
+        slot.0.push(t.elapsed().as_secs_f64() * 1000.0);
+        slot.1 += n;
+        slot.4 += 1;
+        mismatches += (v != label) as usize;
+        if e <= FOUR3D_SOLVE_REFERENCE_EMPTIES {
+            let mut n = 0;
+            let t = Instant::now();
+            let v = plain_solve(me, opp, &mut n);
+            slot.2.push(t.elapsed().as_secs_f64() * 1000.0);
+            slot.3 += n;
+            mismatches += (v != label) as usize;
+        }
+    }
+    // The rate over the positions both solve, whole rounds, interleaved.
+    let both: Vec<&(u32, u64, u64, i32)> = set
+        .iter()
+        .filter(|p| p.0 <= FOUR3D_SOLVE_REFERENCE_EMPTIES)
+        .collect();
+    let (mut fast, mut reference) = (Vec::new(), Vec::new());
+    let mut check = 0i64;
+    for _ in 0..opts.samples {
+        for side in 0..2 {
+            let mut spent = Duration::ZERO;
+            let mut k = 0usize;
+            while spent.as_secs_f64() < opts.seconds || k % both.len() != 0 {
+                let &&(_, me, opp, _) = &both[k % both.len()];
+                k += 1;
+                if side == 0 {
+                    table.clear();
+                }
+                let t = Instant::now();
+                if side == 0 {
+                    check += solve(me, opp, true, true, u64::MAX).0 as i64;
+                } else {
+                    let mut n = 0;
+                    check += plain_solve(me, opp, &mut n) as i64;
+                }
+                spent += t.elapsed();
+            }
+            let out = if side == 0 { &mut fast } else { &mut reference };
+            out.push(k as f64 / spent.as_secs_f64());
+        }
+    }
+    black_box(check);
+    let levers: Vec<String> = [
+        ("all on", true, true),
+        ("bounds off", false, true),
+        ("ordering off", true, false),
+    ]
+    .iter()
+    .map(|&(label, b, o)| {
+        let (mut n, mut capped) = (0u64, 0);
+        for &(_, me, opp, _) in &set {
+            table.clear();
+            let (_, nodes, done) = solve(me, opp, b, o, FOUR3D_SOLVE_LEVER_CAP);
+            n += nodes;
+            capped += !done as usize;
+        }
+        if capped > 0 {
+            format!("{label} {n} ({capped} stopped at the cap)")
+        } else {
+            format!("{label} {n}")
+        }
+    })
+    .collect();
+    let depths: Vec<String> = by_depth
+        .iter()
+        .map(|(e, (ms, n, rms, rn, count))| {
+            let mut s = format!(
+                "{e} empty: solver {:.3} ms, {} nodes",
+                median(ms.clone()),
+                n / *count as u64
+            );
+            if !rms.is_empty() {
+                let _ = write!(
+                    s,
+                    "; plain {:.3} ms, {} nodes",
+                    median(rms.clone()),
+                    rn / *count as u64
+                );
+            }
+            s
+        })
+        .collect();
+    report(
+        "four3d-solve",
+        fast,
+        reference,
+        opts,
+        "solves/s",
+        format!(
+            "Score Four exact solver vs plain alpha-beta to the end, one thread, {} shipped endgames \
+             (the rate over the {} with at most {FOUR3D_SOLVE_REFERENCE_EMPTIES} empty cells, whole rounds, \
+             {} interleaved samples of at least {} s); per depth (median time per position, mean nodes): {}; \
+             solver nodes over all positions with one lever off: {}; values matching their labels: {}",
+            set.len(),
+            both.len(),
+            opts.samples,
+            opts.seconds,
+            depths.join("; "),
+            levers.join(", "),
+            if mismatches == 0 { "all".to_string() } else { format!("{mismatches} MISMATCHES") }
         ),
     )
 }

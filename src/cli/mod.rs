@@ -10,6 +10,7 @@
 //! summary.
 
 mod bench_cmd;
+mod four3d_lab;
 mod geister_beliefs;
 mod latency;
 mod match_cmd;
@@ -92,6 +93,8 @@ pub enum Command {
     GeisterBeliefs(geister_beliefs::GeisterBeliefsArgs),
     /// Puyo Puyo one-player experiments: template completion and solo chains.
     PuyoLab(puyo_lab::PuyoLabArgs),
+    /// Score Four data: self-play games, solved positions, the fitted evaluation.
+    Four3dLab(four3d_lab::Four3dLabArgs),
     /// List the games and their agents.
     Agents,
 }
@@ -226,6 +229,10 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Bench(args) => {
             start_logging(&cli.log_format, &settings)?;
             bench_cmd::run(args)
+        }
+        Command::Four3dLab(args) => {
+            start_logging(&cli.log_format, &settings)?;
+            four3d_lab::run(args)
         }
         Command::PuyoLab(args) => {
             start_logging(&cli.log_format, &settings)?;

@@ -82,6 +82,12 @@ impl<'a> SearchClock<'a> {
 
     /// Whether a new iteration may start (`nodes` searched so far).
     pub fn may_start_iteration(&mut self, nodes: u64) -> bool {
+        self.may_start_iteration_at(nodes, self.start_share)
+    }
+
+    /// Whether a new iteration may start while less than `share` of the
+    /// soft limit has passed (and no other limit says stop).
+    pub fn may_start_iteration_at(&mut self, nodes: u64, share: f64) -> bool {
         if self.stopped || nodes >= self.max_nodes || self.stop.load(Ordering::Relaxed) {
             return false;
         }
@@ -90,7 +96,7 @@ impl<'a> SearchClock<'a> {
             Some(d) => {
                 let now = Instant::now();
                 let soft = d.soft.min(d.hard);
-                let share = (soft - d.start).mul_f64(self.start_share);
+                let share = (soft - d.start).mul_f64(share);
                 now < d.start + share && now < d.hard
             }
         }
@@ -105,6 +111,15 @@ impl<'a> SearchClock<'a> {
             let to = (soft + (hard - soft) / 2).min(soft.mul_f64(self.stretch));
             let extended = d.start + to.max(soft);
             self.limit = Some(self.limit.map_or(extended, |l| l.max(extended)));
+        }
+    }
+
+    /// The time from the move's start to the current stop time, if there
+    /// is a deadline.
+    pub fn budget(&self) -> Option<Duration> {
+        match (self.deadline, self.limit) {
+            (Some(d), Some(l)) => Some(l.saturating_duration_since(d.start)),
+            _ => None,
         }
     }
 

@@ -8,6 +8,7 @@ pub mod clock;
 pub mod cores;
 pub mod deadline;
 pub mod game;
+pub mod logistic;
 pub mod mcts;
 
 pub use agent::{panic_message, Agent, Decision, RandomAgent, Renamed};

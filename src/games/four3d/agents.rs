@@ -8,6 +8,7 @@
 //! | `uct` | the seed's UCT: UCB1 in a tree, a node expanded at 50 playouts |
 //! | `uct-es` | the seed's proposal: `uct` whose playouts play the most important cell half the time |
 //! | `uct-tactics` | `best` until issue 15: UCT with tactical children and playouts (win, block, never under the opponent's win) |
+//! | `ab-v1` | `best` as issue 15 left it: alpha-beta with hand weights, no solver (a baseline) |
 //! | `best` | alpha-beta with iterative deepening, a shared table and a threat evaluation (`super::best`) |
 
 use crate::games::{check_params, param_f64, param_u64, AgentParams};
@@ -29,6 +30,7 @@ pub const NAMES: &[&str] = &[
     "uct",
     "uct-es",
     "uct-tactics",
+    "ab-v1",
     "best",
 ];
 
@@ -114,6 +116,14 @@ pub fn build(name: &str, params: &AgentParams, seed: u64) -> Result<Box<dyn Agen
             check_params(name, params, TREE)?;
             let cfg = uct_config(params, uct_tactics_config(), true)?;
             Ok(Box::new(Uct::new(name, cfg, TacticalPolicy, seed)))
+        }
+        "ab-v1" => {
+            use super::best::BestConfig;
+            let cfg = BestConfig::from_params_over(params, BestConfig::v1(), name)?;
+            Ok(Box::new(crate::search::Renamed {
+                name: "ab-v1",
+                inner: Box::new(super::best::Best::new(cfg)),
+            }))
         }
         "best" => {
             let cfg = super::best::BestConfig::from_params(params)?;

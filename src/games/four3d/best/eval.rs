@@ -90,12 +90,29 @@ fn sparse_count(mut x: u64) -> i32 {
     n
 }
 
+/// `OPEN[n - 1][c0][c1]`: +1 for a line holding `n` beads of seat 0 and
+/// none of seat 1, -1 for the reverse, else 0.
+const OPEN: [[[i8; 5]; 5]; 2] = {
+    let mut t = [[[0i8; 5]; 5]; 2];
+    let mut n = 1;
+    while n <= 2 {
+        t[n - 1][n][0] = 1;
+        t[n - 1][0][n] = -1;
+        n += 1;
+    }
+    t
+};
+
 /// The open-lines term kept up to date drop by drop: the beads of each
 /// seat in every line, and the term from seat 0's view. A drop changes
 /// only the (at most seven) lines through its cell.
 #[derive(Clone, Debug)]
 pub struct LineCounts {
     counts: [[u8; 2]; 76],
+    /// Open lines with one bead of seat 0 less those with one of seat 1.
+    pub ones: i32,
+    /// The same for two beads.
+    pub twos: i32,
     /// `value[c0][c1]`: a line's share of the term (seat 0's view) with
     /// `c0` and `c1` beads of the two seats.
     value: [[i32; 5]; 5],
@@ -121,6 +138,7 @@ impl LineCounts {
         }
         let mut counts = [[0u8; 2]; 76];
         let mut term = 0;
+        let (mut ones, mut twos) = (0, 0);
         for (l, &mask) in LINES.iter().enumerate() {
             let c = [
                 (mask & stones[0]).count_ones() as u8,
@@ -128,9 +146,13 @@ impl LineCounts {
             ];
             counts[l] = c;
             term += value[c[0] as usize][c[1] as usize];
+            ones += OPEN[0][c[0] as usize][c[1] as usize] as i32;
+            twos += OPEN[1][c[0] as usize][c[1] as usize] as i32;
         }
         LineCounts {
             counts,
+            ones,
+            twos,
             value,
             term,
         }
@@ -142,9 +164,15 @@ impl LineCounts {
         let ids = &CELL_LINE_IDS[cell as usize];
         for &l in &ids.ids[..ids.len as usize] {
             let c = &mut self.counts[l as usize];
-            self.term -= self.value[c[0] as usize][c[1] as usize];
+            let (a, b) = (c[0] as usize, c[1] as usize);
+            self.term -= self.value[a][b];
+            self.ones -= OPEN[0][a][b] as i32;
+            self.twos -= OPEN[1][a][b] as i32;
             c[seat] += 1;
-            self.term += self.value[c[0] as usize][c[1] as usize];
+            let (a, b) = (c[0] as usize, c[1] as usize);
+            self.term += self.value[a][b];
+            self.ones += OPEN[0][a][b] as i32;
+            self.twos += OPEN[1][a][b] as i32;
         }
     }
 
@@ -154,9 +182,15 @@ impl LineCounts {
         let ids = &CELL_LINE_IDS[cell as usize];
         for &l in &ids.ids[..ids.len as usize] {
             let c = &mut self.counts[l as usize];
-            self.term -= self.value[c[0] as usize][c[1] as usize];
+            let (a, b) = (c[0] as usize, c[1] as usize);
+            self.term -= self.value[a][b];
+            self.ones -= OPEN[0][a][b] as i32;
+            self.twos -= OPEN[1][a][b] as i32;
             c[seat] -= 1;
-            self.term += self.value[c[0] as usize][c[1] as usize];
+            let (a, b) = (c[0] as usize, c[1] as usize);
+            self.term += self.value[a][b];
+            self.ones += OPEN[0][a][b] as i32;
+            self.twos += OPEN[1][a][b] as i32;
         }
     }
 
@@ -240,6 +274,9 @@ mod tests {
                 lc.place(c, seat);
                 played.push((c, seat));
                 assert_eq!(lc.term, lines_term(stones[0], stones[1], &w));
+                let only = |line1, line2| Weights { line1, line2, ..w };
+                assert_eq!(lc.ones, lines_term(stones[0], stones[1], &only(1, 0)));
+                assert_eq!(lc.twos, lines_term(stones[0], stones[1], &only(0, 1)));
                 assert_eq!(lc.for_seat(1), lines_term(stones[1], stones[0], &w));
             }
             while let Some((c, seat)) = played.pop() {

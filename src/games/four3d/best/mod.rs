@@ -15,14 +15,21 @@
 //! played.
 
 pub mod eval;
+pub mod fitted;
 pub mod search;
+pub mod solve;
 pub mod threats;
+pub mod train;
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use std::time::Duration;
+
 use self::eval::Weights;
+use self::fitted::Model;
 use self::search::{root_moves, Features, RootMove, RootMoves, Worker, WON};
+use self::solve::Solver;
 use self::tt::Table;
 use super::{Board, Peg};
 use crate::games::{check_params, param_u64, AgentParams};
@@ -39,6 +46,15 @@ pub struct BestConfig {
     pub max_depth: i32,
     /// The table has 2^tt_bits entries of 16 bytes.
     pub tt_bits: u32,
+    /// The fitted evaluation ([`fitted`]); `None` uses `weights`.
+    pub model: Option<&'static Model>,
+    /// Try the exact solver first when at most this many cells are empty
+    /// (0: never).
+    pub solve_empties: i32,
+    /// Start an iteration only when it is likely to finish, and spend
+    /// less on clear moves (else: start one only in the first half of the
+    /// soft limit, as `ab-v1`).
+    pub predict_time: bool,
 }
 
 impl Default for BestConfig {
@@ -49,24 +65,75 @@ impl Default for BestConfig {
             threads: 2,
             max_depth: 64,
             tt_bits: 21,
+            model: Some(Model::shipped()),
+            solve_empties: 26,
+            predict_time: true,
+        }
+    }
+}
+
+impl BestConfig {
+    /// `ab-v1`: `best` as issue 15 left it (hand weights, no solver, the
+    /// half-of-the-soft-limit start rule).
+    pub fn v1() -> Self {
+        BestConfig {
+            model: None,
+            solve_empties: 0,
+            predict_time: false,
+            features: Features {
+                lmr: false,
+                quiesce: false,
+                ..Features::default()
+            },
+            ..BestConfig::default()
         }
     }
 }
 
 /// The parameters `best` takes.
 pub const PARAMS: &[&str] = &[
-    "line1", "line2", "good", "bad", "dead", "stacked", "tt", "ordering", "pvs", "extend",
-    "threads", "depth", "tt_bits",
+    "line1",
+    "line2",
+    "good",
+    "bad",
+    "dead",
+    "stacked",
+    "tt",
+    "ordering",
+    "pvs",
+    "extend",
+    "lmr",
+    "quiesce",
+    "threads",
+    "depth",
+    "tt_bits",
+    "fitted",
+    "solve",
+    "timing",
+    "eval_file",
 ];
 
 impl BestConfig {
     /// The defaults changed by the profile's `agent_params` (see [`PARAMS`]):
     /// the evaluation's weights `line1`, `line2`, `good`, `bad`, `dead`,
     /// `stacked` (0..=10000); the levers `tt`, `ordering`, `pvs`, `extend`
-    /// (0 or 1); `threads` (1..=16), `depth` (1..=64), `tt_bits` (10..=26).
+    /// (0 or 1); `threads` (1..=16), `depth` (1..=64), `tt_bits` (10..=26);
+    /// `fitted` (0 or 1: the fitted evaluation), `eval_file` (a fitted
+    /// evaluation's JSON file instead of the shipped one), `solve` (0..=64:
+    /// empty cells from which the solver is tried, 0 never), `timing` (0 or
+    /// 1: the predicting time manager).
     pub fn from_params(params: &AgentParams) -> Result<Self, String> {
-        check_params("best", params, PARAMS)?;
-        let mut c = BestConfig::default();
+        Self::from_params_over(params, BestConfig::default(), "best")
+    }
+
+    /// [`BestConfig::from_params`] over `base` for the agent `name`.
+    pub fn from_params_over(
+        params: &AgentParams,
+        base: BestConfig,
+        name: &str,
+    ) -> Result<Self, String> {
+        check_params(name, params, PARAMS)?;
+        let mut c = base;
         let w = &mut c.weights;
         for (key, slot) in [
             ("line1", &mut w.line1),
@@ -86,6 +153,8 @@ impl BestConfig {
             ("ordering", &mut f.ordering),
             ("pvs", &mut f.pvs),
             ("extend", &mut f.extend_forced),
+            ("lmr", &mut f.lmr),
+            ("quiesce", &mut f.quiesce),
         ] {
             if let Some(v) = param_u64(params, key, 0..=1)? {
                 *slot = v == 1;
@@ -99,6 +168,26 @@ impl BestConfig {
         }
         if let Some(b) = param_u64(params, "tt_bits", 10..=26)? {
             c.tt_bits = b as u32;
+        }
+        if let Some(f) = param_u64(params, "fitted", 0..=1)? {
+            c.model = (f == 1).then(Model::shipped);
+        }
+        if let Some(v) = params.get("eval_file") {
+            let path = v
+                .as_str()
+                .ok_or("agent_params.eval_file: expected a file path")?;
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("agent_params.eval_file: {path}: {e}"))?;
+            let model = Model::from_json(&text)
+                .map_err(|e| format!("agent_params.eval_file: {path}: {e}"))?;
+            // Built once per agent: the model lives as long as the process.
+            c.model = Some(Box::leak(Box::new(model)));
+        }
+        if let Some(e) = param_u64(params, "solve", 0..=64)? {
+            c.solve_empties = e as i32;
+        }
+        if let Some(t) = param_u64(params, "timing", 0..=1)? {
+            c.predict_time = t == 1;
         }
         Ok(c)
     }
@@ -122,6 +211,15 @@ pub struct Found {
 
 /// Iterative deepening from `first_depth` over `cells` (the root's moves,
 /// in order) until the clock, `max_depth`, or a proven value stops it.
+///
+/// With `predict`, an iteration starts only when it is likely to finish
+/// in the time it may take: the last iteration's time times the growth
+/// from the one before (the effective branching factor, kept within 1.2 to
+/// 4), against a share of the budget that is smaller for a clear move (the
+/// same best move for four iterations and a value that did not fall)
+/// than for an unclear one (the best move just changed, or its value fell
+/// by more than [`FALL`]). Without it, an iteration starts only in the
+/// first half of the soft limit ([`SearchClock::may_start_iteration`]).
 fn deepen(
     w: &mut Worker,
     me: u64,
@@ -129,6 +227,7 @@ fn deepen(
     cells: &[u8],
     first_depth: i32,
     max_depth: i32,
+    predict: bool,
 ) -> Option<Found> {
     let empties = (64 - (me | opp).count_ones()) as i32;
     let mut moves: Vec<RootMove> = cells
@@ -137,14 +236,25 @@ fn deepen(
         .collect();
     let mut best: Option<Found> = None;
     let mut depth = first_depth.min(max_depth);
+    // Times of the last two complete iterations, and how settled the move is.
+    let (mut last, mut before): (Option<Duration>, Option<Duration>) = (None, None);
+    let (mut stable, mut unclear) = (0, false);
     while depth <= max_depth {
-        if best.is_some() && !w.clock.may_start_iteration(w.nodes) {
-            break;
+        if best.is_some() {
+            if !predict {
+                if !w.clock.may_start_iteration(w.nodes) {
+                    break;
+                }
+            } else if !likely_to_finish(&mut w.clock, w.nodes, last, before, stable, unclear) {
+                break;
+            }
         }
+        let started = w.clock.elapsed();
         let Some(it) = w.root(me, opp, &mut moves, depth) else {
             break;
         };
         let changed = best.is_some_and(|b| b.cell != it.cell);
+        let fell = best.is_some_and(|b| it.value < b.value - FALL);
         best = Some(Found {
             cell: it.cell,
             value: it.value,
@@ -157,6 +267,12 @@ fn deepen(
         if changed {
             w.clock.unstable();
         }
+        stable = if changed { 0 } else { stable + 1 };
+        unclear = changed || fell;
+        if let (Some(t0), Some(t1)) = (started, w.clock.elapsed()) {
+            before = last;
+            last = Some(t1.saturating_sub(t0));
+        }
         // A proven result, or a search that reached the end of every line.
         if it.value.abs() >= WON || depth >= empties {
             break;
@@ -164,6 +280,80 @@ fn deepen(
         depth += 1;
     }
     best
+}
+
+/// The share of the budget a clear move's iterations must fit in.
+pub const CLEAR_SHARE: f64 = 0.7;
+
+/// A fall of the best move's value (in evaluation units) that makes the
+/// move unclear.
+pub const FALL: i32 = 30;
+
+/// Whether the next iteration is likely to finish in the share of the
+/// budget this move deserves (see [`deepen`]).
+fn likely_to_finish(
+    clock: &mut SearchClock,
+    nodes: u64,
+    last: Option<Duration>,
+    before: Option<Duration>,
+    stable: u32,
+    unclear: bool,
+) -> bool {
+    // The node limit, the stop flag and the hard limit first.
+    if !clock.may_start_iteration_at(nodes, 1.0) {
+        return false;
+    }
+    let (Some(budget), Some(elapsed), Some(last)) = (clock.budget(), clock.elapsed(), last) else {
+        return true;
+    };
+    // An iteration the table answered at once says nothing of the growth.
+    let growth = match before {
+        Some(b) if b > Duration::from_millis(1) => {
+            (last.as_secs_f64() / b.as_secs_f64()).clamp(1.5, 4.0)
+        }
+        _ => 2.5,
+    };
+    let share = if unclear {
+        1.0
+    } else if stable >= 4 {
+        CLEAR_SHARE
+    } else {
+        0.9
+    };
+    // Early in the budget an iteration starts anyway: even when it does
+    // not finish, the moves it searched first (the best so far first) are
+    // searched one ply deeper.
+    elapsed < budget.mul_f64(EARLY_SHARE) || elapsed + last.mul_f64(growth) <= budget.mul_f64(share)
+}
+
+/// Before this share of the budget has passed, an iteration always starts.
+pub const EARLY_SHARE: f64 = 0.4;
+
+/// Runs `main` on this thread and `helpers` helper threads (`helper(i,
+/// halt)`, which returns its node count) beside it; the helpers are told
+/// to halt when `main` returns. Gives `main`'s result and the helpers'
+/// nodes.
+fn with_helpers<R: Send>(
+    helpers: usize,
+    main: impl FnOnce() -> R,
+    helper: impl Fn(usize, &AtomicBool) -> u64 + Sync,
+) -> (R, u64) {
+    if helpers == 0 {
+        return (main(), 0);
+    }
+    let halt = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..helpers)
+            .map(|i| {
+                let (halt, helper) = (&halt, &helper);
+                scope.spawn(move || helper(i, halt))
+            })
+            .collect();
+        let r = main();
+        halt.store(true, Ordering::Relaxed);
+        let nodes: u64 = handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+        (r, nodes)
+    })
 }
 
 impl Best {
@@ -179,8 +369,16 @@ impl Best {
         self.table.clear();
     }
 
+    /// The settings.
+    pub fn config(&self) -> &BestConfig {
+        &self.cfg
+    }
+
     /// Searches the position (`me` to move, `cells` its root moves in
-    /// order, see [`search::root_moves`]) within `limits`.
+    /// order, see [`search::root_moves`]) within `limits`: the exact
+    /// solver first when few enough cells are empty (with up to
+    /// [`SOLVE_SHARE`] of the time, or of a node budget), then, if it did
+    /// not finish, the iterative deepening in the rest.
     pub fn search(
         &self,
         me: u64,
@@ -189,8 +387,6 @@ impl Best {
         limits: &Limits,
         stop: &AtomicBool,
     ) -> Found {
-        let clock = SearchClock::new(limits, stop);
-        let mut main = Worker::new(self.cfg.weights, self.cfg.features, &self.table, clock);
         // A node budget is searched on one thread: helpers count nodes of
         // their own until the main thread is done, so with them the budget
         // would be overrun by however far they got (and the move would
@@ -201,50 +397,106 @@ impl Best {
         } else {
             self.cfg.threads.max(1) - 1
         };
-        let max_depth = self.cfg.max_depth;
-        if helpers == 0 {
-            let found = deepen(&mut main, me, opp, cells, 1, max_depth);
-            return found.unwrap_or(Found {
-                cell: cells[0],
-                value: 0,
-                depth: 0,
-                nodes: main.nodes,
-            });
-        }
-        let halt = AtomicBool::new(false);
         let helper_limits = Limits {
             playouts: Some(u64::MAX),
             deadline: limits.deadline,
         };
-        let (found, helper_nodes) = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..helpers)
-                .map(|i| {
-                    let (halt, table, cfg) = (&halt, &self.table, &self.cfg);
-                    scope.spawn(move || {
-                        let clock = SearchClock::new(&helper_limits, halt);
-                        let mut w = Worker::new(cfg.weights, cfg.features, table, clock);
-                        // Helpers start deeper, and each sees the root
-                        // moves in a rotated order, so their trees differ.
-                        let mut order = cells.to_vec();
-                        order.rotate_left((i + 1) % cells.len());
-                        deepen(&mut w, me, opp, &order, 2 + (i as i32 % 2), max_depth);
-                        w.nodes
-                    })
-                })
-                .collect();
-            let found = deepen(&mut main, me, opp, cells, 1, max_depth);
-            halt.store(true, Ordering::Relaxed);
-            let nodes: u64 = handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();
-            (found, nodes)
-        });
+        let empties = 64 - (me | opp).count_ones() as i32;
+        let mut spent = 0u64;
+        if empties <= self.cfg.solve_empties {
+            let solve_limits = share_of(limits, SOLVE_SHARE);
+            let mut solver = Solver::new(&self.table, SearchClock::new(&solve_limits, stop));
+            let (solved, helper_nodes) = with_helpers(
+                helpers,
+                || solver.solve_root(me, opp, cells),
+                |i, halt| {
+                    let helper_limits = share_of(&helper_limits, SOLVE_SHARE);
+                    let mut s = Solver::new(&self.table, SearchClock::new(&helper_limits, halt));
+                    let mut order = cells.to_vec();
+                    order.rotate_left((i + 1) % cells.len());
+                    s.solve_root(me, opp, &order);
+                    s.nodes
+                },
+            );
+            spent = solver.nodes + helper_nodes;
+            if let Some(s) = solved {
+                return Found {
+                    cell: s.cell,
+                    value: s.value,
+                    depth: empties,
+                    nodes: spent,
+                };
+            }
+        }
+        let mut limits = *limits;
+        if node_budget {
+            limits.playouts = limits.playouts.map(|p| p.saturating_sub(spent).max(1));
+        }
+        let clock = SearchClock::new(&limits, stop);
+        let model = self.cfg.model;
+        let mut main =
+            Worker::new(self.cfg.weights, self.cfg.features, &self.table, clock).with_model(model);
+        let max_depth = self.cfg.max_depth;
+        let predict = self.cfg.predict_time;
+        let (found, helper_nodes) = with_helpers(
+            helpers,
+            || deepen(&mut main, me, opp, cells, 1, max_depth, predict),
+            |i, halt| {
+                let clock = SearchClock::new(&helper_limits, halt);
+                let cfg = &self.cfg;
+                let mut w =
+                    Worker::new(cfg.weights, cfg.features, &self.table, clock).with_model(model);
+                // Helpers start deeper, and each sees the root moves in a
+                // rotated order, so their trees differ.
+                let mut order = cells.to_vec();
+                order.rotate_left((i + 1) % cells.len());
+                deepen(
+                    &mut w,
+                    me,
+                    opp,
+                    &order,
+                    2 + (i as i32 % 2),
+                    max_depth,
+                    false,
+                );
+                w.nodes
+            },
+        );
         let mut f = found.unwrap_or(Found {
             cell: cells[0],
             value: 0,
             depth: 0,
             nodes: main.nodes,
         });
-        f.nodes = main.nodes + helper_nodes;
+        f.nodes = spent + main.nodes + helper_nodes;
         f
+    }
+}
+
+/// The share of a move's time (or node budget) the solver may use before
+/// the search takes over.
+pub const SOLVE_SHARE: f64 = 0.6;
+
+/// `limits` cut to `share` of their time (soft and hard) and nodes.
+fn share_of(limits: &Limits, share: f64) -> Limits {
+    let deadline = limits.deadline.map(|d| {
+        let soft = d.soft.min(d.hard);
+        let cut = d.start + (soft - d.start).mul_f64(share);
+        crate::search::Deadline {
+            start: d.start,
+            soft: cut,
+            hard: cut.min(d.hard),
+        }
+    });
+    Limits {
+        playouts: limits.playouts.map(|p| {
+            if p == u64::MAX {
+                p
+            } else {
+                (p as f64 * share) as u64
+            }
+        }),
+        deadline,
     }
 }
 
@@ -389,6 +641,122 @@ mod tests {
         })
         .select(&pos, &Limits::playouts(50_000), &stop);
         assert_eq!(two, a);
+    }
+
+    #[test]
+    fn ab_v1_keeps_issue_15s_search_and_best_adds_the_new_levers() {
+        let v1 = BestConfig::v1();
+        assert_eq!(v1.model, None);
+        assert_eq!(v1.solve_empties, 0);
+        assert!(!v1.predict_time && !v1.features.lmr && !v1.features.quiesce);
+        assert_eq!(v1.weights, Weights::default());
+        let (tt, ordering, pvs, extend) = (true, true, true, true);
+        assert_eq!(
+            (
+                v1.features.tt,
+                v1.features.ordering,
+                v1.features.pvs,
+                v1.features.extend_forced
+            ),
+            (tt, ordering, pvs, extend)
+        );
+        let best = BestConfig::default();
+        assert!(best.model.is_some() && best.solve_empties > 0 && best.predict_time);
+        assert!(best.features.lmr && best.features.quiesce);
+        // Every lever can be switched off by name, which gives `ab-v1`.
+        let mut p = AgentParams::new();
+        for k in ["fitted", "solve", "timing", "lmr", "quiesce"] {
+            p.insert(k.into(), 0.into());
+        }
+        assert_eq!(BestConfig::from_params(&p).unwrap(), v1);
+    }
+
+    #[test]
+    fn a_solvable_position_gets_the_solvers_exact_move() {
+        use super::solve::plain_solve;
+        use super::train::shipped_endgames;
+        let stop = AtomicBool::new(false);
+        let mut checked = 0;
+        for e in shipped_endgames().iter().filter(|e| e.empties() <= 12) {
+            let b = e.board();
+            let s = b.to_move();
+            let (me, opp) = (b.stones(s), b.stones(1 - s));
+            let RootMoves::Search(cells) = root_moves(me, opp) else {
+                continue;
+            };
+            let agent = one_thread(&[]);
+            let f = agent.search(me, opp, &cells, &Limits::playouts(10_000_000), &stop);
+            assert_eq!(f.value, e.value, "{}", e.to_line());
+            assert_eq!(f.depth, e.empties() as i32, "solved, not searched");
+            // The move keeps the value: the position after it, solved by
+            // the plain search, is worth the same to the opponent.
+            let mut n = 0;
+            let after = -plain_solve(opp, me | 1 << f.cell, &mut n);
+            // A win at ply p from the root is one ply nearer from the child.
+            assert_eq!(after, e.value + e.value.signum(), "{}", e.to_line());
+            checked += 1;
+        }
+        assert!(checked >= 10, "{checked}");
+    }
+
+    #[test]
+    fn an_iteration_starts_only_when_it_is_likely_to_finish() {
+        use crate::search::Deadline;
+        use std::time::Instant;
+        let stop = AtomicBool::new(false);
+        let ms = Duration::from_millis;
+        // A move that started 35 ms ago with an 80 ms budget.
+        let start = Instant::now() - ms(35);
+        let limits = Limits::deadline(Deadline::per_move(start, ms(80), ms(0)));
+        let mut clock = SearchClock::new(&limits, &stop);
+        // The last iteration took 10 ms, the one before 4: the next should
+        // take 25 ms and end near 60 ms: it starts for an unclear move
+        // (the whole budget) and a fairly clear one (0.9 of it).
+        assert!(likely_to_finish(
+            &mut clock,
+            0,
+            Some(ms(10)),
+            Some(ms(4)),
+            0,
+            true
+        ));
+        assert!(likely_to_finish(
+            &mut clock,
+            0,
+            Some(ms(10)),
+            Some(ms(4)),
+            1,
+            false
+        ));
+        // The last took 20 ms after 5: the next would take 80 ms.
+        assert!(!likely_to_finish(
+            &mut clock,
+            0,
+            Some(ms(20)),
+            Some(ms(5)),
+            0,
+            true
+        ));
+        // Early in the budget an iteration starts anyway.
+        let early = Limits::deadline(Deadline::per_move(Instant::now(), ms(80), ms(0)));
+        let mut clock = SearchClock::new(&early, &stop);
+        assert!(likely_to_finish(
+            &mut clock,
+            0,
+            Some(ms(20)),
+            Some(ms(5)),
+            0,
+            true
+        ));
+        // A clear move stops sooner than an unclear one.
+        let start = Instant::now() - ms(40);
+        let limits = Limits::deadline(Deadline::per_move(start, ms(80), ms(0)));
+        let mut clock = SearchClock::new(&limits, &stop);
+        // The next would end near 60 ms: past a clear move's 56.
+        let last = Some(ms(10));
+        let before = Some(ms(5));
+        assert!(likely_to_finish(&mut clock, 0, last, before, 0, true));
+        assert!(!likely_to_finish(&mut clock, 0, last, before, 5, false));
     }
 
     #[test]

@@ -17,7 +17,8 @@
 //! quicker win is a better one.
 
 use super::eval::{evaluate, evaluate_with, LineCounts, Weights};
-use super::threats::threats;
+use super::fitted::Model;
+use super::threats::{made_threats, threats};
 use super::tt::{key, Table};
 use crate::search::Bound;
 use crate::search::SearchClock;
@@ -40,7 +41,20 @@ pub struct Features {
     pub pvs: bool,
     /// A forced block uses no depth.
     pub extend_forced: bool,
+    /// Late move reductions: a quiet move late in the order (not the
+    /// table's move or a killer, making no threat) is searched one ply
+    /// shallower first (two when very late and deep), and again at full
+    /// depth if it beats alpha.
+    pub lmr: bool,
+    /// At the leaves, follow our drops that make a threat the opponent
+    /// must block at once, and the blocks, up to [`QUIESCE_PLIES`] plies
+    /// (a threat-space quiescence search), standing pat on the
+    /// evaluation otherwise.
+    pub quiesce: bool,
 }
+
+/// How many plies the quiescence search follows forcing threats.
+pub const QUIESCE_PLIES: i32 = 8;
 
 impl Default for Features {
     fn default() -> Self {
@@ -49,9 +63,15 @@ impl Default for Features {
             ordering: true,
             pvs: true,
             extend_forced: true,
+            lmr: true,
+            quiesce: true,
         }
     }
 }
+
+/// Late move reductions start at this move of the order (the first
+/// three: the table's move and the two killers, usually).
+const LMR_FROM: usize = 3;
 
 /// The static move order: cells on seven lines (the eight corners and
 /// the eight cells of the central cube) before the others.
@@ -110,6 +130,8 @@ pub struct Worker<'a> {
     lines: LineCounts,
     /// The seat to move at the root.
     root_seat: usize,
+    /// The fitted evaluation, if used (else the hand weights).
+    model: Option<&'a Model>,
 }
 
 /// One root move with its last value (a bound for moves that failed low).
@@ -149,7 +171,15 @@ impl<'a> Worker<'a> {
             aborted: false,
             lines: LineCounts::new([0, 0], &weights),
             root_seat: 0,
+            model: None,
         }
+    }
+
+    /// Evaluates quiet positions with the fitted `model` instead of the
+    /// hand weights.
+    pub fn with_model(mut self, model: Option<&'a Model>) -> Self {
+        self.model = model;
+        self
     }
 
     /// Makes `me` to move against `opp` the root: the line counts are
@@ -200,8 +230,11 @@ impl<'a> Worker<'a> {
         };
         let seat = self.root_seat ^ (ply as usize & 1);
         if depth + ext <= 0 {
-            let lines = self.lines.for_seat(seat);
-            return evaluate_with(lines, seat, t_me, t_opp, &self.weights);
+            if self.features.quiesce {
+                let settled = (moves, forced, t_me, t_opp);
+                return self.quiet(me, opp, alpha, beta, ply, settled, QUIESCE_PLIES);
+            }
+            return self.eval(seat, me, opp, t_me, t_opp);
         }
 
         let k = key(me, opp);
@@ -228,10 +261,27 @@ impl<'a> Worker<'a> {
             let (cm, co) = (opp, me | 1u64 << c);
             let d = depth - 1 + ext;
             self.lines.place(c as u32, seat);
+            let reduce = if self.features.lmr
+                && i >= LMR_FROM
+                && depth >= 3
+                && !forced
+                && made_threats(me, opp, c) == 0
+            {
+                if i >= 8 && depth >= 6 {
+                    2
+                } else {
+                    1
+                }
+            } else {
+                0
+            };
             let v = if i == 0 || !self.features.pvs {
                 -self.search(cm, co, d, -beta, -alpha, ply + 1)
             } else {
-                let v = -self.search(cm, co, d, -alpha - 1, -alpha, ply + 1);
+                let mut v = -self.search(cm, co, d - reduce, -alpha - 1, -alpha, ply + 1);
+                if reduce > 0 && v > alpha && !self.aborted {
+                    v = -self.search(cm, co, d, -alpha - 1, -alpha, ply + 1);
+                }
                 if v > alpha && v < beta && !self.aborted {
                     -self.search(cm, co, d, -beta, -alpha, ply + 1)
                 } else {
@@ -266,6 +316,103 @@ impl<'a> Worker<'a> {
             let bound = Bound::of(best, alpha0, beta);
             let cell = (best_cell != NO_CELL && best > alpha0).then_some(best_cell);
             self.table.store(k, to_table(best, ply), depth, bound, cell);
+        }
+        best
+    }
+
+    /// The static value of a quiet position for the side to move.
+    #[inline]
+    fn eval(&self, seat: usize, me: u64, opp: u64, t_me: u64, t_opp: u64) -> i32 {
+        if let Some(m) = self.model {
+            return m.value(&self.lines, seat, me, opp, t_me, t_opp);
+        }
+        evaluate_with(self.lines.for_seat(seat), seat, t_me, t_opp, &self.weights)
+    }
+
+    /// The quiescence search of a node (see [`Features::quiesce`]), `left`
+    /// plies still allowed.
+    fn quiesce(&mut self, me: u64, opp: u64, alpha: i32, beta: i32, ply: i32, left: i32) -> i32 {
+        self.nodes += 1;
+        if self.clock.poll(self.nodes) {
+            self.aborted = true;
+            return 0;
+        }
+        match settle(me, opp, ply) {
+            Settled::Value(v) => v,
+            Settled::Open {
+                moves,
+                forced,
+                t_me,
+                t_opp,
+            } => self.quiet(
+                me,
+                opp,
+                alpha,
+                beta,
+                ply,
+                (moves, forced, t_me, t_opp),
+                left,
+            ),
+        }
+    }
+
+    /// [`Worker::quiesce`] once the node is settled (`settled`: its moves,
+    /// whether they are a forced block, both sides' threats).
+    #[allow(clippy::too_many_arguments)]
+    fn quiet(
+        &mut self,
+        me: u64,
+        opp: u64,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+        settled: (u64, bool, u64, u64),
+        left: i32,
+    ) -> i32 {
+        let (moves, forced, t_me, t_opp) = settled;
+        let seat = self.root_seat ^ (ply as usize & 1);
+        if forced {
+            if left <= 0 {
+                return self.eval(seat, me, opp, t_me, t_opp);
+            }
+            let c = moves.trailing_zeros();
+            self.lines.place(c, seat);
+            let v = -self.quiesce(opp, me | 1u64 << c, -beta, -alpha, ply + 1, left - 1);
+            self.lines.remove(c, seat);
+            return v;
+        }
+        let stand = self.eval(seat, me, opp, t_me, t_opp);
+        if stand >= beta || left <= 0 {
+            return stand;
+        }
+        let mut best = stand;
+        alpha = alpha.max(stand);
+        let occ = me | opp;
+        let mut m = moves;
+        while m != 0 {
+            let c = m.trailing_zeros() as u8;
+            m &= m - 1;
+            let made = made_threats(me, opp, c) & !t_me;
+            if made & drops(occ | 1u64 << c) == 0 {
+                continue;
+            }
+            self.lines.place(c as u32, seat);
+            let v = -self.quiesce(opp, me | 1u64 << c, -beta, -alpha, ply + 1, left - 1);
+            self.lines.remove(c as u32, seat);
+            if self.aborted {
+                return 0;
+            }
+            // Only a proven win counts: a threat that is merely blocked
+            // leaves the position to the evaluation.
+            if v >= WON && v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
         }
         best
     }
@@ -435,7 +582,7 @@ pub fn root_moves(me: u64, opp: u64) -> RootMoves {
 }
 
 /// What the threats alone decide at a node, before any search.
-enum Settled {
+pub(super) enum Settled {
     /// The node's value: a draw on a full board, a win on the spot, or a
     /// loss to two threats (or to nothing but drops under a threat).
     Value(i32),
@@ -451,7 +598,7 @@ enum Settled {
 
 /// Settles a node by its threats (`me` to move, `ply` from the root), the
 /// same way in `best`'s search and in the plain reference.
-fn settle(me: u64, opp: u64, ply: i32) -> Settled {
+pub(super) fn settle(me: u64, opp: u64, ply: i32) -> Settled {
     let occ = me | opp;
     let empty = !occ;
     let d = drops(occ);
@@ -598,6 +745,8 @@ mod tests {
                     ordering: false,
                     pvs: false,
                     extend_forced: false,
+                    lmr: false,
+                    quiesce: false,
                 },
             ] {
                 let clock = SearchClock::new(&Limits::playouts(u64::MAX), &stop);
@@ -644,6 +793,8 @@ mod tests {
                     ordering,
                     pvs: true,
                     extend_forced: false,
+                    lmr: false,
+                    quiesce: false,
                 };
                 let mut w = Worker::new(Weights::default(), f, &table, clock);
                 w.set_root(me, opp);

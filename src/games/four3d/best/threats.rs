@@ -108,6 +108,27 @@ pub fn threats_by_lines(own: u64, empty: u64) -> u64 {
     t & empty
 }
 
+/// The cells that become threats of `me` when it drops on `cell`: the
+/// empty last cells of the lines through `cell` that then hold three of
+/// `me`'s beads and none of `opp`'s (threats `me` had before included).
+#[inline]
+pub fn made_threats(me: u64, opp: u64, cell: u8) -> u64 {
+    use crate::games::four3d::lines::CELL_LINE_IDS;
+    let after = me | 1u64 << cell;
+    let ids = &CELL_LINE_IDS[cell as usize];
+    let mut made = 0u64;
+    for &l in &ids.ids[..ids.len as usize] {
+        let line = LINES[l as usize];
+        if line & opp == 0 {
+            let rest = line & !after;
+            if rest != 0 && rest & (rest - 1) == 0 {
+                made |= rest;
+            }
+        }
+    }
+    made
+}
+
 /// Every cell strictly above one of `cells` in the same peg.
 #[inline]
 pub fn above(cells: u64) -> u64 {
@@ -148,6 +169,30 @@ mod tests {
             }
             let empty = !(own | other);
             assert_eq!(threats(own, empty), threats_by_lines(own, empty));
+        }
+    }
+
+    #[test]
+    fn made_threats_are_the_new_threats_through_the_cell() {
+        let mut rng = SmallRng::seed_from_u64(12);
+        for _ in 0..5000 {
+            let (mut me, mut opp) = (0u64, 0u64);
+            for c in 0..64 {
+                match rng.gen_range(0..5) {
+                    0 => me |= 1 << c,
+                    1 => opp |= 1 << c,
+                    _ => {}
+                }
+            }
+            let empty = !(me | opp);
+            let cell = rng.gen_range(0..64u8);
+            if empty & 1 << cell == 0 {
+                continue;
+            }
+            let after = me | 1 << cell;
+            let new = threats(after, empty & !(1 << cell)) & !threats(me, empty);
+            let made = made_threats(me, opp, cell);
+            assert_eq!(made & !threats(me, empty), new);
         }
     }
 

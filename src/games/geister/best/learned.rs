@@ -13,6 +13,8 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+use crate::search::logistic::{self, Labelled};
+
 use super::super::likelihood::BlueLikelihood;
 use super::super::rules::{Colour, Geister, Move, Setup, PIECES};
 use super::super::view::View;
@@ -121,6 +123,19 @@ pub fn load_file(path: &std::path::Path) -> Result<&'static BeliefModel, String>
 pub struct Sample {
     pub features: Features,
     pub blue: bool,
+}
+
+impl Labelled<FEATURES> for Sample {
+    fn x(&self) -> &[f64; FEATURES] {
+        &self.features
+    }
+    fn y(&self) -> f64 {
+        if self.blue {
+            1.0
+        } else {
+            0.0
+        }
+    }
 }
 
 /// The samples of one game seen by `observer`: the game starts from
@@ -251,23 +266,9 @@ pub fn score_game(
     out
 }
 
-fn sigmoid(z: f64) -> f64 {
-    if z >= 0.0 {
-        1.0 / (1.0 + (-z).exp())
-    } else {
-        let e = z.exp();
-        e / (1.0 + e)
-    }
-}
-
 /// Mean log loss (natural log) of `model` on `samples`.
 pub fn log_loss(model: &BeliefModel, samples: &[Sample]) -> f64 {
-    let mut total = 0.0;
-    for s in samples {
-        let p = sigmoid(model.log_odds(&s.features)).clamp(1e-12, 1.0 - 1e-12);
-        total -= if s.blue { p.ln() } else { (1.0 - p).ln() };
-    }
-    total / samples.len().max(1) as f64
+    logistic::log_loss(&model.weights, samples)
 }
 
 /// Sets to 0, in every sample, the features whose names start with one of
@@ -312,70 +313,9 @@ pub fn fit(samples: &[Sample], l2: f64) -> BeliefModel {
 /// more than 1e-9 (at most 50 steps).
 #[allow(clippy::needless_range_loop)] // index algebra reads best as indices
 pub fn fit_toward(samples: &[Sample], prior: &[f64; FEATURES], l2: f64) -> BeliefModel {
-    let n = samples.len().max(1) as f64;
-    let mut w = *prior;
-    for _ in 0..50 {
-        let mut grad = [0.0; FEATURES];
-        let mut hess = [[0.0; FEATURES]; FEATURES];
-        for s in samples {
-            let x = &s.features;
-            let z: f64 = w.iter().zip(x).map(|(a, b)| a * b).sum();
-            let p = sigmoid(z);
-            let r = p - if s.blue { 1.0 } else { 0.0 };
-            let h = p * (1.0 - p);
-            for i in 0..FEATURES {
-                if x[i] == 0.0 {
-                    continue;
-                }
-                grad[i] += r * x[i] / n;
-                for j in i..FEATURES {
-                    hess[i][j] += h * x[i] * x[j] / n;
-                }
-            }
-        }
-        for i in 0..FEATURES {
-            for j in 0..i {
-                hess[i][j] = hess[j][i];
-            }
-            // A whisker of ridge keeps the system solvable with l2 = 0.
-            let reg = l2.max(1e-9);
-            grad[i] += reg * (w[i] - prior[i]);
-            hess[i][i] += reg;
-        }
-        let step = solve(hess, grad);
-        // Damped Newton: halve the step until the objective does not grow
-        // (a plain Newton step can overshoot from a start far from the
-        // optimum, e.g. a prior that is confidently wrong on these games).
-        let reg = l2.max(1e-9);
-        let before = objective(samples, &w, prior, reg);
-        let mut t = 1.0;
-        let mut next = w;
-        loop {
-            for i in 0..FEATURES {
-                next[i] = w[i] - t * step[i];
-            }
-            if objective(samples, &next, prior, reg) <= before || t < 1e-6 {
-                break;
-            }
-            t *= 0.5;
-        }
-        let largest = (0..FEATURES)
-            .map(|i| (next[i] - w[i]).abs())
-            .fold(0.0f64, f64::max);
-        w = next;
-        if largest < 1e-9 {
-            break;
-        }
+    BeliefModel {
+        weights: logistic::fit_toward(samples, prior, l2),
     }
-    BeliefModel { weights: w }
-}
-
-/// Mean log loss of weights `w` on `samples` plus `reg`/2 times their
-/// squared distance from `prior`: what [`fit_toward`] minimises.
-fn objective(samples: &[Sample], w: &[f64; FEATURES], prior: &[f64; FEATURES], reg: f64) -> f64 {
-    let m = BeliefModel { weights: *w };
-    let penalty: f64 = w.iter().zip(prior).map(|(a, b)| (a - b) * (a - b)).sum();
-    log_loss(&m, samples) + 0.5 * reg * penalty
 }
 
 /// A model that keeps learning the opponent it plays: after each game, the
@@ -433,46 +373,21 @@ impl Adaptive {
     }
 }
 
-/// Solves `a x = b` by Gaussian elimination with partial pivoting (`a` is
-/// symmetric positive definite here); a singular pivot gives a zero step.
-#[allow(clippy::needless_range_loop)]
-fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> [f64; FEATURES] {
-    for col in 0..FEATURES {
-        let pivot = (col..FEATURES)
-            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
-            .unwrap_or(col);
-        a.swap(col, pivot);
-        b.swap(col, pivot);
-        let d = a[col][col];
-        if d.abs() < 1e-15 {
-            continue;
-        }
-        for row in col + 1..FEATURES {
-            let f = a[row][col] / d;
-            if f == 0.0 {
-                continue;
-            }
-            for k in col..FEATURES {
-                a[row][k] -= f * a[col][k];
-            }
-            b[row] -= f * b[col];
-        }
-    }
-    let mut x = [0.0; FEATURES];
-    for col in (0..FEATURES).rev() {
-        let d = a[col][col];
-        if d.abs() < 1e-15 {
-            continue;
-        }
-        let s: f64 = (col + 1..FEATURES).map(|k| a[col][k] * x[k]).sum();
-        x[col] = (b[col] - s) / d;
-    }
-    x
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::logistic::sigmoid;
+
+    /// Mean log loss of weights `w` on `samples` plus `reg`/2 times their
+    /// squared distance from `prior`: what [`fit_toward`] minimises.
+    fn objective(
+        samples: &[Sample],
+        w: &[f64; FEATURES],
+        prior: &[f64; FEATURES],
+        reg: f64,
+    ) -> f64 {
+        logistic::objective(samples, w, prior, reg)
+    }
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
 

@@ -1,0 +1,414 @@
+//! `best`'s exact endgame solver (issue 32): the game-theoretic value of
+//! a position, with the distance to the end (a win at ply `p` from the
+//! root is `WIN - p`, as in the search), or nothing when the clock stops
+//! it first.
+//!
+//! - **Threat-space pruning.** Every node is first settled by the threats
+//!   as in the search (a winning drop wins, two opponent threats lose, one
+//!   is the only move, a drop right under an opponent threat is never
+//!   tried). Then the values the threats still allow bound the window: a
+//!   side with no line free of the other's beads can at best draw, and no
+//!   win comes sooner than the side's next drop (mate-distance pruning).
+//! - **Move order for a solver**: the table's move, then drops that make a
+//!   threat the opponent must answer at once, then drops that make threats
+//!   (of the owner's height parity first), then the history heuristic;
+//!   drops right under one of our own threats (they let the opponent
+//!   block it) last.
+//! - **The transposition table** is the search's: a solved entry is stored
+//!   with depth [`SOLVED`], so the search trusts it at any depth, and the
+//!   solver trusts any entry searched to the end of the game.
+//! - **At the root**, null windows around the draw first settle win, draw
+//!   or loss; then a win is searched again for the fewest moves and a loss
+//!   for the most.
+
+use super::search::{settle, Settled, INF, WIN};
+use super::threats::{made_threats, three_of_four};
+use super::tt::{key, Table};
+use crate::search::{Bound, SearchClock};
+
+/// The table depth of a solved entry: deeper than any search.
+pub const SOLVED: i32 = 120;
+
+const NO_CELL: u8 = 0xFF;
+
+/// Whether some line holds none of `blocked`'s cells (a side whose
+/// opponent holds `blocked` can still complete it).
+#[inline]
+pub fn any_open_line(blocked: u64) -> bool {
+    // A line is open when all four of its cells are free of `blocked`:
+    // three of them free and the fourth free too.
+    let free = !blocked;
+    three_of_four(free) & free != 0
+}
+
+/// One solving thread.
+pub struct Solver<'a> {
+    table: &'a Table,
+    pub clock: SearchClock<'a>,
+    pub nodes: u64,
+    history: [i32; 64],
+    aborted: bool,
+    /// Levers, each measured on its own (`bench four3d-solve`'s note).
+    pub bounds: bool,
+    pub ordering: bool,
+}
+
+/// A solved root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solved {
+    pub cell: u8,
+    /// Exact: `WIN - p` for a win at ply `p`, 0 for a draw, `-(WIN - p)`
+    /// for a loss.
+    pub value: i32,
+}
+
+impl<'a> Solver<'a> {
+    pub fn new(table: &'a Table, clock: SearchClock<'a>) -> Self {
+        Solver {
+            table,
+            clock,
+            nodes: 0,
+            history: [0; 64],
+            aborted: false,
+            bounds: true,
+            ordering: true,
+        }
+    }
+
+    /// Whether the clock stopped the solver.
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// The exact value of `me` to move against `opp` (`ply` from the root)
+    /// within `(alpha, beta)`, fail-soft; 0 and [`Solver::aborted`] when the
+    /// clock stopped it.
+    pub fn solve(&mut self, me: u64, opp: u64, mut alpha: i32, mut beta: i32, ply: i32) -> i32 {
+        self.nodes += 1;
+        if self.clock.poll(self.nodes) {
+            self.aborted = true;
+            return 0;
+        }
+        let (moves, t_me) = match settle(me, opp, ply) {
+            Settled::Value(v) => return v,
+            Settled::Open { moves, t_me, .. } => (moves, t_me),
+        };
+        if self.bounds {
+            // No immediate win (settled above): the soonest win is at our
+            // next drop, the soonest loss at the opponent's next one.
+            let mut hi = WIN - ply - 3;
+            let mut lo = -(WIN - ply - 2);
+            if !any_open_line(opp) {
+                hi = hi.min(0);
+            }
+            if !any_open_line(me) {
+                lo = lo.max(0);
+            }
+            if lo >= beta {
+                return lo;
+            }
+            if hi <= alpha {
+                return hi;
+            }
+            alpha = alpha.max(lo);
+            beta = beta.min(hi);
+        }
+        let empties = 64 - (me | opp).count_ones() as i32;
+        let k = key(me, opp);
+        let mut tt_cell = NO_CELL;
+        if let Some(e) = self.table.probe(k) {
+            tt_cell = e.cell.unwrap_or(NO_CELL);
+            if e.depth >= empties {
+                let v = from_table(e.value, ply);
+                if e.bound.cuts(v, alpha, beta) {
+                    return v;
+                }
+            }
+        }
+        let mut list = [(0i32, 0u8); 16];
+        let n = self.order(me, opp, moves, t_me, tt_cell, &mut list);
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_cell = NO_CELL;
+        for (i, &(_, c)) in list[..n].iter().enumerate() {
+            let (cm, co) = (opp, me | 1u64 << c);
+            let v = if i == 0 {
+                -self.solve(cm, co, -beta, -alpha, ply + 1)
+            } else {
+                let v = -self.solve(cm, co, -alpha - 1, -alpha, ply + 1);
+                if v > alpha && v < beta && !self.aborted {
+                    -self.solve(cm, co, -beta, -alpha, ply + 1)
+                } else {
+                    v
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_cell = c;
+            }
+            if v > alpha {
+                alpha = v;
+                if alpha >= beta {
+                    if self.ordering {
+                        let h = &mut self.history[c as usize];
+                        *h = (*h + empties * empties).min(1 << 20);
+                    }
+                    break;
+                }
+            }
+        }
+        let bound = Bound::of(best, alpha0, beta);
+        let cell = (best_cell != NO_CELL && best > alpha0).then_some(best_cell);
+        self.table
+            .store(k, to_table(best, ply), SOLVED, bound, cell);
+        best
+    }
+
+    /// Fills `list` with the cells of `moves`, best first (see the module
+    /// documentation); returns how many.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn order(
+        &self,
+        me: u64,
+        opp: u64,
+        mut moves: u64,
+        t_me: u64,
+        tt_cell: u8,
+        list: &mut [(i32, u8); 16],
+    ) -> usize {
+        let occ = me | opp;
+        let seat = (occ.count_ones() & 1) as usize;
+        let wastes = t_me >> 16;
+        let mut n = 0;
+        while moves != 0 {
+            let c = moves.trailing_zeros() as u8;
+            moves &= moves - 1;
+            let mut s = if c == tt_cell { 1 << 30 } else { 0 };
+            if self.ordering {
+                // The threats this drop makes: the lines through it that
+                // then hold three of ours and no opponent bead.
+                let mut made = made_threats(me, opp, c);
+                made &= !t_me;
+                // A threat on a cell the opponent can drop on next must be
+                // answered at once.
+                let next_drops = super::search::drops(occ | 1u64 << c);
+                if made & next_drops != 0 {
+                    s += 1 << 24;
+                }
+                s += (made.count_ones() as i32) << 20;
+                s += ((made & super::eval::PARITY[seat]).count_ones() as i32) << 19;
+                // Taking a cell that one of the opponent's lines needs.
+                if (1u64 << c) & three_of_four(opp | 1u64 << c) & !opp != 0 {
+                    s += 1 << 18;
+                }
+                s += self.history[c as usize];
+            }
+            if wastes & (1u64 << c) != 0 {
+                s -= 1 << 28;
+            }
+            let mut j = n;
+            while j > 0 && list[j - 1].0 < s {
+                list[j] = list[j - 1];
+                j -= 1;
+            }
+            list[j] = (s, c);
+            n += 1;
+        }
+        n
+    }
+
+    /// Solves the root (`me` to move, `cells` its moves in the order to try
+    /// them): the best move and its exact value, or `None` when the clock
+    /// stopped it before win, draw or loss was settled. A win is searched
+    /// again for the fewest moves and a loss for the most, as long as the
+    /// clock allows (else the first move found to win, or any move, is
+    /// kept).
+    pub fn solve_root(&mut self, me: u64, opp: u64, cells: &[u8]) -> Option<Solved> {
+        // Win, draw or loss: null windows around the draw.
+        let (mut alpha, beta) = (-1, 1);
+        let mut best: Option<Solved> = None;
+        for &c in cells {
+            let v = -self.solve(opp, me | 1u64 << c, -beta, -alpha, 1);
+            if self.aborted {
+                return None;
+            }
+            if best.is_none_or(|b| v > b.value) {
+                best = Some(Solved { cell: c, value: v });
+            }
+            alpha = alpha.max(v);
+            if v >= beta {
+                break;
+            }
+        }
+        let mut found = best?;
+        if found.value == 0 {
+            return Some(found);
+        }
+        // The exact distance: wins only (a window above the draw) or
+        // losses only (below it).
+        let (mut alpha, beta) = if found.value > 0 { (0, INF) } else { (-INF, 0) };
+        let mut exact: Option<Solved> = None;
+        for &c in cells {
+            let v = -self.solve(opp, me | 1u64 << c, -beta, -alpha, 1);
+            if self.aborted {
+                return Some(found);
+            }
+            if v > alpha {
+                alpha = v;
+                exact = Some(Solved { cell: c, value: v });
+            }
+        }
+        if let Some(e) = exact {
+            found = e;
+        }
+        Some(found)
+    }
+}
+
+/// A win or loss as stored in the table: relative to the node.
+#[inline]
+fn to_table(v: i32, ply: i32) -> i32 {
+    use super::search::WON;
+    if v >= WON {
+        v + ply
+    } else if v <= -WON {
+        v - ply
+    } else {
+        v
+    }
+}
+
+#[inline]
+fn from_table(v: i32, ply: i32) -> i32 {
+    use super::search::WON;
+    if v >= WON {
+        v - ply
+    } else if v <= -WON {
+        v + ply
+    } else {
+        v
+    }
+}
+
+/// The exact value of a position by the plain reference: alpha-beta to the
+/// end of the game with no table, static order, no bounds (the search's
+/// [`super::search::plain_alphabeta`] with unlimited depth); `nodes`
+/// counts its nodes.
+pub fn plain_solve(me: u64, opp: u64, nodes: &mut u64) -> i32 {
+    let w = super::eval::Weights::default();
+    super::search::plain_alphabeta(me, opp, 64, -INF, INF, 0, &w, nodes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::four3d::Board;
+    use crate::search::{Game, Limits};
+    use std::sync::atomic::AtomicBool;
+
+    fn late_position(seed: u64, empty: u32) -> Board {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        loop {
+            let mut b = Board::new();
+            while b.outcome().is_none() && b.ply() < 64 - empty {
+                let m = b.legal_moves();
+                b.play(m[rng.gen_range(0..m.len())]);
+            }
+            if b.outcome().is_none() {
+                return b;
+            }
+        }
+    }
+
+    #[test]
+    fn an_open_line_is_one_free_of_the_blocking_beads() {
+        use rand::{Rng, SeedableRng};
+        assert!(any_open_line(0));
+        assert!(!any_open_line(u64::MAX));
+        assert!(any_open_line(0xFFFF | 0xFFFF << 48));
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(8);
+        use crate::games::four3d::lines::LINES;
+        let mut open = [0; 2];
+        for _ in 0..5000 {
+            let p = rng.gen_range(0.1..0.6);
+            let blocked = (0..64).fold(0u64, |b, c| b | (rng.gen_bool(p) as u64) << c);
+            let by_lines = LINES.iter().any(|&l| l & blocked == 0);
+            assert_eq!(any_open_line(blocked), by_lines, "{blocked:#x}");
+            open[by_lines as usize] += 1;
+        }
+        assert!(open[0] > 100 && open[1] > 100, "{open:?}");
+    }
+
+    #[test]
+    fn the_solver_agrees_with_the_plain_search_to_the_end() {
+        let stop = AtomicBool::new(false);
+        for seed in 0..30 {
+            let b = late_position(500 + seed, 10 + (seed % 3) as u32);
+            let s = b.to_move();
+            let (me, opp) = (b.stones(s), b.stones(1 - s));
+            let mut n = 0;
+            let plain = plain_solve(me, opp, &mut n);
+            for (bounds, ordering) in [(true, true), (false, false), (true, false)] {
+                let table = Table::new(14);
+                let clock = SearchClock::new(&Limits::playouts(u64::MAX), &stop);
+                let mut sv = Solver::new(&table, clock);
+                sv.bounds = bounds;
+                sv.ordering = ordering;
+                let v = sv.solve(me, opp, -INF, INF, 0);
+                assert_eq!(v, plain, "seed {seed} bounds {bounds} ordering {ordering}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_root_plays_the_fastest_win_and_the_slowest_loss() {
+        use super::super::search::{root_moves, RootMoves};
+        let stop = AtomicBool::new(false);
+        let mut checked = 0;
+        for seed in 0..2000 {
+            if checked == 25 {
+                break;
+            }
+            let b = late_position(900 + seed, 11);
+            let s = b.to_move();
+            let (me, opp) = (b.stones(s), b.stones(1 - s));
+            let RootMoves::Search(cells) = root_moves(me, opp) else {
+                continue;
+            };
+            let table = Table::new(14);
+            let clock = SearchClock::new(&Limits::playouts(u64::MAX), &stop);
+            let got = Solver::new(&table, clock)
+                .solve_root(me, opp, &cells)
+                .unwrap();
+            // The plain value of every root move.
+            let values: Vec<i32> = cells
+                .iter()
+                .map(|&c| {
+                    let mut n = 0;
+                    let w = super::super::eval::Weights::default();
+                    -super::super::search::plain_alphabeta(
+                        opp,
+                        me | 1 << c,
+                        64,
+                        -INF,
+                        INF,
+                        1,
+                        &w,
+                        &mut n,
+                    )
+                })
+                .collect();
+            let top = *values.iter().max().unwrap();
+            assert_eq!(got.value, top, "seed {seed}");
+            let i = cells.iter().position(|&c| c == got.cell).unwrap();
+            assert_eq!(values[i], top, "seed {seed}: the move has the value");
+            checked += 1;
+        }
+        assert_eq!(checked, 25);
+    }
+}

@@ -1,0 +1,431 @@
+//! Data for `best`'s fitted evaluation and for the solver's benchmark
+//! (`ladderbot four3d-lab`): self-play games, positions labelled by exact
+//! solves (late in the game) or by the game's result (earlier), the fit,
+//! and the accuracy of an evaluation at predicting solved results.
+//!
+//! A game is the list of its drops (peg numbers 0..16) and its winner; a
+//! position is a prefix of a game. Everything here is deterministic for a
+//! given seed.
+
+use std::sync::atomic::AtomicBool;
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+use super::eval::{evaluate, LineCounts, Weights};
+use super::fitted::{features, inputs, Model, INPUTS};
+use super::search::{root_moves, RootMoves, WIN, WON};
+use super::solve::Solver;
+use super::threats::threats;
+use super::tt::Table;
+use crate::games::four3d::{Board, Peg};
+use crate::search::{logistic, Agent, Game, Limits, SearchClock};
+
+/// One played game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayedGame {
+    pub pegs: Vec<u8>,
+    pub winner: Option<u8>,
+}
+
+/// Plays game `index` of a self-play series: `random_plies` random drops
+/// (from a generator seeded by `seed` and `index`), then `agent` against a
+/// copy of itself at `nodes` nodes a move, both sides the same agent.
+pub fn self_play_game(
+    agent: &mut dyn Agent<Board>,
+    nodes: u64,
+    random_plies: u32,
+    seed: u64,
+    index: u64,
+) -> PlayedGame {
+    let mut rng = SmallRng::seed_from_u64(seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let stop = AtomicBool::new(false);
+    agent.new_game();
+    let mut b = Board::new();
+    let mut pegs = Vec::new();
+    while b.outcome().is_none() {
+        let mv = if b.ply() < random_plies {
+            let m = b.legal_moves();
+            m[rng.gen_range(0..m.len())]
+        } else {
+            agent.select(&b, &Limits::playouts(nodes), &stop).mv
+        };
+        pegs.push(mv.0);
+        b.play(mv);
+    }
+    let winner = b.outcome().and_then(|o| o.winner()).map(|s| s as u8);
+    PlayedGame { pegs, winner }
+}
+
+/// The position after the first `n` drops of `pegs`.
+pub fn replay(pegs: &[u8]) -> Result<Board, String> {
+    let pegs: Vec<Peg> = pegs.iter().map(|&p| Peg(p)).collect();
+    Board::from_pegs(&pegs).map_err(|e| format!("{e:?}"))
+}
+
+/// One labelled position.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sample {
+    /// The game it came from (its index in the games file).
+    pub game: usize,
+    /// The drops that lead to it.
+    pub pegs: Vec<u8>,
+    /// The result for the side to move: 1 win, 0.5 draw, 0 loss.
+    pub label: f64,
+    /// Whether the label is an exact solve (else the game's result).
+    pub solved: bool,
+    /// The solved value (`WIN - p` for a win at ply `p` from here), when
+    /// solved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<i32>,
+}
+
+/// The side to move's beads and the other side's.
+fn sides(b: &Board) -> (u64, u64) {
+    let s = b.to_move();
+    (b.stones(s), b.stones(1 - s))
+}
+
+/// The result of a solved value for the side to move (1, 0.5 or 0).
+pub fn result_of(value: i32) -> f64 {
+    if value >= WON {
+        1.0
+    } else if value <= -WON {
+        0.0
+    } else {
+        0.5
+    }
+}
+
+/// Solves `me` to move against `opp` exactly within `max_nodes` (one
+/// thread, `table` shared with earlier solves).
+pub fn solve_exact(table: &Table, me: u64, opp: u64, max_nodes: u64) -> Option<i32> {
+    let stop = AtomicBool::new(false);
+    let mut s = Solver::new(table, SearchClock::new(&Limits::playouts(max_nodes), &stop));
+    let v = s.solve(me, opp, -WIN - 1, WIN + 1, 0);
+    (!s.aborted()).then_some(v)
+}
+
+/// The quiet positions of a game worth a sample (the side to move has a
+/// choice: no win on the spot, no forced block, not already lost), with
+/// labels: an exact solve when at most `solve_empties` cells are empty and
+/// the solver finishes within `max_nodes`, else the game's result.
+/// Positions are solved from the end of the game backwards, sharing
+/// `table`, so each solve reuses the later ones.
+pub fn label_game(
+    index: usize,
+    game: &PlayedGame,
+    solve_empties: u32,
+    max_nodes: u64,
+    table: &Table,
+) -> Result<Vec<Sample>, String> {
+    let mut out = Vec::new();
+    for n in (0..game.pegs.len()).rev() {
+        let b = replay(&game.pegs[..n])?;
+        if b.outcome().is_some() {
+            continue;
+        }
+        let (me, opp) = sides(&b);
+        if !matches!(root_moves(me, opp), RootMoves::Search(_)) {
+            continue;
+        }
+        let empties = 64 - n as u32;
+        let solved = if empties <= solve_empties {
+            solve_exact(table, me, opp, max_nodes)
+        } else {
+            None
+        };
+        let label = match solved {
+            Some(v) => result_of(v),
+            None => match game.winner {
+                None => 0.5,
+                Some(w) if w as usize == b.to_move() => 1.0,
+                Some(_) => 0.0,
+            },
+        };
+        out.push(Sample {
+            game: index,
+            pegs: game.pegs[..n].to_vec(),
+            label,
+            solved: solved.is_some(),
+            value: solved,
+        });
+    }
+    out.reverse();
+    Ok(out)
+}
+
+/// The fitted model's inputs of a position.
+pub fn inputs_of(b: &Board) -> [f64; INPUTS] {
+    let (me, opp) = sides(b);
+    let seat = b.to_move();
+    let empty = !(me | opp);
+    let lc = LineCounts::new([b.stones(0), b.stones(1)], &Weights::default());
+    let f = features(
+        lc.ones,
+        lc.twos,
+        seat,
+        me,
+        opp,
+        threats(me, empty),
+        threats(opp, empty),
+    );
+    inputs(&f, b.ply())
+}
+
+/// The hand evaluation (`ab-v1`'s) of a position, in evaluation units.
+pub fn hand_value(b: &Board) -> i32 {
+    let (me, opp) = sides(b);
+    let empty = !(me | opp);
+    evaluate(
+        me,
+        opp,
+        b.to_move(),
+        threats(me, empty),
+        threats(opp, empty),
+        &Weights::default(),
+    )
+}
+
+/// Fits the evaluation on `samples` (L2 penalty `l2`).
+pub fn fit(samples: &[Sample], l2: f64) -> Result<Model, String> {
+    let data: Vec<([f64; INPUTS], f64)> = samples
+        .iter()
+        .map(|s| Ok((inputs_of(&replay(&s.pegs)?), s.label)))
+        .collect::<Result<_, String>>()?;
+    let w = logistic::fit_toward(&data, &[0.0; INPUTS], l2);
+    Ok(Model::from_inputs(&w))
+}
+
+/// How well an evaluation predicts results.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Accuracy {
+    pub positions: usize,
+    /// Positions whose result is a win or a loss.
+    pub decisive: usize,
+    /// Share of the decisive positions where the evaluation's sign is the
+    /// result's (a value of 0 counts as wrong).
+    pub sign_accuracy: f64,
+    /// Mean log loss of `sigmoid(value / 200)` against the result (a draw
+    /// as 1/2), over all positions.
+    pub log_loss: f64,
+}
+
+/// Scores `value` (evaluation units, side to move's view) on `samples`.
+pub fn accuracy(
+    samples: &[&Sample],
+    mut value: impl FnMut(&Board) -> f64,
+) -> Result<Accuracy, String> {
+    let mut a = Accuracy {
+        positions: samples.len(),
+        ..Accuracy::default()
+    };
+    let (mut right, mut loss) = (0usize, 0.0);
+    for s in samples {
+        let v = value(&replay(&s.pegs)?);
+        let p = logistic::sigmoid(v / super::fitted::SCALE).clamp(1e-12, 1.0 - 1e-12);
+        loss -= s.label * p.ln() + (1.0 - s.label) * (1.0 - p).ln();
+        if s.label != 0.5 {
+            a.decisive += 1;
+            if (v > 0.0 && s.label == 1.0) || (v < 0.0 && s.label == 0.0) {
+                right += 1;
+            }
+        }
+    }
+    a.sign_accuracy = right as f64 / a.decisive.max(1) as f64;
+    a.log_loss = loss / samples.len().max(1) as f64;
+    Ok(a)
+}
+
+/// The fitted model's value of a position, in evaluation units.
+pub fn fitted_value(m: &Model, b: &Board) -> f64 {
+    logistic::dot(&m.to_inputs(), &inputs_of(b)) * super::fitted::SCALE
+}
+
+/// One line of the solver's benchmark set: a position (its drops) and
+/// its exact value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Endgame {
+    pub pegs: Vec<u8>,
+    pub value: i32,
+}
+
+impl Endgame {
+    /// `EMPTIES VALUE PEGS` with the pegs as hexadecimal digits.
+    pub fn to_line(&self) -> String {
+        let pegs: String = self
+            .pegs
+            .iter()
+            .map(|&p| char::from_digit(p as u32, 16).unwrap_or('?'))
+            .collect();
+        format!("{} {} {}", 64 - self.pegs.len(), self.value, pegs)
+    }
+
+    pub fn parse(line: &str) -> Result<Endgame, String> {
+        let mut it = line.split_whitespace();
+        let (Some(e), Some(v), Some(p), None) = (it.next(), it.next(), it.next(), it.next()) else {
+            return Err(format!(
+                "endgame line '{line}': expected EMPTIES VALUE PEGS"
+            ));
+        };
+        let pegs: Vec<u8> = p
+            .chars()
+            .map(|c| c.to_digit(16).map(|d| d as u8))
+            .collect::<Option<_>>()
+            .ok_or_else(|| format!("endgame line '{line}': pegs must be hex digits"))?;
+        let empties: usize = e
+            .parse()
+            .map_err(|_| format!("endgame line '{line}': bad empties"))?;
+        if empties + pegs.len() != 64 {
+            return Err(format!("endgame line '{line}': empties do not match"));
+        }
+        let value = v
+            .parse()
+            .map_err(|_| format!("endgame line '{line}': bad value"))?;
+        replay(&pegs)?;
+        Ok(Endgame { pegs, value })
+    }
+
+    /// The position.
+    pub fn board(&self) -> Board {
+        replay(&self.pegs).expect("checked when parsed")
+    }
+
+    /// Empty cells.
+    pub fn empties(&self) -> u32 {
+        64 - self.pegs.len() as u32
+    }
+}
+
+/// The shipped benchmark set (`endgames.txt` beside this file).
+pub fn shipped_endgames() -> Vec<Endgame> {
+    include_str!("endgames.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| Endgame::parse(l).unwrap_or_else(|e| panic!("endgames.txt: {e}")))
+        .collect()
+}
+
+/// Picks up to `per_depth` positions at each of `empties` from `games`
+/// (at most one per game and depth, quiet ones only, games in order) and
+/// labels them with the solver (`max_nodes` each; a position not solved
+/// within it is skipped).
+pub fn pick_endgames(
+    games: &[PlayedGame],
+    empties: &[u32],
+    per_depth: usize,
+    max_nodes: u64,
+) -> Result<Vec<Endgame>, String> {
+    let mut out = Vec::new();
+    let table = Table::new(22);
+    for &e in empties {
+        let mut got = 0;
+        for g in games {
+            if got == per_depth {
+                break;
+            }
+            let n = 64 - e as usize;
+            if g.pegs.len() <= n {
+                continue;
+            }
+            let b = replay(&g.pegs[..n])?;
+            let (me, opp) = sides(&b);
+            if b.outcome().is_some() || !matches!(root_moves(me, opp), RootMoves::Search(_)) {
+                continue;
+            }
+            table.clear();
+            if let Some(v) = solve_exact(&table, me, opp, max_nodes) {
+                out.push(Endgame {
+                    pegs: g.pegs[..n].to_vec(),
+                    value: v,
+                });
+                got += 1;
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::four3d::best::solve::plain_solve;
+
+    #[test]
+    fn the_shipped_endgame_labels_hold_under_the_plain_search() {
+        // The labels come from the solver; a sample of the shallower ones
+        // re-solved by plain alpha-beta to the end must agree exactly
+        // (value and distance).
+        let set = shipped_endgames();
+        let depths: std::collections::BTreeSet<u32> = set.iter().map(|e| e.empties()).collect();
+        assert!(depths.len() >= 3, "several depths: {depths:?}");
+        let sample: Vec<&Endgame> = set.iter().filter(|e| e.empties() <= 12).collect();
+        assert!(sample.len() >= 10, "{}", sample.len());
+        for e in sample {
+            let b = e.board();
+            let (me, opp) = sides(&b);
+            let mut n = 0;
+            assert_eq!(plain_solve(me, opp, &mut n), e.value, "{}", e.to_line());
+        }
+    }
+
+    #[test]
+    fn labels_follow_solves_late_and_results_early() {
+        // A fresh agent per game (its table is kept from game to game).
+        let agent = || {
+            super::super::Best::new(super::super::BestConfig {
+                threads: 1,
+                tt_bits: 14,
+                ..super::super::BestConfig::v1()
+            })
+        };
+        let g = self_play_game(&mut agent(), 2000, 4, 1, 0);
+        assert_eq!(
+            g,
+            self_play_game(&mut agent(), 2000, 4, 1, 0),
+            "deterministic"
+        );
+        let table = Table::new(16);
+        let samples = label_game(0, &g, 10, 1_000_000, &table).unwrap();
+        assert!(!samples.is_empty());
+        for s in &samples {
+            let b = replay(&s.pegs).unwrap();
+            if s.solved {
+                assert!(b.ply() >= 54);
+                let (me, opp) = sides(&b);
+                let mut n = 0;
+                let v = plain_solve(me, opp, &mut n);
+                assert_eq!(result_of(v), s.label, "{:?}", s.pegs);
+            } else {
+                let expect = match g.winner {
+                    None => 0.5,
+                    Some(w) if w as usize == b.to_move() => 1.0,
+                    Some(_) => 0.0,
+                };
+                assert_eq!(s.label, expect);
+            }
+        }
+    }
+
+    #[test]
+    fn endgame_lines_round_trip_and_bad_ones_are_refused() {
+        let e = Endgame {
+            pegs: vec![0, 15, 3, 3],
+            value: 0,
+        };
+        assert_eq!(Endgame::parse(&e.to_line()).unwrap(), e);
+        for bad in [
+            "",
+            "60 0",
+            "61 0 0f33",
+            "60 x 0f33",
+            "60 0 0fz3",
+            "60 0 0f33 1",
+        ] {
+            assert!(Endgame::parse(bad).is_err(), "{bad}");
+        }
+        // Five drops on one peg.
+        assert!(Endgame::parse("59 0 00000").is_err());
+    }
+}
