@@ -81,7 +81,7 @@ pub fn lines_term(me: u64, opp: u64, w: &Weights) -> i32 {
 /// cells; this needs no `popcnt` instruction, which the baseline x86-64
 /// target lacks).
 #[inline]
-fn sparse_count(mut x: u64) -> i32 {
+pub(super) fn sparse_count(mut x: u64) -> i32 {
     let mut n = 0;
     while x != 0 {
         x &= x - 1;

@@ -26,7 +26,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::eval::{LineCounts, PARITY};
+use super::eval::{sparse_count, LineCounts, PARITY};
 use super::search::{drops, WON};
 use super::threats::above;
 use crate::search::Seat;
@@ -63,14 +63,10 @@ pub const NAMES: [&str; FEATURES] = [
 /// reports `sigmoid(value / SCALE)` as its win share).
 pub const SCALE: f64 = 200.0;
 
+/// The bits of a sparse set, as a feature.
 #[inline]
-fn count(mut x: u64) -> f64 {
-    let mut n = 0;
-    while x != 0 {
-        x &= x - 1;
-        n += 1;
-    }
-    n as f64
+fn count(x: u64) -> f64 {
+    sparse_count(x) as f64
 }
 
 /// The threat classes of one side: (good, bad, dead, stacked, hot) and

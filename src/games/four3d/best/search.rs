@@ -95,7 +95,7 @@ pub fn drops(occ: u64) -> u64 {
 
 /// A win or loss as stored in the table: relative to the node, not the root.
 #[inline]
-fn to_table(v: i32, ply: i32) -> i32 {
+pub(super) fn to_table(v: i32, ply: i32) -> i32 {
     if v >= WON {
         v + ply
     } else if v <= -WON {
@@ -106,7 +106,7 @@ fn to_table(v: i32, ply: i32) -> i32 {
 }
 
 #[inline]
-fn from_table(v: i32, ply: i32) -> i32 {
+pub(super) fn from_table(v: i32, ply: i32) -> i32 {
     if v >= WON {
         v - ply
     } else if v <= -WON {

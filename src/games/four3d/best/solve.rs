@@ -21,7 +21,7 @@
 //!   or loss; then a win is searched again for the fewest moves and a loss
 //!   for the most.
 
-use super::search::{settle, Settled, INF, WIN};
+use super::search::{from_table, settle, to_table, Settled, INF, WIN};
 use super::threats::{made_threats, three_of_four};
 use super::tt::{key, Table};
 use crate::search::{Bound, SearchClock};
@@ -266,31 +266,6 @@ impl<'a> Solver<'a> {
             found = e;
         }
         Some(found)
-    }
-}
-
-/// A win or loss as stored in the table: relative to the node.
-#[inline]
-fn to_table(v: i32, ply: i32) -> i32 {
-    use super::search::WON;
-    if v >= WON {
-        v + ply
-    } else if v <= -WON {
-        v - ply
-    } else {
-        v
-    }
-}
-
-#[inline]
-fn from_table(v: i32, ply: i32) -> i32 {
-    use super::search::WON;
-    if v >= WON {
-        v - ply
-    } else if v <= -WON {
-        v + ply
-    } else {
-        v
     }
 }
 
