@@ -682,7 +682,7 @@ pub fn plain_alphabeta(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::games::four3d::{Board, Peg};
     use crate::search::{Game, Limits};
@@ -715,7 +715,7 @@ mod tests {
     }
 
     /// A random position `empty` cells from the end, still undecided.
-    fn late_position(seed: u64, empty: u32) -> Board {
+    pub(in super::super) fn late_position(seed: u64, empty: u32) -> Board {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
         loop {

@@ -280,25 +280,10 @@ pub fn plain_solve(me: u64, opp: u64, nodes: &mut u64) -> i32 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::search::tests::late_position;
     use super::*;
-    use crate::games::four3d::Board;
     use crate::search::{Game, Limits};
     use std::sync::atomic::AtomicBool;
-
-    fn late_position(seed: u64, empty: u32) -> Board {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
-        loop {
-            let mut b = Board::new();
-            while b.outcome().is_none() && b.ply() < 64 - empty {
-                let m = b.legal_moves();
-                b.play(m[rng.gen_range(0..m.len())]);
-            }
-            if b.outcome().is_none() {
-                return b;
-            }
-        }
-    }
 
     #[test]
     fn an_open_line_is_one_free_of_the_blocking_beads() {
