@@ -24,6 +24,7 @@ pub const NAMES: &[&str] = &[
     "golad-step",
     "golad-ai2",
     "golad-best",
+    "golad-value",
     "floodit-playouts",
 ];
 
@@ -81,6 +82,7 @@ pub fn run(name: &str, opts: &BenchOptions) -> Result<BenchReport, String> {
         "golad-step" => Ok(golad_step(opts)),
         "golad-ai2" => Ok(golad_ai2(opts)),
         "golad-best" => Ok(golad_best(opts)),
+        "golad-value" => Ok(golad_value(opts)),
         "floodit-playouts" => Ok(floodit_playouts(opts)),
         other => Err(format!(
             "unknown bench '{other}' (known: {})",
@@ -810,19 +812,7 @@ fn golad_best(opts: &BenchOptions) -> BenchReport {
     let dur = Duration::from_secs_f64(opts.seconds);
     let stop = AtomicBool::new(false);
     let unlimited = Limits::playouts(u64::MAX / 4);
-    let mut positions = Vec::new();
-    let mut g = GolState::start(7, 100);
-    let mut control =
-        GolState::build_agent("control", &AgentParams::new(), 7).expect("a built-in agent");
-    while positions.len() < 10 && g.outcome().is_none() {
-        positions.push(g);
-        for _ in 0..2 {
-            if g.outcome().is_none() {
-                let mv = control.select(&g, &unlimited, &stop).mv;
-                g.apply(mv);
-            }
-        }
-    }
+    let positions = golad_positions();
     let agent = |cut: &str| {
         let mut p = AgentParams::new();
         for (k, v) in [("depth", "3"), ("threads", "1"), ("leafcut", cut)] {
@@ -860,6 +850,79 @@ fn golad_best(opts: &BenchOptions) -> BenchReport {
             evals_full,
             evals_full as f64 / evals_cut.max(1) as f64,
             if same { "yes" } else { "NO" }
+        ),
+    )
+}
+
+/// 10 positions of a game `control` plays against itself from start field 7,
+/// two moves apart.
+fn golad_positions() -> Vec<crate::games::golad::GolState> {
+    use crate::games::golad::GolState;
+    use crate::games::{AgentParams, PlayableGame};
+    use crate::search::Limits;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let unlimited = Limits::playouts(u64::MAX / 4);
+    let mut positions = Vec::new();
+    let mut g = GolState::start(7, 100);
+    let mut control =
+        GolState::build_agent("control", &AgentParams::new(), 7).expect("a built-in agent");
+    while positions.len() < 10 && g.outcome().is_none() {
+        positions.push(g);
+        for _ in 0..2 {
+            if g.outcome().is_none() {
+                let mv = control.select(&g, &unlimited, &stop).mv;
+                g.apply(mv);
+            }
+        }
+    }
+    positions
+}
+
+/// The leaf evaluation of GOLAD's search: `best`'s learned value model
+/// against `ab-v1`'s territory share, each scoring the candidate moves of
+/// the same 10 positions (the generations and the flood are shared work;
+/// the model adds its inputs and two logistic heads). Rates are
+/// evaluations per second, one thread.
+fn golad_value(opts: &BenchOptions) -> BenchReport {
+    use crate::games::golad::best::{leaf_value, BestConfig};
+    use crate::games::golad::territory::{candidates, Territory, Width};
+    let dur = Duration::from_secs_f64(opts.seconds);
+    let positions = golad_positions();
+    let width = Width {
+        births: 8,
+        sacrifices: 6,
+    };
+    let eval = Territory::new(0.5);
+    let (learned, territory) = (BestConfig::default(), BestConfig::v1());
+    let per_s = |cfg: &BestConfig| {
+        let (mut k, mut n) = (0, 0u64);
+        // Position-rounds per second, times the evaluations per round.
+        let rounds_per_s = rate(dur, 1, || {
+            let c = candidates(&positions[k % positions.len()], width, |p, m| {
+                n += 1;
+                leaf_value(&eval, cfg, p, m)
+            });
+            black_box(c);
+            k += 1;
+        });
+        rounds_per_s * n as f64 / k.max(1) as f64
+    };
+    let (mut fast, mut reference) = (Vec::new(), Vec::new());
+    for _ in 0..opts.samples {
+        fast.push(per_s(&learned));
+        reference.push(per_s(&territory));
+    }
+    report(
+        "golad-value",
+        fast,
+        reference,
+        opts,
+        "evaluations/s",
+        format!(
+            "GOLAD leaf evaluation over the candidates (8 births x 6 sacrifices) of {} positions: \
+             the learned value model (best) vs the territory share (ab-v1), one thread; \
+             a ratio below 1 is the model's cost",
+            positions.len()
         ),
     )
 }

@@ -121,11 +121,11 @@ pub struct EndgamesArgs {
     pub out: PathBuf,
 }
 
-fn runtime(what: &str, e: impl std::fmt::Display) -> CliError {
+pub(super) fn runtime(what: &str, e: impl std::fmt::Display) -> CliError {
     CliError::Runtime(format!("four3d-lab {what}: {e}"))
 }
 
-fn read_jsonl<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, CliError> {
+pub(super) fn read_jsonl<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| runtime("read", format!("{}: {e}", path.display())))?;
     text.lines()

@@ -12,6 +12,7 @@
 mod bench_cmd;
 mod four3d_lab;
 mod geister_beliefs;
+mod golad_lab;
 mod latency;
 mod match_cmd;
 mod merge;
@@ -95,6 +96,8 @@ pub enum Command {
     PuyoLab(puyo_lab::PuyoLabArgs),
     /// Score Four data: self-play games, solved positions, the fitted evaluation.
     Four3dLab(four3d_lab::Four3dLabArgs),
+    /// GOLAD data: fit the learned value model on recorded games.
+    GoladLab(golad_lab::GoladLabArgs),
     /// List the games and their agents.
     Agents,
 }
@@ -233,6 +236,10 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Four3dLab(args) => {
             start_logging(&cli.log_format, &settings)?;
             four3d_lab::run(args)
+        }
+        Command::GoladLab(args) => {
+            start_logging(&cli.log_format, &settings)?;
+            golad_lab::run(args)
         }
         Command::PuyoLab(args) => {
             start_logging(&cli.log_format, &settings)?;

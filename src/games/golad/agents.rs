@@ -9,7 +9,8 @@
 //! | `ai3` | the seed's improved MCTS (4 greedy children, pass-only playouts, randomised selection), 50 playouts |
 //! | `mcts-v1` | `best` before issue 10: AI3's children from the cells that matter plus a second kill, UCB1, the whole time budget |
 //! | `control` | a two-ply search over a territory (control) evaluation; parameters `look`, `decay`, `two` |
-//! | `best` | alpha-beta with iterative deepening over the territory evaluation; see [`super::best::BestConfig::from_params`] |
+//! | `ab-v1` | `best` of issue 10: alpha-beta with iterative deepening over the territory evaluation |
+//! | `best` | `ab-v1`'s search scoring leaves by the learned value model (issue 33); see [`super::best::BestConfig::from_params`] |
 //!
 //! The seed agents take `playouts` (their seed value by default; 0 = no
 //! playout cap, so only the time budget counts) and `exploration`.
@@ -32,7 +33,7 @@ pub const DEFAULT: &str = "best";
 
 /// The agent names [`build`] accepts (and `default`).
 pub const NAMES: &[&str] = &[
-    "random", "pass", "ai1", "ai2", "ai3", "mcts-v1", "control", "best",
+    "random", "pass", "ai1", "ai2", "ai3", "mcts-v1", "control", "ab-v1", "best",
 ];
 
 /// A seed agent: the caller's limits, with the agent's own playout cap.
@@ -183,6 +184,14 @@ pub fn build(
         }
         "best" => Ok(Box::new(super::best::Best::new(
             super::best::BestConfig::from_params(params)?,
+        ))),
+        "ab-v1" => Ok(Box::new(super::best::Best::named(
+            "ab-v1",
+            super::best::BestConfig::from_params_over(
+                params,
+                super::best::BestConfig::v1(),
+                "ab-v1",
+            )?,
         ))),
         "mcts-v1" => {
             check_params(name, params, &["exploration", "threshold"])?;

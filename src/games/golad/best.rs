@@ -4,7 +4,9 @@
 //! - **Evaluation** ([`Territory`]): our share of the control of the field
 //!   after the move's generation (and `look` more generations of passes);
 //!   with `tempo`, the side to move next takes the cells both sides reach in
-//!   the same step.
+//!   the same step. `best` turns it into an expected score with the learned
+//!   value model ([`ValueModel`]: the share, the rounds left, a side about
+//!   to die); `ab-v1` uses the share itself.
 //! - **Moves** ([`candidates`]): kills of opponent cells, births on the best
 //!   frontier cells with pairs of the cheapest sacrifices, pass; ordered by
 //!   their evaluation. Wider at the root (`root_width`, and its best births
@@ -18,7 +20,8 @@
 //!   cuts ([`best_value`]). A depth cut short by the deadline still counts
 //!   when its first move was finished. Wins, losses and draws are exact.
 //! - **Time**: it stops at the soft deadline, and starts no new depth once
-//!   half the soft budget is gone (the next would not finish). When a depth
+//!   `new_depth` of the soft budget is gone (9/10; `ab-v1` 1/2: a depth cut
+//!   short still counts when it finished the previous best move). When a depth
 //!   changes the best move, the soft deadline moves half the way to the hard
 //!   one (Stockfish's instability rule; the same under a fixed cap, where
 //!   soft = hard). It reads the
@@ -33,6 +36,7 @@ use std::time::Instant;
 
 use super::moves::Move;
 use super::territory::{best_value, candidates, improve_birth, Territory, Width};
+use super::value::{self, ValueModel};
 use super::GolState;
 use crate::games::{check_params, param_f64, param_u64, AgentParams};
 use crate::model::Outcome;
@@ -76,6 +80,13 @@ pub struct BestConfig {
     /// that cuts (killer kill first) instead of scoring them all (the same
     /// values, less work; off only to measure it).
     pub leaf_cut: bool,
+    /// The learned value model scoring the leaves (`None`: the territory
+    /// share alone, as `ab-v1`).
+    pub value: Option<&'static ValueModel>,
+    /// The share of the soft budget after which no new depth starts (a
+    /// depth cut short still counts when it finished the previous best
+    /// move): 1/2 for `ab-v1`.
+    pub new_depth: f64,
 }
 
 impl Default for BestConfig {
@@ -106,20 +117,43 @@ impl Default for BestConfig {
             max_depth: 6,
             threads: 2,
             leaf_cut: true,
+            value: Some(ValueModel::shipped()),
+            new_depth: 0.9,
         }
     }
 }
 
 impl BestConfig {
+    /// `ab-v1`: `best` of issue 10, scoring leaves by the territory share
+    /// alone (no value model), no new depth after half the soft budget.
+    pub fn v1() -> Self {
+        BestConfig {
+            value: None,
+            new_depth: 0.5,
+            ..BestConfig::default()
+        }
+    }
+
     /// The defaults, changed by the profile's `agent_params`: `decay`,
     /// `look`, `tempo` (0 or 1), `material`, `w0`..`w3` (the widths of plies 0-3),
     /// `births`, `sacrifices`, `leaf_births`, `leaf_sacrifices`,
     /// `root_births`, `root_sacrifices`, `reply_births`, `reply_sacrifices`,
     /// `improve`, `depth`,
-    /// `threads` and `leafcut` (0 or 1).
+    /// `threads`, `leafcut` (0 or 1), `learned` (0 or 1: the learned value
+    /// model) and `value_file` (a value model's JSON file instead of the
+    /// shipped one).
     pub fn from_params(params: &AgentParams) -> Result<Self, String> {
+        Self::from_params_over(params, BestConfig::default(), "best")
+    }
+
+    /// [`BestConfig::from_params`] over `base`, for the agent `name`.
+    pub fn from_params_over(
+        params: &AgentParams,
+        base: BestConfig,
+        name: &str,
+    ) -> Result<Self, String> {
         check_params(
-            "best",
+            name,
             params,
             &[
                 "decay",
@@ -142,9 +176,12 @@ impl BestConfig {
                 "depth",
                 "threads",
                 "leafcut",
+                "learned",
+                "value_file",
+                "new_depth",
             ],
         )?;
-        let mut c = BestConfig::default();
+        let mut c = base;
         if let Some(d) = param_f64(params, "decay", 0.0..=1.0)? {
             c.decay = d;
         }
@@ -191,8 +228,51 @@ impl BestConfig {
         if let Some(t) = param_u64(params, "leafcut", 0..=1)? {
             c.leaf_cut = t == 1;
         }
+        if let Some(f) = param_f64(params, "new_depth", 0.0..=1.0)? {
+            c.new_depth = f;
+        }
+        if let Some(t) = param_u64(params, "learned", 0..=1)? {
+            c.value = (t == 1).then(ValueModel::shipped);
+        }
+        if let Some(v) = params.get("value_file") {
+            let path = v
+                .as_str()
+                .ok_or("agent_params.value_file: expected a file path")?;
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("agent_params.value_file: {path}: {e}"))?;
+            let model = ValueModel::from_json(&text)
+                .map_err(|e| format!("agent_params.value_file: {path}: {e}"))?;
+            // Read once per agent: the model lives as long as the process.
+            c.value = Some(Box::leak(Box::new(model)));
+        }
         Ok(c)
     }
+}
+
+/// The mover's value after `m` in `s` under `cfg`'s evaluation: exact
+/// once the game is over, else the learned value model's expected score
+/// (`cfg.value`) or the territory share (mixed with the living-cell share
+/// by `cfg.material`), after `cfg.look` pass generations.
+pub fn leaf_value(eval: &Territory, cfg: &BestConfig, s: &GolState, m: Move) -> f64 {
+    let mut t = *s;
+    t.apply(m);
+    if let Some(o) = t.outcome() {
+        return Best::terminal(o, s.to_move);
+    }
+    let f = t.field.steps(cfg.look);
+    let tempo = cfg.tempo.then_some(t.to_move);
+    let share = eval.share(&f, s.to_move, tempo);
+    if let Some(model) = cfg.value {
+        return model.value(&value::inputs(share, &f, s.to_move, value::left(&t)));
+    }
+    let w = cfg.material;
+    if w > 0.0 {
+        let (a, b) = (f.count(s.to_move) as f64, f.count(1 - s.to_move) as f64);
+        if a + b > 0.0 {
+            return (1.0 - w) * share + w * a / (a + b);
+        }
+    }
+    share
 }
 
 /// The search was stopped: its partial result is not a value.
@@ -210,6 +290,7 @@ struct RootShare {
 
 /// The `best` agent (see the module documentation).
 pub struct Best {
+    name: &'static str,
     cfg: BestConfig,
     eval: Territory,
     evals: u64,
@@ -236,7 +317,13 @@ const EVALS_PER_CLOCK_READ: u64 = 16;
 
 impl Best {
     pub fn new(cfg: BestConfig) -> Self {
+        Self::named("best", cfg)
+    }
+
+    /// The agent under another name (`ab-v1`).
+    pub fn named(name: &'static str, cfg: BestConfig) -> Self {
         Best {
+            name,
             eval: Territory::new(cfg.decay),
             cfg,
             evals: 0,
@@ -273,22 +360,7 @@ impl Best {
             }
         }
         self.evals += 1;
-        let mut t = *s;
-        t.apply(m);
-        if let Some(o) = t.outcome() {
-            return Self::terminal(o, s.to_move);
-        }
-        let f = t.field.steps(self.cfg.look);
-        let tempo = self.cfg.tempo.then_some(t.to_move);
-        let share = self.eval.share(&f, s.to_move, tempo);
-        let m = self.cfg.material;
-        if m > 0.0 {
-            let (a, b) = (f.count(s.to_move) as f64, f.count(1 - s.to_move) as f64);
-            if a + b > 0.0 {
-                return (1.0 - m) * share + m * a / (a + b);
-            }
-        }
-        share
+        leaf_value(&self.eval, &self.cfg, s, m)
     }
 
     /// Read at every node (a node scores its candidates: a few hundred
@@ -440,6 +512,7 @@ impl Best {
         } else {
             let mut workers: Vec<Best> = (0..helpers)
                 .map(|_| Best {
+                    name: self.name,
                     cfg: self.cfg.clone(),
                     eval: self.eval.clone(),
                     evals: 0,
@@ -536,7 +609,7 @@ impl Best {
 
 impl Agent<GolState> for Best {
     fn name(&self) -> &str {
-        "best"
+        self.name
     }
 
     fn select(&mut self, s: &GolState, limits: &Limits, stop: &AtomicBool) -> Decision<Move> {
@@ -603,8 +676,8 @@ impl Agent<GolState> for Best {
             if let (Some(d), Some(soft)) = (deadline, self.soft) {
                 // A depth costs several times the one before: do not start
                 // one that cannot finish.
-                let half = d.start + (soft - d.start) / 2;
-                if Instant::now() >= half {
+                let last = d.start + (soft - d.start).mul_f64(self.cfg.new_depth);
+                if Instant::now() >= last {
                     break;
                 }
             }
@@ -734,6 +807,35 @@ mod tests {
                 "{a:?} {b:?}"
             );
         }
+    }
+
+    #[test]
+    fn ab_v1_is_best_without_the_value_model() {
+        assert!(BestConfig::default().value.is_some());
+        assert_eq!(
+            BestConfig::v1(),
+            BestConfig::from_params(
+                &serde_json::from_str(r#"{"learned": 0, "new_depth": 0.5}"#).unwrap()
+            )
+            .unwrap()
+        );
+        // ab-v1 scores a leaf by the territory share, best by the model's
+        // expected score: different values of the same move.
+        let s = GolState::start(5, 100);
+        let eval = Territory::new(0.5);
+        let (a, b) = (
+            leaf_value(&eval, &BestConfig::v1(), &s, Move::Pass),
+            leaf_value(&eval, &BestConfig::default(), &s, Move::Pass),
+        );
+        let mut t = s;
+        t.apply(Move::Pass);
+        let f = t.field.steps(1);
+        assert_eq!(a, eval.share(&f, 0, Some(1)));
+        let x = value::inputs(a, &f, 0, value::left(&t));
+        assert_eq!(b, ValueModel::shipped().value(&x));
+        let p: AgentParams =
+            serde_json::from_str(r#"{"value_file": "/nonexistent.json"}"#).unwrap();
+        assert!(BestConfig::from_params(&p).is_err());
     }
 
     #[test]

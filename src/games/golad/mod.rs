@@ -12,7 +12,9 @@
 //! - [`territory`]: the territory evaluation and the candidate moves it
 //!   ranks (issue 10).
 //! - [`best`]: ladderbot's own agent: alpha-beta over the territory
-//!   evaluation.
+//!   evaluation (`ab-v1`), or over the learned value model (`best`).
+//! - [`value`]: the learned value model (issue 33) and its features.
+//! - [`train`]: its training data and fit (`ladderbot golad-lab`).
 //! - [`mcts_v1`]: the agent that was `best` before issue 10, the baseline.
 //! - [`control`]: a two-ply search over a territory evaluation (issue 10's
 //!   first lever).
@@ -30,6 +32,8 @@ pub mod seed_agents;
 pub mod territory;
 #[cfg(test)]
 pub mod testing;
+pub mod train;
+pub mod value;
 pub mod wire;
 
 pub use field::Field;
