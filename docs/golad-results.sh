@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Reproduces docs/golad-results.md. Prints one JSON line per measurement.
-# Usage: bash docs/golad-results.sh > golad-results.jsonl    (about 50 minutes on 2 cores)
+# Usage: bash docs/golad-results.sh > golad-results.jsonl    (about 75 minutes on 2 cores)
 # With ERIC=/path/to/eric (the sparring partner, built as docs/golad-results.md says), also the
-# 100 games against it (about 45 minutes more).
+# games against it (about 75 minutes more).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -23,7 +23,11 @@ B=target/release/ladderbot
   --bot "$B play golad --stdio --agent ai3 --param playouts=0 --time-ms 100" \
   --games 100 --seed 12 --json 2>/dev/null | tail -n 1
 
-# Issue 10: today's best (the upload profile: 100 ms per answer) against the baselines.
+# Issue 33's measure: best (the upload profile: 100 ms per answer) against the baselines
+# (issue 10's runs, with best as it is now), against ab-v1, and the learned model's speed.
+"$B" bench golad-value --json 2>/dev/null | tail -n 1
+"$B" referee golad --bot "$B play golad --stdio --profile golad-best" \
+  --bot "$B play golad --stdio --profile golad-best --agent ab-v1" --games 100 --seed 33 --json 2>/dev/null | tail -n 1
 "$B" referee golad --bot "$B play golad --stdio --profile golad-best" \
   --bot "$B play golad --stdio --profile golad-mcts-v1" --games 100 --seed 31 --json 2>/dev/null | tail -n 1
 "$B" referee golad --bot "$B play golad --stdio --profile golad-best" \
@@ -31,4 +35,9 @@ B=target/release/ladderbot
 if [ -n "${ERIC:-}" ]; then
   "$B" referee golad --bot "$B play golad --stdio --profile golad-best" --bot "$ERIC" \
     --games 100 --seed 21 --json 2>/dev/null | tail -n 1
+  # ab-v1 with the same profile on the first 40 of those start fields, and the bank profile.
+  "$B" referee golad --bot "$B play golad --stdio --profile golad-best --agent ab-v1" --bot "$ERIC" \
+    --games 40 --seed 21 --json 2>/dev/null | tail -n 1
+  "$B" referee golad --bot "$B play golad --stdio --profile golad-best-bank" --bot "$ERIC" \
+    --games 20 --seed 41 --json 2>/dev/null | tail -n 1
 fi
