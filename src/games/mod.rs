@@ -352,6 +352,25 @@ pub fn param_f64(
     Ok(Some(x))
 }
 
+/// A parameter naming a file that `parse` reads (a model's weights), if
+/// present: read once per agent, kept for the life of the process.
+pub fn param_file<T>(
+    params: &AgentParams,
+    key: &str,
+    parse: impl FnOnce(&str) -> Result<T, String>,
+) -> Result<Option<&'static T>, String> {
+    let Some(v) = params.get(key) else {
+        return Ok(None);
+    };
+    let path = v
+        .as_str()
+        .ok_or_else(|| format!("agent_params.{key}: expected a file path"))?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("agent_params.{key}: {path}: {e}"))?;
+    let value = parse(&text).map_err(|e| format!("agent_params.{key}: {path}: {e}"))?;
+    Ok(Some(Box::leak(Box::new(value))))
+}
+
 /// An unsigned integer parameter within `range`, if present.
 pub fn param_u64(
     params: &AgentParams,

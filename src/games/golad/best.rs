@@ -234,16 +234,8 @@ impl BestConfig {
         if let Some(t) = param_u64(params, "learned", 0..=1)? {
             c.value = (t == 1).then(ValueModel::shipped);
         }
-        if let Some(v) = params.get("value_file") {
-            let path = v
-                .as_str()
-                .ok_or("agent_params.value_file: expected a file path")?;
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("agent_params.value_file: {path}: {e}"))?;
-            let model = ValueModel::from_json(&text)
-                .map_err(|e| format!("agent_params.value_file: {path}: {e}"))?;
-            // Read once per agent: the model lives as long as the process.
-            c.value = Some(Box::leak(Box::new(model)));
+        if let Some(m) = crate::games::param_file(params, "value_file", ValueModel::from_json)? {
+            c.value = Some(m);
         }
         Ok(c)
     }

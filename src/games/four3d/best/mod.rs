@@ -172,16 +172,8 @@ impl BestConfig {
         if let Some(f) = param_u64(params, "fitted", 0..=1)? {
             c.model = (f == 1).then(Model::shipped);
         }
-        if let Some(v) = params.get("eval_file") {
-            let path = v
-                .as_str()
-                .ok_or("agent_params.eval_file: expected a file path")?;
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("agent_params.eval_file: {path}: {e}"))?;
-            let model = Model::from_json(&text)
-                .map_err(|e| format!("agent_params.eval_file: {path}: {e}"))?;
-            // Built once per agent: the model lives as long as the process.
-            c.model = Some(Box::leak(Box::new(model)));
+        if let Some(m) = crate::games::param_file(params, "eval_file", Model::from_json)? {
+            c.model = Some(m);
         }
         if let Some(e) = param_u64(params, "solve", 0..=64)? {
             c.solve_empties = e as i32;
