@@ -6,6 +6,8 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use super::CliError;
+use crate::games::puyo::board::Over;
+use crate::games::puyo::wire::parse_options;
 use crate::games::puyo::{lab, planner};
 use crate::games::AgentParams;
 
@@ -37,6 +39,12 @@ pub struct CompletionArgs {
     /// First sequence's seed (sequences are seed, seed+1, ...).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Rule set: tsu (the default) or seed (the game options of `puyo`).
+    #[arg(long, default_value = "tsu")]
+    pub rules: String,
+    /// Game-over rule instead of the rule set's: cell, top or full.
+    #[arg(long)]
+    pub over: Option<String>,
     /// A template planner parameter, KEY=VALUE (repeatable): choice
     /// (best, count, mean), weights (mean, min).
     #[arg(long = "param", value_name = "KEY=VALUE")]
@@ -57,6 +65,12 @@ pub struct SoloArgs {
     /// First sequence's seed (sequences are seed, seed+1, ...).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Rule set: tsu (the default) or seed (the game options of `puyo`).
+    #[arg(long, default_value = "tsu")]
+    pub rules: String,
+    /// Game-over rule instead of the rule set's: cell, top or full.
+    #[arg(long)]
+    pub over: Option<String>,
     /// An agent parameter, KEY=VALUE (repeatable).
     #[arg(long = "param", value_name = "KEY=VALUE")]
     pub params: Vec<String>,
@@ -120,7 +134,19 @@ pub fn run(args: PuyoLabArgs) -> Result<(), CliError> {
     }
 }
 
+/// The game-over rule of `--rules` and `--over`, as the game options
+/// would give it.
+fn rule(rules: &str, over: &Option<String>) -> Result<Over, CliError> {
+    let mut options = crate::games::GameOptions::new();
+    options.insert("rules".into(), json!(rules));
+    if let Some(o) = over {
+        options.insert("over".into(), json!(o));
+    }
+    parse_options(&options).map_err(CliError::Usage)
+}
+
 fn completion(a: CompletionArgs) -> Result<(), CliError> {
+    let over = rule(&a.rules, &a.over)?;
     if !(1..=3).contains(&a.depth) {
         return Err(CliError::Usage(
             "puyo-lab completion: --depth must be 1, 2 or 3".into(),
@@ -145,7 +171,7 @@ fn completion(a: CompletionArgs) -> Result<(), CliError> {
         .map_err(CliError::Usage)?;
     let planner = planner::template_planner(&params).map_err(CliError::Usage)?;
     let runs: Vec<lab::CompletionRun> = (0..a.sequences)
-        .map(|i| lab::completion_run(&planner, a.seed + i))
+        .map(|i| lab::completion_run(&planner, a.seed + i, over))
         .collect();
     let cap = lab::MAX_MOVES as f64;
     let n = runs.len() as f64;
@@ -172,6 +198,8 @@ fn completion(a: CompletionArgs) -> Result<(), CliError> {
         "params": a.params,
         "sequences": a.sequences,
         "seed": a.seed,
+        "rules": a.rules,
+        "over": over.name(),
         "completed": done.len(),
         "failed": failed,
         "mean_moves": mean_moves,
@@ -205,15 +233,16 @@ fn solo(a: SoloArgs) -> Result<(), CliError> {
             "puyo-lab solo: --sequences must be at least 1".into(),
         ));
     }
+    let over = rule(&a.rules, &a.over)?;
     let params = parse_params(&a.params)?;
     let mut chooser = planner::build_chooser(&a.agent, &params).map_err(CliError::Usage)?;
     let runs: Vec<lab::SoloRun> = (0..a.sequences)
         .map(|i| {
             if a.trace {
                 eprintln!("== sequence {}", a.seed + i);
-                lab::solo_run_traced(chooser.as_mut(), a.seed + i, &mut print_step)
+                lab::solo_run_traced(chooser.as_mut(), a.seed + i, over, &mut print_step)
             } else {
-                lab::solo_run(chooser.as_mut(), a.seed + i)
+                lab::solo_run(chooser.as_mut(), a.seed + i, over)
             }
         })
         .collect();
@@ -226,17 +255,25 @@ fn solo(a: SoloArgs) -> Result<(), CliError> {
     let mean_score = mean(runs.iter().map(|r| r.score as f64));
     let mean_fire = mean(fired.iter().filter_map(|r| r.fire_move.map(f64::from)));
     let under8 = runs.iter().filter(|r| r.chain < 8).count() as f64 / runs.len() as f64;
+    // Runs by the links of their final chain (index = links).
+    let mut chain_counts = vec![0u32; 1 + runs.iter().map(|r| r.chain as usize).max().unwrap_or(0)];
+    for r in &runs {
+        chain_counts[r.chain as usize] += 1;
+    }
     let out = json!({
         "command": "solo",
         "agent": a.agent,
         "sequences": a.sequences,
         "seed": a.seed,
+        "rules": a.rules,
+        "over": over.name(),
         "mean_chain": mean_chain,
         "mean_attack": mean_attack,
         "mean_score": mean_score,
         "mean_fire_move": mean_fire,
         "fired": fired.len(),
         "under8_share": under8,
+        "chain_counts": chain_counts,
         "mean_ms_per_move": ms_per_move,
         "max_ms_per_move": max_ms,
     });

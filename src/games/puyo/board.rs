@@ -165,15 +165,82 @@ pub fn group_bonus(size: u32) -> u32 {
 /// Tsu points per ojama sent: 70.
 pub const TSU_POINTS_PER_OJAMA: u32 = 70;
 
+/// The top row (row index `ROWS - 1`) of every column.
+const TOP_ROW: u128 = {
+    let mut m = 0u128;
+    let mut c = 0;
+    while c < COLS {
+        m |= bit(c, ROWS - 1);
+        c += 1;
+    }
+    m
+};
+
+/// When a field is lost: a rule of the game (game option `over`), kept
+/// by every field so that the rules, the agents and their searches ask
+/// the same question.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Over {
+    /// Puyo Puyo Tsu: the third column's twelfth cell is filled.
+    #[default]
+    Cell,
+    /// Any column reaches the top (13th) row.
+    Top,
+    /// No pair fits any more: no column with two free cells, no two
+    /// neighbouring columns with one each (the field is full).
+    Full,
+}
+
+impl Over {
+    /// The rule's name in game options and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Over::Cell => "cell",
+            Over::Top => "top",
+            Over::Full => "full",
+        }
+    }
+    /// Reads a name written by [`Over::name`].
+    pub fn parse(s: &str) -> Result<Over, String> {
+        match s {
+            "cell" => Ok(Over::Cell),
+            "top" => Ok(Over::Top),
+            "full" => Ok(Over::Full),
+            _ => Err(format!("over: '{s}' is not cell, top or full")),
+        }
+    }
+}
+
 /// One player's field.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Board {
     planes: [u128; KINDS],
+    over: Over,
 }
 
 impl Board {
+    /// An empty field under Tsu's rule ([`Over::Cell`]).
     pub fn empty() -> Self {
         Board::default()
+    }
+
+    /// An empty field lost by rule `over`.
+    pub fn empty_with(over: Over) -> Self {
+        Board {
+            over,
+            ..Board::default()
+        }
+    }
+
+    /// The rule that loses this field.
+    pub fn over(&self) -> Over {
+        self.over
+    }
+
+    /// The same field under another rule.
+    pub fn with_over(mut self, over: Over) -> Self {
+        self.over = over;
+        self
     }
 
     /// The plane of one kind (colour 0..4 or [`OJAMA`]).
@@ -225,9 +292,32 @@ impl Board {
         })
     }
 
-    /// Whether the losing cell is filled.
+    /// Whether the field is lost under its rule ([`Over`]).
+    #[inline]
     pub fn is_dead(&self) -> bool {
-        self.occupied() & bit(DEATH_COL, DEATH_ROW) != 0
+        let occ = self.occupied();
+        match self.over {
+            Over::Cell => occ & bit(DEATH_COL, DEATH_ROW) != 0,
+            Over::Top => occ & TOP_ROW != 0,
+            Over::Full => {
+                // Settled columns: a free cell in the row below the top
+                // means two free cells; a free top cell means one.
+                let top = !occ & TOP_ROW;
+                let second = !occ & (TOP_ROW >> 1);
+                second == 0 && top & (top >> 16) == 0
+            }
+        }
+    }
+
+    /// Rows the rule's danger column can still grow before the field is
+    /// lost: Tsu's third column up to its twelfth cell, the tallest column
+    /// up to the top row; `None` when only a full field loses.
+    pub fn rows_to_death(&self) -> Option<usize> {
+        match self.over {
+            Over::Cell => Some((DEATH_ROW + 1).saturating_sub(self.height(DEATH_COL))),
+            Over::Top => Some(ROWS - (0..COLS).map(|c| self.height(c)).max().unwrap_or(0)),
+            Over::Full => None,
+        }
     }
 
     /// Drops one puyo onto a column; false (and no change) when it is full.
@@ -686,6 +776,48 @@ mod tests {
         assert_eq!(chain.links, 1, "{b:?}");
         assert_eq!(chain.ojama_cleared, 1);
         assert_eq!(b.rows()[ROWS - 1], ".G....");
+    }
+
+    #[test]
+    fn each_rule_loses_the_field_when_it_says() {
+        // Column 3 twelve high: Tsu's losing cell; the others live on.
+        let mut b = Board::empty();
+        for _ in 0..12 {
+            b.drop_puyo(DEATH_COL, OJAMA);
+        }
+        assert!(b.is_dead());
+        assert!(!b.with_over(Over::Top).is_dead());
+        assert!(!b.with_over(Over::Full).is_dead());
+        assert_eq!(b.rows_to_death(), Some(0));
+        assert_eq!(b.with_over(Over::Top).rows_to_death(), Some(1));
+        assert_eq!(b.with_over(Over::Full).rows_to_death(), None);
+        // The thirteenth row: lost under `top`.
+        b.drop_puyo(DEATH_COL, OJAMA);
+        assert!(b.with_over(Over::Top).is_dead());
+        assert!(!b.with_over(Over::Full).is_dead());
+        // `full`: lost only when no pair fits.
+        let mut f = Board::empty_with(Over::Full);
+        for c in 0..COLS {
+            for _ in 0..ROWS - 1 {
+                f.drop_puyo(c, OJAMA);
+            }
+        }
+        // One free cell per column: a lying pair still fits.
+        assert!(!f.is_dead());
+        for c in [0, 2, 4] {
+            f.drop_puyo(c, OJAMA);
+        }
+        // Free cells in columns 1, 3, 5 only: no two neighbours, no column
+        // with two free cells.
+        assert!(f.is_dead());
+        assert_eq!(f.placements(Pair { axis: 0, child: 1 }).count(), 0);
+        let mut g = Board::empty_with(Over::Full);
+        for _ in 0..ROWS - 2 {
+            g.drop_puyo(4, OJAMA);
+        }
+        assert!(!g.is_dead());
+        assert_eq!(Over::parse("full"), Ok(Over::Full));
+        assert!(Over::parse("x").is_err());
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::board::Board;
+use super::board::{Board, Over};
 use super::planner::{tidy_move, Chooser, TemplatePlanner, View};
 use super::rules::{pairs_from, VISIBLE_PAIRS};
 
@@ -29,8 +29,8 @@ pub struct CompletionRun {
 
 /// Plays template placement alone on pair sequence `seed` until the best
 /// match reaches [`COMPLETE_AT`].
-pub fn completion_run(planner: &TemplatePlanner, seed: u64) -> CompletionRun {
-    let mut board = Board::empty();
+pub fn completion_run(planner: &TemplatePlanner, seed: u64, over: Over) -> CompletionRun {
+    let mut board = Board::empty_with(over);
     let mut run = CompletionRun {
         seed,
         moves: None,
@@ -77,9 +77,10 @@ pub struct SoloRun {
     pub played: u32,
 }
 
-/// Plays `chooser` alone on pair sequence `seed`.
-pub fn solo_run(chooser: &mut dyn Chooser, seed: u64) -> SoloRun {
-    solo_run_traced(chooser, seed, &mut |_| {})
+/// Plays `chooser` alone on pair sequence `seed`, its field lost by rule
+/// `over`.
+pub fn solo_run(chooser: &mut dyn Chooser, seed: u64, over: Over) -> SoloRun {
+    solo_run_traced(chooser, seed, over, &mut |_| {})
 }
 
 /// One move of a solo run, for a trace: the move number (1-based), the
@@ -96,10 +97,11 @@ pub struct SoloStep<'a> {
 pub fn solo_run_traced(
     chooser: &mut dyn Chooser,
     seed: u64,
+    over: Over,
     trace: &mut dyn FnMut(&SoloStep),
 ) -> SoloRun {
     chooser.reset();
-    let mut board = Board::empty();
+    let mut board = Board::empty_with(over);
     let mut run = SoloRun {
         seed,
         chain: 0,

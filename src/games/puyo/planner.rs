@@ -5,7 +5,7 @@
 //! match exceeds 0.9, then potential maximisation). The duel agents and the
 //! lab share them.
 
-use super::board::{Board, Chain, Pair, Placement, CELLS, COLS, DEATH_COL, ROWS};
+use super::board::{Board, Chain, Pair, Placement, CELLS, COLS, DEATH_COL, DEATH_ROW, ROWS};
 use super::rules::PuyoObs;
 use super::template::{Matcher, Template};
 
@@ -406,6 +406,18 @@ pub struct PotentialChoice {
 }
 
 impl PotentialPlanner {
+    /// Whether the rule's danger column is `tall_at` high: Tsu's third
+    /// column at least `tall_at` high, or (rule [`Over::Top`]) the tallest
+    /// column as close to the top row as that; never when only a full
+    /// field loses ([`Over::Full`]: then only `full_at` counts).
+    ///
+    /// [`Over::Top`]: super::board::Over::Top
+    /// [`Over::Full`]: super::board::Over::Full
+    pub fn tall(&self, b: &Board) -> bool {
+        b.rows_to_death()
+            .is_some_and(|left| left + self.tall_at <= DEATH_ROW + 1)
+    }
+
     /// The largest attack the other side (field `o`) could answer with
     /// under the [`Kill`] rule: with the current pair, or with any sequence
     /// of the known `pairs`.
@@ -423,8 +435,7 @@ impl PotentialPlanner {
     /// value then; `back` caches [`Self::fire_back`] for this move.
     fn may_fire_now(&self, v: &View, child: &Child, back: &mut Option<u32>) -> Option<u32> {
         let attack = child.chain.attack();
-        let nearly_full =
-            empty_cells(&v.board) <= self.full_at || v.board.height(DEATH_COL) >= self.tall_at;
+        let nearly_full = empty_cells(&v.board) <= self.full_at || self.tall(&v.board);
         let kills = v.opponent.is_some_and(|o| {
             attack >= empty_cells(&o)
                 && attack
@@ -713,6 +724,24 @@ mod tests {
     use super::super::template::PairWeight;
     use super::*;
     use crate::games::puyo::test_params as params;
+
+    #[test]
+    fn nearly_full_follows_the_game_over_rule() {
+        use super::super::board::{Over, OJAMA};
+        let p = PotentialPlanner::default();
+        let mut b = Board::empty();
+        for _ in 0..10 {
+            b.drop_puyo(DEATH_COL, OJAMA);
+        }
+        // Tsu: column 3 ten high is two rows from the losing cell.
+        assert!(p.tall(&b));
+        // The top row: the tallest column must be as close to it.
+        assert!(!p.tall(&b.with_over(Over::Top)));
+        b.drop_puyo(DEATH_COL, OJAMA);
+        assert!(p.tall(&b.with_over(Over::Top)));
+        // A full field only: empty cells alone decide.
+        assert!(!p.tall(&b.with_over(Over::Full)));
+    }
 
     #[test]
     fn template_and_potential_options_are_validated() {

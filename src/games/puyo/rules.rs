@@ -15,7 +15,7 @@ use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-use super::board::{Board, Chain, Pair, Placement, COLOURS, COLS};
+use super::board::{Board, Chain, Over, Pair, Placement, COLOURS, COLS};
 use crate::model::{Joint, Model, Outcome, Seat, Turn};
 
 /// Ojama that falls on one seat in one turn at most (five rows).
@@ -121,12 +121,18 @@ impl PuyoDuel {
         }
     }
 
-    /// A new duel on pair sequence `seed`.
+    /// A new duel on pair sequence `seed` (Tsu's rules).
     pub fn new(seed: u64) -> Self {
+        Self::with_over(seed, Over::Cell)
+    }
+
+    /// A new duel on pair sequence `seed` whose fields are lost by rule
+    /// `over`.
+    pub fn with_over(seed: u64, over: Over) -> Self {
         PuyoDuel {
             seed,
             turn: 0,
-            boards: [Board::empty(); 2],
+            boards: [Board::empty_with(over); 2],
             pending: [0; 2],
             ready: [0; 2],
             stats: [SeatStats::default(); 2],

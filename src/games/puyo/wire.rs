@@ -20,18 +20,69 @@
 
 use serde_json::{json, Map, Value};
 
-use super::board::{Board, Pair, Placement, COLOURS, COLS, ROWS};
+use super::board::{Board, Over, Pair, Placement, COLOURS, COLS, ROWS};
 use super::rules::{PuyoDuel, PuyoObs, SeatStats, VISIBLE_PAIRS};
-use crate::games::{AgentParams, PlayableGame};
+use crate::games::{AgentParams, GameOptions, PlayableGame};
 use crate::model::Model;
 use crate::search::Agent;
 
 const STATE_KEYS: &[&str] = &[
-    "seed", "turn", "boards", "pending", "ready", "stats", "pairs",
+    "seed", "turn", "boards", "pending", "ready", "stats", "pairs", "over",
 ];
 const OBS_KEYS: &[&str] = &[
-    "seat", "turn", "pairs", "boards", "pending", "ready", "stats",
+    "seat", "turn", "pairs", "boards", "pending", "ready", "stats", "over",
 ];
+
+/// The rule sets (game option `rules`): Puyo Puyo Tsu's, the default, and
+/// the seed's platform as `docs/puyo-results.md` reads it.
+pub const RULE_SETS: &[(&str, Over)] = &[("tsu", Over::Cell), ("seed", Over::Full)];
+
+/// The game-over rule from game options: `rules` (`tsu`, the default, or
+/// `seed`) and `over` (`cell`, `top` or `full`; overrides the rule set's).
+pub fn parse_options(options: &GameOptions) -> Result<Over, String> {
+    let mut over = Over::Cell;
+    let text = |k: &str, v: &Value| -> Result<String, String> {
+        v.as_str()
+            .map(str::to_string)
+            .ok_or_else(|| format!("{k}: expected a string, got {v}"))
+    };
+    if let Some(v) = options.get("rules") {
+        let name = text("rules", v)?;
+        over = RULE_SETS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, o)| o)
+            .ok_or_else(|| format!("rules: '{name}' is not tsu or seed"))?;
+    }
+    for (k, v) in options {
+        match k.as_str() {
+            "rules" => {}
+            "over" => over = Over::parse(&text("over", v)?)?,
+            other => {
+                return Err(format!(
+                    "game puyo: unknown option '{other}' (known: rules, over)"
+                ))
+            }
+        }
+    }
+    Ok(over)
+}
+
+/// The rule key of a state or an observation: absent under Tsu's rule
+/// (every record and transcript before the option).
+fn over_to_json(m: &mut Value, over: Over) {
+    if over != Over::Cell {
+        m["over"] = json!(over.name());
+    }
+}
+
+fn over_from_json(m: &Map<String, Value>) -> Result<Over, String> {
+    match m.get("over") {
+        None => Ok(Over::Cell),
+        Some(Value::String(s)) => Over::parse(s),
+        Some(v) => Err(format!("over: expected a string, got {v}")),
+    }
+}
 
 impl PlayableGame for PuyoDuel {
     const ID: &'static str = "puyo";
@@ -47,10 +98,15 @@ impl PlayableGame for PuyoDuel {
     fn start(seed: u64) -> Self {
         PuyoDuel::new(seed)
     }
+    /// Game options `rules` (`tsu`, `seed`) and `over` (`cell`, `top`,
+    /// `full`): [`parse_options`].
+    fn start_with(seed: u64, options: &GameOptions) -> Result<Self, String> {
+        Ok(PuyoDuel::with_over(seed, parse_options(options)?))
+    }
     /// The true state: `seed` decides every pair to come; `pairs` (the
     /// ones the seats see, from the seed) is there for readers and views.
     fn state_to_json(&self) -> Value {
-        json!({
+        let mut v = json!({
             "seed": self.seed.to_string(),
             "turn": self.turn,
             "boards": boards_to_json(&self.boards),
@@ -58,7 +114,9 @@ impl PlayableGame for PuyoDuel {
             "ready": self.ready,
             "stats": stats_to_json(&self.stats),
             "pairs": pairs_to_json(&self.visible_pairs()),
-        })
+        });
+        over_to_json(&mut v, self.boards[0].over());
+        v
     }
     /// The state without its seed (every pair to come): the pairs the
     /// seats see stay (`pairs`, the current one first).
@@ -77,9 +135,10 @@ impl PlayableGame for PuyoDuel {
                 .map_err(|_| format!("seed: '{s}' is not a whole number"))?,
             other => return Err(format!("seed: expected a decimal string, got {other}")),
         };
-        let mut g = PuyoDuel::new(seed);
+        let over = over_from_json(m)?;
+        let mut g = PuyoDuel::with_over(seed, over);
         g.turn = uint(field(m, "turn")?, "turn")? as u32;
-        g.boards = boards_from_json(field(m, "boards")?)?;
+        g.boards = boards_from_json(field(m, "boards")?, over)?;
         g.pending = pair_u32(field(m, "pending")?, "pending")?;
         g.ready = pair_u32(field(m, "ready")?, "ready")?;
         check_ready(g.pending, g.ready)?;
@@ -94,7 +153,7 @@ impl PlayableGame for PuyoDuel {
         Ok(g)
     }
     fn obs_to_json(obs: &PuyoObs) -> Value {
-        json!({
+        let mut v = json!({
             "seat": obs.seat,
             "turn": obs.turn,
             "pairs": pairs_to_json(&obs.pairs),
@@ -102,7 +161,9 @@ impl PlayableGame for PuyoDuel {
             "pending": obs.pending,
             "ready": obs.ready,
             "stats": stats_to_json(&obs.stats),
-        })
+        });
+        over_to_json(&mut v, obs.boards[0].over());
+        v
     }
     fn obs_from_json(v: &Value) -> Result<PuyoObs, String> {
         let m = object(v, "observation", OBS_KEYS)?;
@@ -136,7 +197,7 @@ impl PlayableGame for PuyoDuel {
             seat: seat as usize,
             turn: uint(field(m, "turn")?, "turn")? as u32,
             pairs,
-            boards: boards_from_json(field(m, "boards")?)?,
+            boards: boards_from_json(field(m, "boards")?, over_from_json(m)?)?,
             pending,
             ready,
             stats: stats_from_json(field(m, "stats")?)?,
@@ -221,7 +282,7 @@ fn boards_to_json(b: &[Board; 2]) -> Value {
     json!([b[0].rows(), b[1].rows()])
 }
 
-fn boards_from_json(v: &Value) -> Result<[Board; 2], String> {
+fn boards_from_json(v: &Value, over: Over) -> Result<[Board; 2], String> {
     let arr = v.as_array().ok_or("boards: expected [field, field]")?;
     if arr.len() != 2 {
         return Err(format!("boards: {} fields, expected 2", arr.len()));
@@ -240,7 +301,9 @@ fn boards_from_json(v: &Value) -> Result<[Board; 2], String> {
         if rows.len() != ROWS {
             return Err(format!("boards[{i}]: {} rows, expected {ROWS}", rows.len()));
         }
-        out[i] = Board::from_rows(&rows).map_err(|e| format!("boards[{i}]: {e}"))?;
+        out[i] = Board::from_rows(&rows)
+            .map_err(|e| format!("boards[{i}]: {e}"))?
+            .with_over(over);
     }
     Ok(out)
 }
@@ -343,6 +406,44 @@ mod tests {
         let r: PuyoDuel = replay(&start, &moves).unwrap();
         assert_eq!(r.state_to_json(), v);
         assert!(g.render().contains("seat 1"));
+    }
+
+    #[test]
+    fn the_rule_set_is_a_game_option_kept_by_states_and_observations() {
+        let opts = |kv: &[(&str, &str)]| -> GameOptions {
+            kv.iter().map(|(k, v)| (k.to_string(), json!(v))).collect()
+        };
+        assert_eq!(parse_options(&opts(&[])), Ok(Over::Cell));
+        assert_eq!(parse_options(&opts(&[("rules", "tsu")])), Ok(Over::Cell));
+        assert_eq!(parse_options(&opts(&[("rules", "seed")])), Ok(Over::Full));
+        assert_eq!(
+            parse_options(&opts(&[("rules", "seed"), ("over", "top")])),
+            Ok(Over::Top)
+        );
+        for (bad, key) in [
+            (opts(&[("rules", "jaist")]), "rules"),
+            (opts(&[("over", "never")]), "over"),
+            (opts(&[("size", "7x11")]), "unknown option 'size'"),
+        ] {
+            let e = PuyoDuel::start_with(1, &bad).unwrap_err();
+            assert!(e.contains(key), "{e}");
+        }
+        let g = PuyoDuel::start_with(9, &opts(&[("rules", "seed")])).unwrap();
+        assert!(g.boards.iter().all(|b| b.over() == Over::Full));
+        let v = g.state_to_json();
+        assert_eq!(v["over"], json!("full"));
+        let back = PuyoDuel::state_from_json(&v).unwrap();
+        assert_eq!(back, g);
+        let o = PuyoDuel::obs_to_json(&g.observe(1));
+        assert_eq!(o["over"], json!("full"));
+        assert_eq!(PuyoDuel::obs_from_json(&o).unwrap().me().over(), Over::Full);
+        // Tsu states keep their old form (no key), and a bad key is named.
+        assert!(PuyoDuel::new(9).state_to_json().get("over").is_none());
+        let mut bad = v;
+        bad["over"] = json!(3);
+        assert!(PuyoDuel::state_from_json(&bad)
+            .unwrap_err()
+            .contains("over"));
     }
 
     #[test]
