@@ -23,6 +23,20 @@ done
 # One player until the final chain, 500 sequences (the seed: combined 10.99 / 438.9, potential 8.80 / 301.0).
 $L solo --agent potential --sequences 500 --json 2>/dev/null | tail -n 1
 $L solo --agent combined --sequences 500 --json 2>/dev/null | tail -n 1
+# The seed's platform as a rule set (issue 34): the same table under `rules=seed` (over=full).
+for t in stairs sandwich domino; do
+  $L completion --rules seed --templates "$t" --sequences 200 --json 2>/dev/null | tail -n 1
+done
+$L completion --rules seed --templates all --sequences 500 --json 2>/dev/null | tail -n 1
+$L solo --rules seed --agent potential --sequences 500 --json 2>/dev/null | tail -n 1
+$L solo --rules seed --agent combined --sequences 500 --json 2>/dev/null | tail -n 1
+$B match puyo --game-option rules=seed --a combined --b potential --games 500 --jobs 2 --seed 31 --json 2>/dev/null | tail -n 1
+# The calibration sweep on held-out sequences 1000-1199 (docs: "Calibration on the baseline").
+for o in cell top full; do
+  for fa in 12 16 20 24 30 36; do
+    $L solo --over $o --agent potential --sequences 200 --seed 1000 --param full_at=$fa --json 2>/dev/null | tail -n 1
+  done
+done
 # best within 50 ms per move (its own budget 35 ms), 200 sequences.
 $L solo --agent best --sequences 200 --json 2>/dev/null | tail -n 1
 # Duels: each pair sequence played twice with the seats swapped (the seed: combined .748).

@@ -274,6 +274,7 @@ fn solo(a: SoloArgs) -> Result<(), CliError> {
         "fired": fired.len(),
         "under8_share": under8,
         "chain_counts": chain_counts,
+        "chains": runs.iter().map(|r| r.chain).collect::<Vec<_>>(),
         "mean_ms_per_move": ms_per_move,
         "max_ms_per_move": max_ms,
     });

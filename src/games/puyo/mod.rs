@@ -19,7 +19,11 @@
 //!
 //! - The game is lost when the third column's twelfth cell (column index 2,
 //!   row index 11) is filled after a turn; both at once is a draw; 1,000
-//!   turns is a draw.
+//!   turns is a draw. That is the default rule set (`tsu`); game options
+//!   choose another ([`board::Over`], [`wire::parse_options`]): `over=top`
+//!   (a column reaches the thirteenth row) or `over=full` (no pair fits any
+//!   more), and `rules=seed`, the seed's platform as `docs/puyo-results.md`
+//!   reads it (6 x 13, lost only when no pair fits).
 //! - All 13 rows are playable and every row connects (Tsu's hidden 13th row
 //!   does not connect; the seed's field has 13 plain rows). A placement is
 //!   legal when both puyos land inside the field; there is no rule about

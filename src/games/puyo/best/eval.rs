@@ -148,6 +148,9 @@ pub struct Weights {
     pub death_at: i32,
     /// Links a chain fired short of the target is worth less (search).
     pub short: i32,
+    /// Per unit of squared step between neighbouring columns beyond two
+    /// rows (a well or a cliff that pairs cannot fill).
+    pub tear: i32,
     /// Most puyos a trigger may need.
     pub max_need: u8,
 }
@@ -165,6 +168,7 @@ impl Default for Weights {
             death: 2000,
             death_at: 9,
             short: 3,
+            tear: 0,
             max_need: 2,
         }
     }
@@ -229,6 +233,16 @@ pub fn shape_value(b: &Board, w: &Weights) -> i32 {
         dev += d * d;
     }
     v -= dev / 6 * w.shape;
+    if w.tear != 0 {
+        let mut tear = 0;
+        for c in 1..COLS {
+            let step = (hs[c] - hs[c - 1]).abs() - 2;
+            if step > 0 {
+                tear += step * step;
+            }
+        }
+        v -= tear * w.tear;
+    }
     let death = hs[DEATH_COL];
     if death > w.death_at {
         v -= (death - w.death_at) * w.death;
@@ -240,6 +254,23 @@ pub fn shape_value(b: &Board, w: &Weights) -> i32 {
 mod tests {
     use super::*;
     use crate::games::puyo::board::Pair;
+
+    #[test]
+    fn a_cliff_costs_only_with_the_tear_weight() {
+        // Column 0 five high beside empty columns: a step of five rows.
+        let mut b = Board::empty();
+        for k in 0..5 {
+            b.drop_puyo(0, k % 4);
+        }
+        let flat = Weights::default();
+        let torn = Weights { tear: 100, ..flat };
+        assert_eq!(shape_value(&b, &flat) - shape_value(&b, &torn), 9 * 100);
+        // Steps of two rows at most cost nothing.
+        let mut s = Board::empty();
+        s.drop_puyo(0, 0);
+        s.drop_puyo(0, 1);
+        assert_eq!(shape_value(&s, &flat), shape_value(&s, &torn));
+    }
 
     #[test]
     fn a_hand_built_two_link_chain_is_found_with_its_trigger() {

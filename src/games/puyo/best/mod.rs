@@ -58,7 +58,7 @@ pub struct BestSettings {
     pub futures: usize,
     /// The evaluation (`need`, `w_chain`, `w_need`, `w_waste`, `w_link`,
     /// `w_shape`, `w_death`, `death_at`, `w_room`, `w_trigger_y`,
-    /// `w_short`).
+    /// `w_short`, `w_tear`).
     pub weights: Weights,
 }
 
@@ -98,6 +98,7 @@ pub const PARAMS: &[&str] = &[
     "w_room",
     "w_trigger_y",
     "w_short",
+    "w_tear",
 ];
 
 impl BestSettings {
@@ -144,6 +145,7 @@ impl BestSettings {
             ("w_room", &mut w.room),
             ("w_trigger_y", &mut w.trigger_y),
             ("w_short", &mut w.short),
+            ("w_tear", &mut w.tear),
         ] {
             if let Some(x) = param_u64(params, key, 0..=100_000)? {
                 *field = x as i32;
@@ -319,8 +321,10 @@ mod tests {
             ("need", "3"),
             ("w_waste", "0"),
             ("death_at", "7"),
+            ("w_tear", "100"),
         ]))
         .unwrap();
+        assert_eq!(s.weights.tear, 100);
         assert_eq!(
             (
                 s.beam,
