@@ -33,12 +33,18 @@ impl Potential {
 /// dropped puyos vanish with the group, so what the chain does depends only
 /// on the field's puyos in that group: each such set is resolved once.
 pub fn potential(b: &Board, max_need: u8) -> Potential {
+    potential_by_column(b, max_need).0
+}
+
+/// [`potential`], and the longest chain a trigger on each column starts.
+pub fn potential_by_column(b: &Board, max_need: u8) -> (Potential, [u8; COLS]) {
+    let mut by_col = [0u8; COLS];
     let occ = b.occupied();
     let mut best = Potential::default();
     // Sets already resolved: (group, links, cleared less the dropped puyos).
     let mut done: [(u128, u8, u8); 24] = [(0, 0, 0); 24];
     let mut n_done = 0;
-    for col in 0..COLS {
+    for (col, col_best) in by_col.iter_mut().enumerate() {
         let h = b.height(col);
         if h >= ROWS {
             continue;
@@ -94,12 +100,13 @@ pub fn potential(b: &Board, max_need: u8) -> Potential {
                 cleared: cleared + need,
                 col: col as u8,
             };
+            *col_best = (*col_best).max(links);
             if found.key() > best.key() {
                 best = found;
             }
         }
     }
-    best
+    (best, by_col)
 }
 
 /// Every cell above a cell of `x` in its column.
@@ -151,6 +158,10 @@ pub struct Weights {
     /// Per unit of squared step between neighbouring columns beyond two
     /// rows (a well or a cliff that pairs cannot fill).
     pub tear: i32,
+    /// Per link of the longest chain a trigger on another column than the
+    /// best one's starts (the same chain reached from another column
+    /// counts: a field with more than one way to fire).
+    pub second: i32,
     /// Most puyos a trigger may need.
     pub max_need: u8,
 }
@@ -169,6 +180,7 @@ impl Default for Weights {
             death_at: 9,
             short: 3,
             tear: 0,
+            second: 0,
             max_need: 2,
         }
     }
@@ -201,13 +213,24 @@ pub fn room(hs: &[i32; COLS], col: usize) -> i32 {
 
 /// The build value of a settled, living field (higher is better).
 pub fn evaluate(b: &Board, w: &Weights) -> i32 {
-    let p = potential(b, w.max_need);
+    let (p, by_col) = potential_by_column(b, w.max_need);
     let count = b.count() as i32;
     let waste = (count + p.need as i32 - p.cleared as i32).max(0);
     let mut v = p.links as i32 * w.chain - p.need as i32 * w.need - waste * w.waste;
     let hs = heights(b);
     if p.links > 0 {
         v += room(&hs, p.col as usize) * w.room + hs[p.col as usize] * w.trigger_y;
+    }
+    if w.second != 0 {
+        // A chain triggered on another column (another chain, or the same
+        // one reached from elsewhere): what is left when the pairs do not
+        // fit the best trigger.
+        let second = (0..COLS)
+            .filter(|&c| c != p.col as usize)
+            .map(|c| by_col[c])
+            .max()
+            .unwrap_or(0);
+        v += second as i32 * w.second;
     }
     v + shape_value(b, w)
 }
@@ -254,6 +277,26 @@ pub fn shape_value(b: &Board, w: &Weights) -> i32 {
 mod tests {
     use super::*;
     use crate::games::puyo::board::Pair;
+
+    #[test]
+    fn a_second_chain_on_another_column_counts_with_its_weight() {
+        // Three reds on the left, three greens on the right: one puyo
+        // starts a chain on columns 0-1 and another on columns 4-5.
+        let b = Board::from_rows(&["R....G", "R....G", "R....G"]).unwrap();
+        let (p, by_col) = potential_by_column(&b, 2);
+        assert_eq!(by_col, [1, 1, 0, 0, 1, 1]);
+        assert_eq!(p.links, 1);
+        let w = Weights::default();
+        let with = Weights { second: 500, ..w };
+        assert_eq!(evaluate(&b, &with) - evaluate(&b, &w), 500);
+        // One chain, reached from one column only (ojama beside it): no
+        // second one. (The same chain reached from a neighbouring column
+        // would count: the weight rewards a field with more than one way
+        // to fire.)
+        let one = Board::from_rows(&["R@....", "R@....", "R@...."]).unwrap();
+        assert_eq!(potential_by_column(&one, 2).1, [1, 0, 0, 0, 0, 0]);
+        assert_eq!(evaluate(&one, &with), evaluate(&one, &w));
+    }
 
     #[test]
     fn a_cliff_costs_only_with_the_tear_weight() {

@@ -58,7 +58,7 @@ pub struct BestSettings {
     pub futures: usize,
     /// The evaluation (`need`, `w_chain`, `w_need`, `w_waste`, `w_link`,
     /// `w_shape`, `w_death`, `death_at`, `w_room`, `w_trigger_y`,
-    /// `w_short`, `w_tear`).
+    /// `w_short`, `w_tear`, `w_second`).
     pub weights: Weights,
 }
 
@@ -99,6 +99,7 @@ pub const PARAMS: &[&str] = &[
     "w_trigger_y",
     "w_short",
     "w_tear",
+    "w_second",
 ];
 
 impl BestSettings {
@@ -146,6 +147,7 @@ impl BestSettings {
             ("w_trigger_y", &mut w.trigger_y),
             ("w_short", &mut w.short),
             ("w_tear", &mut w.tear),
+            ("w_second", &mut w.second),
         ] {
             if let Some(x) = param_u64(params, key, 0..=100_000)? {
                 *field = x as i32;
