@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Reproduces docs/puyo-results.md. Prints one JSON line per measurement.
-# Usage: bash docs/puyo-results.sh > puyo-results.jsonl    (about 15 minutes on 2 cores)
+# Usage: bash docs/puyo-results.sh > puyo-results.jsonl    (about 20 minutes on 2 cores)
 # Lab runs use pair sequences 1..N (--seed 1); drawings, options and thresholds were chosen on
 # sequences 1000 and up. Timed runs (every lab run reports ms per move) take the shared lock.
 set -euo pipefail
