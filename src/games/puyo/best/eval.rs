@@ -3,7 +3,7 @@
 //! the shape of the field ([`evaluate`]).
 
 use crate::games::puyo::board::{
-    bit, flood, neighbours, Board, COLOURS, COLS, DEATH_COL, OJAMA, ROWS,
+    bit, flood, neighbours, Board, Over, COLOURS, COLS, DEATH_COL, OJAMA, ROWS,
 };
 
 /// The longest chain that up to `max_need` puyos of one colour, dropped on
@@ -266,8 +266,15 @@ pub fn shape_value(b: &Board, w: &Weights) -> i32 {
         }
         v -= tear * w.tear;
     }
-    let death = hs[DEATH_COL];
-    if death > w.death_at {
+    // The danger column's height on Tsu's scale (the losing cell is its
+    // twelfth row): Tsu's third column, or under the top-row rule the
+    // tallest column less one; a rule that loses only full fields has none.
+    let death = match b.over() {
+        Over::Cell => Some(hs[DEATH_COL]),
+        Over::Top => hs.iter().max().map(|h| h - 1),
+        Over::Full => None,
+    };
+    if let Some(death) = death.filter(|&d| d > w.death_at) {
         v -= (death - w.death_at) * w.death;
     }
     v
@@ -296,6 +303,20 @@ mod tests {
         let one = Board::from_rows(&["R@....", "R@....", "R@...."]).unwrap();
         assert_eq!(potential_by_column(&one, 2).1, [1, 0, 0, 0, 0, 0]);
         assert_eq!(evaluate(&one, &with), evaluate(&one, &w));
+    }
+
+    #[test]
+    fn the_losing_column_costs_only_under_a_rule_that_has_one() {
+        let mut b = Board::empty();
+        for k in 0..11 {
+            b.drop_puyo(DEATH_COL, k % 4);
+        }
+        let w = Weights::default();
+        let full = shape_value(&b.with_over(Over::Full), &w);
+        // Eleven high: two rows above `death_at` (9) under Tsu; under the
+        // top-row rule the tallest column less one, one row above it.
+        assert_eq!(full - shape_value(&b, &w), 2 * w.death);
+        assert_eq!(full - shape_value(&b.with_over(Over::Top), &w), w.death);
     }
 
     #[test]

@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::board::{Board, Pair, Placement, CELLS, COLOURS, DEATH_COL};
+use super::board::{Board, Pair, Placement, CELLS, COLOURS};
 use super::planner::{children, empty_cells, tidy_move, Chooser, View};
 use crate::games::AgentParams;
 use eval::{potential, Weights};
@@ -247,10 +247,13 @@ impl BestPlanner {
         }
         // Short of room: fire once the chain ready now is about as long as
         // the field's potential chain (or the losing cell is one pair away).
-        let cramped = empty_cells(&v.board) <= s.full_at || v.board.height(DEATH_COL) >= 10;
+        // Rows left before the rule's losing row (Tsu: column 3 ten high
+        // leaves two); none when only a full field loses.
+        let left = v.board.rows_to_death();
+        let cramped = empty_cells(&v.board) <= s.full_at || left.is_some_and(|r| r <= 2);
         if links >= 2 && cramped {
             let latent = potential(&v.board, s.weights.max_need).links;
-            if links + s.slack >= latent || v.board.height(DEATH_COL) >= 11 {
+            if links + s.slack >= latent || left.is_some_and(|r| r <= 1) {
                 return true;
             }
         }
@@ -312,6 +315,7 @@ impl Chooser for BestPlanner {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::puyo::board::DEATH_COL;
     use crate::games::puyo::rules::pairs_from;
     use crate::games::puyo::test_params as params;
 
