@@ -4,10 +4,21 @@
 # program, `yes > /dev/null` (GNU coreutils), one per core, started here.
 # For each game it plays until at least MOVES moves were answered, then prints
 # the timeouts, the moves over 100 ms, and p50/p99/p99.9/max on the server's
-# (or the referee's) clock. Exit 1 if any game had a timeout or a move over
-# the limit.
+# (or the referee's) clock. Exit 1 if any of these happened:
+#   - a game lost on time, by an illegal move or by a disconnection, or
+#     aborted; a client (or a GOLAD bot) that failed or crashed;
+#   - fewer answers than MOVES (a game that stopped early);
+#   - GOLAD: an answer over the limit on the referee's clock, an illegal
+#     answer, a forced pass in the bots' logs (`forced pass`: the fallback
+#     when a search fails or overruns, quick and always legal, so it would
+#     hide a bot that cannot search in time), or more passes than one a game
+#     for each bot (`best` may pass on a last move that changes nothing; the
+#     `pass` agent passes every time);
+#   - with -j MS: a move over MS ms. The servers' own clocks stay at 100 ms,
+#     and a move over 100 ms ends its game as a timeout there, so at the
+#     default judge of 100 ms the timeouts are the check for those games.
 #
-#   scripts/deadline-campaign.sh [-m MOVES] [-b BINARY] [-o DIR] [-n] [GAME...]
+#   scripts/deadline-campaign.sh [-m MOVES] [-b BINARY] [-o DIR] [-n] [-j MS] [-a AGENT] [GAME...]
 #
 #   -m MOVES   moves per game (default 2000)
 #   -b BINARY  the ladderbot binary (default target/release/ladderbot)
@@ -15,6 +26,8 @@
 #   -n         no load (for a baseline on an idle machine)
 #   -j MS      judge answers against MS instead of 100 (the clocks stay at 100 ms;
 #              a stricter MS shows that the judging can fail)
+#   -a AGENT   the agent of both GOLAD bots instead of golad-best's (CI runs
+#              `-a pass golad` and requires the campaign to fail on it)
 #   GAME       golad four3d floodit puyo geister (default: all five)
 #
 # GOLAD: `referee golad` between two `play golad --stdio --profile golad-best`
@@ -31,13 +44,15 @@ BIN=target/release/ladderbot
 OUT=""
 LOAD=1
 JUDGE=""
-while getopts "m:b:o:nj:" opt; do
+GOLAD_AGENT=""
+while getopts "m:b:o:nj:a:" opt; do
     case $opt in
         m) MOVES=$OPTARG ;;
         b) BIN=$OPTARG ;;
         o) OUT=$OPTARG ;;
         n) LOAD=0 ;;
         j) JUDGE=$OPTARG ;;
+        a) GOLAD_AGENT=$OPTARG ;;
         *) sed -n '2,/^set -euo/p' "$0" | grep '^#'; exit 2 ;;
     esac
 done
@@ -79,11 +94,24 @@ report() { # game, records, skip
     local line
     line=$("$BIN" latency "$2" --skip "$3" --limit-ms "$JUDGE")
     echo "$1: $line"
-    local j
-    j=$("$BIN" latency "$2" --skip "$3" --limit-ms "$JUDGE" --json)
-    if ! echo "$j" | grep -Eq '"timeouts":0[,}]' || ! echo "$j" | grep -Eq '"over_limit":0[,}]'; then
-        FAILED=1
-    fi
+    "$BIN" latency "$2" --skip "$3" --limit-ms "$JUDGE" --json | python3 -c '
+import json, sys
+t = json.load(sys.stdin)
+bad = [k for k in ("timeouts", "illegal", "disconnects", "aborted", "over_limit") if t[k] > 0]
+if t["moves"] < int(sys.argv[2]):
+    bad.append("only %d moves of %s" % (t["moves"], sys.argv[2]))
+if bad:
+    print("%s: FAILED: %s" % (sys.argv[1], ", ".join(bad)))
+    sys.exit(1)' "$1" "$MOVES" || FAILED=1
+}
+
+# Waits for every pid given; 1 if any failed.
+wait_all() {
+    local rc=0 p
+    for p in "$@"; do
+        wait "$p" || rc=1
+    done
+    return $rc
 }
 
 # What a server printed after `listening on ` (waits up to 10 s).
@@ -114,7 +142,7 @@ serve_game() { # game, profile, games per batch
                 >> "$OUT/$game-$side.out" 2>> "$OUT/$game-$side.log" &
             PIDS+=($!)
         done
-        wait "${PIDS[@]: -2}" || { echo "$game: a client failed (see $OUT/$game-*.log)" >&2; FAILED=1; break; }
+        wait_all "${PIDS[@]: -2}" || { echo "$game: a client failed (see $OUT/$game-*.log)" >&2; FAILED=1; break; }
     done
     kill -TERM "$server"; wait "$server" || true
     report "$game" "$rec" 0
@@ -124,20 +152,41 @@ for game in "${GAMES[@]}"; do
     case $game in
     golad)
         bot="$BIN play golad --stdio --profile golad-best"
+        [ -z "$GOLAD_AGENT" ] || bot="$bot --agent $GOLAD_AGENT"
         games=$(( (MOVES + 149) / 150 * 2 ))
-        "$BIN" referee golad --bot "$bot" --bot "$bot" --games "$games" --json \
-            --bot-stderr "$OUT/golad-bots.log" > "$OUT/golad.json" 2> "$OUT/golad-referee.log"
+        # The bots log at info: each answer, and any forced pass (`forced pass: ...`).
+        LADDERBOT_LOG__FILTER=info "$BIN" referee golad --bot "$bot" --bot "$bot" --games "$games" --json \
+            --bot-stderr "$OUT/golad-bots.log" > "$OUT/golad.json" 2> "$OUT/golad-referee.log" \
+            || { echo "golad: the referee failed (see $OUT/golad-referee.log)" >&2; FAILED=1; }
+        forced=$(grep -c 'forced pass' "$OUT/golad-bots.log" || true)
         tail -n 1 "$OUT/golad.json" | python3 -c '
 import json, sys
 t = json.load(sys.stdin)
 answers = t["answers"] + t["b_answers"]
 worst = max(t["max_latency_ms"], t["b_max_latency_ms"])
-print("golad: %d games, %d answers, %d timeouts, %d illegal, %d crashes; answer time on the referee'"'"'s clock: p99 %.1f/%.1f ms, p99.9 %.1f/%.1f ms, max %.1f/%.1f ms (A/B)" % (
-    t["games"], answers, t["timeouts"] + t["b_timeouts"], t["illegal_moves"] + t["b_illegal_moves"],
-    t["crashes"] + t["b_crashes"], t["p99_latency_ms"], t["b_p99_latency_ms"],
+forced = int(sys.argv[3])
+total = lambda k: t[k] + t["b_" + k]
+print("golad: %d games, %d answers, %d timeouts, %d illegal, %d passes (%d forced), %d crashes; answer time on the referee'"'"'s clock: p99 %.1f/%.1f ms, p99.9 %.1f/%.1f ms, max %.1f/%.1f ms (A/B)" % (
+    t["games"], answers, total("timeouts"), total("illegal_moves"), total("passes"), forced,
+    total("crashes"), t["p99_latency_ms"], t["b_p99_latency_ms"],
     t["p999_latency_ms"], t["b_p999_latency_ms"], t["max_latency_ms"], t["b_max_latency_ms"]))
-bad = t["timeouts"] + t["b_timeouts"] + t["crashes"] + t["b_crashes"] > 0 or worst > float(sys.argv[2]) or answers < int(sys.argv[1])
-sys.exit(1 if bad else 0)' "$MOVES" "$JUDGE" || FAILED=1
+bad = []
+for k in ("timeouts", "illegal_moves", "crashes"):
+    if total(k) > 0:
+        bad.append("%d %s" % (total(k), k.replace("_", " ")))
+# `best` may pass on a last move that changes nothing; a bot that passes more than once a game
+# is not playing.
+if total("passes") > 2 * t["games"]:
+    bad.append("%d passes in %d games" % (total("passes"), t["games"]))
+if forced > 0:
+    bad.append("%d forced passes in the bots'"'"' logs" % forced)
+if worst > float(sys.argv[2]):
+    bad.append("an answer took %.1f ms" % worst)
+if answers < int(sys.argv[1]):
+    bad.append("only %d answers" % answers)
+if bad:
+    print("golad: FAILED: " + ", ".join(bad))
+    sys.exit(1)' "$MOVES" "$JUDGE" "$forced" || FAILED=1
         ;;
     four3d) serve_game four3d four3d-best 10 ;;
     floodit) serve_game floodit floodit-best 10 ;;
@@ -157,7 +206,7 @@ sys.exit(1 if bad else 0)' "$MOVES" "$JUDGE" || FAILED=1
                 PIDS+=($!)
                 i=$((i + 1))
             done
-            wait "${PIDS[@]: -2}" || { echo "geister: a client failed (see $OUT/geister-*.log)" >&2; FAILED=1; break; }
+            wait_all "${PIDS[@]: -2}" || { echo "geister: a client failed (see $OUT/geister-*.log)" >&2; FAILED=1; break; }
         done
         kill -TERM "$server"; wait "$server" || true
         report geister "$rec" 2
@@ -169,6 +218,6 @@ echo "records and logs: $OUT"
 if [ "$FAILED" = 0 ]; then
     echo "deadline campaign: ok (no timeout, no answer over $JUDGE ms)"
 else
-    echo "deadline campaign: FAILED (a timeout, an answer over $JUDGE ms, or a failed client)"
+    echo "deadline campaign: FAILED (see the lines above: a timeout, an illegal move, a pass, a disconnection, an answer over $JUDGE ms, or a failed client)"
 fi
 exit $FAILED

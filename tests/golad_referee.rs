@@ -87,7 +87,7 @@ fn log_lines(path: &Path) -> Vec<String> {
 
 #[test]
 fn our_bot_against_the_python_bot_two_games() {
-    let o = referee(
+    let (o, log) = referee_with_log(
         &our_bot(),
         &python_bot("--seed 3"),
         &["--games", "2", "--seed", "11"],
@@ -143,6 +143,15 @@ fn our_bot_against_the_python_bot_two_games() {
     let max = t["max_latency_ms"].as_f64().unwrap();
     assert!(max > 0.0 && max < limit, "{t}");
     assert!(t["p99_latency_ms"].as_f64().unwrap() <= max);
+    // In time because searched, not because the fallback `pass` was quick:
+    // our bot never passes (its agent does not choose to), and its log
+    // reports no forced pass.
+    assert_eq!(n("passes"), 0, "{t}");
+    assert_eq!(
+        ladderbot::platforms::riddles::check::forced_passes_in_log(&log),
+        0,
+        "{log}"
+    );
 }
 
 #[test]
@@ -226,6 +235,9 @@ fn the_time_bank_follows_the_engine_arithmetic() {
     );
     let (_, t) = games_and_totals(&o);
     assert_eq!(t["timeouts"], 0, "{t}");
+    // Every answer of the passing bot is counted as a pass.
+    assert_eq!(t["b_passes"], t["b_answers"], "{t}");
+    assert!(t["b_passes"].as_u64() > Some(0), "{t}");
     let b = banks(&log_lines(&la));
     assert!(b.len() >= 3, "{b:?}");
     // bank = min(max(bank - elapsed, 0) + 100, 2000); the first answer took >= 500 ms.

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use common::*;
 use ladderbot::games::golad::{Field, GolState, Move};
+use ladderbot::platforms::riddles::check::{check_answers, forced_passes_in_log};
 use serde_json::Value;
 
 /// How long one answer may take before the test calls it a hang.
@@ -63,6 +64,8 @@ impl Bot {
         let mut c = bin();
         c.args(["--log-format", "json", "play", "golad", "--stdio"])
             .args(extra)
+            // The "move request" lines the tests read are at info.
+            .env("LADDERBOT_LOG__FILTER", "info")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&stderr).unwrap());
@@ -177,6 +180,9 @@ fn check_reply(turn: &Turn, reply: &str, context: &str) -> GolState {
     let state = GolState::from_protocol(field, turn.round, turn.me, turn.max_rounds);
     let mv = Move::parse_reply(reply).unwrap_or_else(|e| panic!("{context}: reply '{reply}': {e}"));
     assert!(state.is_legal(&mv), "{context}: illegal reply '{reply}'");
+    // `pass` is always legal and always quick: the fallback of a search
+    // that failed or overran. The agent these tests run never chooses it.
+    assert_ne!(mv, Move::Pass, "{context}: a `pass`, not a searched move");
     state
 }
 
@@ -217,6 +223,11 @@ fn replay(path: &Path, garbage: &[&str]) -> (usize, Duration) {
         }
     }
     let err = bot.finish();
+    assert_eq!(
+        forced_passes_in_log(&err),
+        0,
+        "{name}: forced passes\n{err}"
+    );
     // The bot parsed each turn as the lines say.
     let logged = logged_requests(&err);
     assert_eq!(
@@ -353,4 +364,57 @@ fn a_line_over_the_limit_is_skipped_with_a_warning_and_a_partial_last_line_is_ig
         "{err}"
     );
     assert!(err.contains("in the middle of a line"), "{err}");
+}
+
+/// A whole transcript piped at once (as the README shows and CI's upload
+/// check does): every request is already waiting when the previous answer
+/// is written. Each is timed from that answer, as an engine would have sent
+/// it, so each gets a searched move (once, every answer after the fourth
+/// was the overrun fallback `pass`). The same check fails on the `pass`
+/// agent.
+#[test]
+fn a_transcript_piped_at_once_gets_a_searched_move_for_every_request() {
+    let path = transcripts()
+        .into_iter()
+        .find(|p| p.ends_with("golad_seed_abc_player0.txt"))
+        .unwrap();
+    let engine = engine_lines(&path);
+    let input = engine.join("\n") + "\n";
+    for (agent, good) in [("best", true), ("pass", false)] {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("stderr");
+        let mut c = bin();
+        c.args([
+            "play",
+            "golad",
+            "--stdio",
+            "--profile",
+            "golad-best",
+            "--agent",
+            agent,
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&log).unwrap());
+        let mut child = c.spawn().unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = wait_with_limit(child, Duration::from_secs(60));
+        assert!(out.status.success(), "{agent}: {out:?}");
+        let answers: Vec<String> = stdout(&out).lines().map(String::from).collect();
+        let err = std::fs::read_to_string(&log).unwrap();
+        let c = check_answers(&engine, &answers, Some(&err), false);
+        assert_eq!(c.requests, 11);
+        assert_eq!(c.ok(), good, "{agent}: {c:?}\n{err}");
+        if good {
+            assert_eq!(c.moves, 11, "{c:?}");
+            assert_eq!(c.forced, Some(0));
+        } else {
+            assert_eq!(c.passes, 11, "{c:?}");
+        }
+    }
 }

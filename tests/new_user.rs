@@ -81,9 +81,10 @@ fn a_profile_named_by_the_environment_but_missing_stops_only_play() {
 #[test]
 fn logs_to_a_file_or_a_pipe_have_no_colour_codes() {
     let dir = tempfile::tempdir().unwrap();
+    // `play` logs only warnings by default: ask for its INFO lines.
     let o = run(
         &["play", "four3d", "--games", "1", "--playouts", "50"],
-        &[],
+        &[("LADDERBOT_LOG__FILTER", "info")],
         Some(dir.path()),
         LIMIT,
     );
@@ -238,4 +239,28 @@ fn a_negative_sprt_bound_reads_as_a_value() {
         "{}",
         stdout(&o)
     );
+}
+
+/// `play` shows its results on stdout and, by default, nothing of its
+/// internals on stderr (no INFO lines); `LADDERBOT_LOG__FILTER` or
+/// `RUST_LOG` bring them back.
+#[test]
+fn play_shows_results_not_internals_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(
+        &["play", "four3d", "--games", "1", "--playouts", "50"],
+        &[],
+        Some(dir.path()),
+        LIMIT,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("summary: games 1, "), "{}", stdout(&o));
+    assert_eq!(stderr(&o), "", "nothing went wrong, so nothing on stderr");
+    let o = run(
+        &["play", "four3d", "--games", "1", "--playouts", "50"],
+        &[("RUST_LOG", "info")],
+        Some(dir.path()),
+        LIMIT,
+    );
+    assert!(stderr(&o).contains("INFO"), "{}", stderr(&o));
 }

@@ -9,31 +9,25 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use common::*;
-use ladderbot::games::golad::Move;
+use ladderbot::platforms::riddles::check;
 
 const TRANSCRIPT: &str =
     include_str!("../protocol/riddles-golad/transcripts/golad_seed_abc_player0.txt");
 
-/// The engine's lines of a recorded game, and how many moves it asked for.
-fn engine_lines() -> (String, usize) {
-    let lines: Vec<&str> = TRANSCRIPT
-        .lines()
-        .filter_map(|l| l.strip_prefix("< "))
-        .collect();
-    let asks = lines
-        .iter()
-        .filter(|l| l.starts_with("action move"))
-        .count();
-    (lines.join("\n") + "\n", asks)
-}
-
-fn play_transcript(dir: &std::path::Path, envs: &[(&str, &str)]) {
-    let (input, asks) = engine_lines();
+/// Feeds the engine's lines of a recorded game at once (as a pipe does) to
+/// the binary started with no arguments in `dir`, and checks the answers on
+/// the rules: a legal move for every `action move`, no forced pass in the
+/// bot's log, and no `pass` at all unless `allow_pass` (for an agent that
+/// may choose one).
+fn play_transcript(dir: &std::path::Path, envs: &[(&str, &str)], allow_pass: bool) {
+    let engine = check::engine_lines(TRANSCRIPT);
+    let input = engine.join("\n") + "\n";
+    let log = dir.join("bot.stderr");
     let mut c = bin();
     c.current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+        .stderr(std::fs::File::create(&log).unwrap());
     for (k, v) in envs {
         c.env(k, v);
     }
@@ -45,16 +39,12 @@ fn play_transcript(dir: &std::path::Path, envs: &[(&str, &str)]) {
         .write_all(input.as_bytes())
         .unwrap();
     let out = wait_with_limit(child, Duration::from_secs(120));
-    assert!(out.status.success(), "stderr: {}", stderr(&out));
+    let err = std::fs::read_to_string(&log).unwrap();
+    assert!(out.status.success(), "stderr: {err}");
     let replies: Vec<String> = stdout(&out).lines().map(String::from).collect();
-    assert_eq!(
-        replies.len(),
-        asks,
-        "one reply per `action move`: {replies:?}"
-    );
-    for r in &replies {
-        assert!(Move::parse_reply(r).is_ok(), "not a move line: {r:?}");
-    }
+    let c = check::check_answers(&engine, &replies, Some(&err), allow_pass);
+    assert_eq!(c.requests, 11);
+    assert!(c.ok(), "{c:?}\nstderr: {err}");
 }
 
 #[test]
@@ -64,7 +54,7 @@ fn no_arguments_run_the_ladderbot_toml_in_the_working_folder() {
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/golad-best.toml"))
             .unwrap();
     std::fs::write(dir.path().join("ladderbot.toml"), profile).unwrap();
-    play_transcript(dir.path(), &[]);
+    play_transcript(dir.path(), &[], false);
 }
 
 #[test]
@@ -76,7 +66,12 @@ fn no_arguments_run_the_profile_named_by_the_environment() {
         "game = \"golad\"\nagent = \"ai3\"\n[client]\nstdio = true\n",
     )
     .unwrap();
-    play_transcript(dir.path(), &[("LADDERBOT_PROFILE", path.to_str().unwrap())]);
+    // ai3 (the seed's agent) may choose to pass.
+    play_transcript(
+        dir.path(),
+        &[("LADDERBOT_PROFILE", path.to_str().unwrap())],
+        true,
+    );
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! `ladderbot bench NAME`: one speed benchmark against its reference.
 
+use super::out::say;
 use clap::Args;
 
 use super::CliError;
@@ -39,12 +40,12 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     }
     let report = bench::run(&args.name, &opts).map_err(CliError::Runtime)?;
     if args.json {
-        println!(
+        say!(
             "{}",
             serde_json::to_string(&report).map_err(|e| CliError::Runtime(e.to_string()))?
         );
     } else {
-        println!("{}", bench::render(&report));
+        say!("{}", bench::render(&report));
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! self-play games, labelled positions, the fitted evaluation and its
 //! accuracy, and the solver's benchmark set.
 
+use super::out::say;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -288,7 +289,7 @@ pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
                 );
                 std::fs::write(out, model.to_json(&about)).map_err(|e| runtime("train", e))?;
             }
-            println!("{}", serde_json::Value::Object(report));
+            say!("{}", serde_json::Value::Object(report));
             Ok(())
         }
         LabCommand::Endgames(a) => {

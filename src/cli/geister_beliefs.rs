@@ -1,6 +1,7 @@
 //! `ladderbot geister-beliefs`: fits the learned Geister belief model on
 //! game records and scores belief sources on held-out records.
 
+use super::out::say;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -219,7 +220,7 @@ pub fn run(args: GeisterBeliefsArgs) -> Result<(), CliError> {
                 )
             })
             .collect();
-        println!(
+        say!(
             "{}",
             serde_json::json!({
                 "games": games,
@@ -229,19 +230,21 @@ pub fn run(args: GeisterBeliefsArgs) -> Result<(), CliError> {
             })
         );
     } else {
-        println!(
+        say!(
             "scored on {} games: {} pieces at {} turns",
-            games, total.samples, total.turns
+            games,
+            total.samples,
+            total.turns
         );
         for (k, name) in names.iter().enumerate() {
-            println!(
+            say!(
                 "{name:>8}: log loss {:.4}, the reddest-looking piece is red {:.1}%",
                 total.loss[k] / n,
                 100.0 * total.reddest_right[k] as f64 / turns
             );
         }
         if args.adapt.is_some() && later.samples > 0 {
-            println!(
+            say!(
                 "after the first {ADAPTED_AFTER} games of each session: learned log loss {:.4}, \
                  the reddest-looking piece is red {:.1}% (seed {:.4}, {:.1}%)",
                 later.loss[2] / later.samples as f64,

@@ -2,6 +2,7 @@
 //! (issue 33): fit it on recorded games and report its accuracy on
 //! held-out games beside the territory evaluation's.
 
+use super::out::say;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
@@ -24,6 +25,31 @@ pub enum LabCommand {
     /// Fit the value model on recorded games (`ladderbot match golad --out`); report its
     /// accuracy on held-out games beside the territory evaluation's.
     Train(TrainArgs),
+    /// Check a bot's answers to a recorded engine transcript on the rules: one legal move per
+    /// `action move`, no `pass` (unless --allow-pass) and no forced pass in the bot's log.
+    /// Exit 1 on any problem.
+    CheckAnswers(CheckArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The transcript: a recorded one (`< ` engine lines, `> ` bot lines) or the engine's lines
+    /// alone, as they were piped to the bot.
+    #[arg(long, value_name = "FILE")]
+    pub transcript: PathBuf,
+    /// The bot's stdout: one answer a line.
+    #[arg(long, value_name = "FILE")]
+    pub answers: PathBuf,
+    /// The bot's stderr: any forced pass it reports (the fallback when no searched move could
+    /// be used) fails the check.
+    #[arg(long, value_name = "FILE")]
+    pub bot_log: Option<PathBuf>,
+    /// Accept `pass` answers the log does not mark as forced (for an agent that may choose to pass).
+    #[arg(long)]
+    pub allow_pass: bool,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -49,7 +75,46 @@ pub struct TrainArgs {
 }
 
 pub fn run(args: GoladLabArgs) -> Result<(), CliError> {
-    let LabCommand::Train(a) = args.command;
+    match args.command {
+        LabCommand::Train(a) => train(a),
+        LabCommand::CheckAnswers(a) => check_answers(a),
+    }
+}
+
+fn read_text(path: &std::path::Path) -> Result<String, CliError> {
+    std::fs::read(path)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))
+}
+
+/// `golad-lab check-answers`: exit 0 when every request got a legal move.
+fn check_answers(a: CheckArgs) -> Result<(), CliError> {
+    use crate::platforms::riddles::check;
+    let engine = check::engine_lines(&read_text(&a.transcript)?);
+    let answers: Vec<String> = read_text(&a.answers)?.lines().map(str::to_string).collect();
+    let log = a.bot_log.as_deref().map(read_text).transpose()?;
+    let c = check::check_answers(&engine, &answers, log.as_deref(), a.allow_pass);
+    if a.json {
+        let line = serde_json::to_string(&c).map_err(|e| CliError::Runtime(e.to_string()))?;
+        say!("{line}");
+    } else {
+        for p in &c.problems {
+            say!("problem: {p}");
+        }
+        say!("{}", c.summary());
+    }
+    if c.ok() {
+        Ok(())
+    } else {
+        Err(CliError::Runtime(format!(
+            "{}: {} problem(s) in the answers",
+            a.answers.display(),
+            c.problems.len()
+        )))
+    }
+}
+
+fn train(a: TrainArgs) -> Result<(), CliError> {
     if a.holdout < 2 {
         return Err(CliError::Usage("--holdout must be at least 2".into()));
     }
@@ -116,6 +181,6 @@ pub fn run(args: GoladLabArgs) -> Result<(), CliError> {
     if let Some(out) = &a.out {
         std::fs::write(out, model.to_json() + "\n").map_err(|e| runtime("train", e))?;
     }
-    println!("{report}");
+    say!("{report}");
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! the server's clock (`move_ms` of `serve`, `serve-gat` and `match`
 //! records), against a per-move limit: the figures of a deadline campaign.
 
+use super::out::say;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -35,6 +36,10 @@ pub struct Latency {
     pub timeouts: usize,
     /// Games cut off (server gone or shut down).
     pub aborted: usize,
+    /// Games lost by an illegal or unreadable move.
+    pub illegal: usize,
+    /// Games lost because a side's connection closed.
+    pub disconnects: usize,
     pub moves: usize,
     /// Moves that took longer than the limit.
     pub over: usize,
@@ -61,6 +66,8 @@ pub fn latency(records: &[GameRecord], skip: usize, limit_ms: Option<u64>) -> La
         games: records.len(),
         timeouts: count(EndReason::Timeout),
         aborted: count(EndReason::Aborted),
+        illegal: count(EndReason::IllegalMove),
+        disconnects: count(EndReason::Disconnect),
         moves: ms.len(),
         over: limit_ms.map_or(0, |l| ms.iter().filter(|&&m| m > l).count()),
         p50: rank(&ms, 0.5),
@@ -79,11 +86,11 @@ pub fn run(args: LatencyArgs) -> Result<(), CliError> {
     }
     let l = latency(&records, args.skip, args.limit_ms);
     if args.json {
-        println!(
+        say!(
             "{}",
             json!({
                 "games": l.games, "timeouts": l.timeouts, "aborted": l.aborted,
-                "moves": l.moves, "limit_ms": args.limit_ms, "over_limit": l.over,
+                "illegal": l.illegal, "disconnects": l.disconnects, "moves": l.moves, "limit_ms": args.limit_ms, "over_limit": l.over,
                 "p50_ms": l.p50, "p99_ms": l.p99, "p999_ms": l.p999, "max_ms": l.max,
             })
         );
@@ -92,9 +99,9 @@ pub fn run(args: LatencyArgs) -> Result<(), CliError> {
             .limit_ms
             .map(|lim| format!(", {} over {lim} ms", l.over))
             .unwrap_or_default();
-        println!(
-            "{} games ({} lost on time, {} aborted), {} moves{limit}; move time on the server's clock: p50 {} ms, p99 {} ms, p99.9 {} ms, max {} ms",
-            l.games, l.timeouts, l.aborted, l.moves, l.p50, l.p99, l.p999, l.max
+        say!(
+            "{} games ({} lost on time, {} by an illegal move, {} by a disconnection, {} aborted), {} moves{limit}; move time on the server's clock: p50 {} ms, p99 {} ms, p99.9 {} ms, max {} ms",
+            l.games, l.timeouts, l.illegal, l.disconnects, l.aborted, l.moves, l.p50, l.p99, l.p999, l.max
         );
     }
     Ok(())
@@ -143,6 +150,8 @@ mod tests {
                 games: 2,
                 timeouts: 1,
                 aborted: 0,
+                illegal: 0,
+                disconnects: 0,
                 moves: 1000,
                 over: 10,
                 p50: 500,
@@ -155,5 +164,23 @@ mod tests {
         let l = latency(&[a, b], 0, None);
         assert_eq!((l.moves, l.max, l.over), (1004, 5000, 0));
         assert_eq!(latency(&[], 0, Some(1)).max, 0);
+    }
+
+    #[test]
+    fn each_way_a_game_ends_is_counted_apart() {
+        let ends = [
+            EndReason::Rules,
+            EndReason::IllegalMove,
+            EndReason::IllegalMove,
+            EndReason::Disconnect,
+            EndReason::Aborted,
+            EndReason::Timeout,
+        ];
+        let games: Vec<GameRecord> = ends.into_iter().map(|r| game(vec![1], r)).collect();
+        let l = latency(&games, 0, None);
+        assert_eq!(
+            (l.games, l.timeouts, l.illegal, l.disconnects, l.aborted),
+            (6, 1, 2, 1, 1)
+        );
     }
 }

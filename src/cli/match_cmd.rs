@@ -1,6 +1,7 @@
 //! `ladderbot match GAME --a X --b Y`: an in-process match with statistics
 //! (for geister also over real GAT TCP connections, `--over-gat`).
 
+use super::out::say;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -363,9 +364,9 @@ impl Interrupt {
 pub(super) fn print_report(report: &MatchReport, json: bool) -> Result<(), CliError> {
     if json {
         let line = serde_json::to_string(report).map_err(|e| CliError::Runtime(e.to_string()))?;
-        println!("{line}");
+        say!("{line}");
     } else {
-        println!("{}", runner::render_report(report));
+        say!("{}", runner::render_report(report));
     }
     Ok(())
 }

@@ -17,6 +17,7 @@ mod latency;
 mod match_cmd;
 mod merge;
 mod openings_cmd;
+pub(crate) mod out;
 mod play;
 mod puyo_lab;
 mod referee;
@@ -201,7 +202,11 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     match command {
         Command::Play(args) => {
             args.apply(&mut settings)?;
-            start_logging(&cli.log_format, &settings)?;
+            start_logging_with(
+                &cli.log_format,
+                &settings,
+                config::LogSettings::DEFAULT_PLAY,
+            )?;
             play::run(args, settings)
         }
         Command::Serve(args) => {
@@ -296,8 +301,20 @@ fn upload_profile() -> Option<std::path::PathBuf> {
 }
 
 fn start_logging(flag: &Option<LogFormat>, settings: &Settings) -> Result<(), CliError> {
+    start_logging_with(flag, settings, config::LogSettings::DEFAULT)
+}
+
+/// Logging with `default` as the filter when `log.filter` is empty.
+fn start_logging_with(
+    flag: &Option<LogFormat>,
+    settings: &Settings,
+    default: &str,
+) -> Result<(), CliError> {
     settings.validate().map_err(CliError::Usage)?;
-    crate::logging::init(flag.unwrap_or(settings.log.format), &settings.log.filter);
+    crate::logging::init(
+        flag.unwrap_or(settings.log.format),
+        settings.log.filter_or(default),
+    );
     for w in &settings.warnings {
         tracing::warn!("{w}");
     }

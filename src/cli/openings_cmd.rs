@@ -1,6 +1,7 @@
 //! `ladderbot openings GAME`: generates a balanced opening suite for
 //! `ladderbot match --openings`.
 
+use super::out::say;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -132,7 +133,7 @@ pub fn run(args: OpeningsArgs) -> Result<(), CliError> {
             }
             std::fs::write(path, &text)
                 .map_err(|e| CliError::Runtime(format!("{}: {e}", path.display())))?;
-            println!(
+            say!(
                 "{}: {} openings for {} ({} candidates: {} ended, {} repeated, {} outside the band)",
                 path.display(),
                 suite.kept.len(),
@@ -143,7 +144,9 @@ pub fn run(args: OpeningsArgs) -> Result<(), CliError> {
                 suite.unbalanced
             );
         }
-        None => print!("{text}"),
+        None => {
+            say!("{}", text.trim_end_matches('\n'));
+        }
     }
     if suite.kept.len() < cfg.count {
         return Err(CliError::Runtime(format!(

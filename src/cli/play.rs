@@ -2,6 +2,7 @@
 //! server with a house bot when no server is given. Geister plays the GAT
 //! protocol over TCP (`--server HOST:PORT`).
 
+use super::out::say;
 use std::time::Duration;
 
 use clap::Args;
@@ -224,7 +225,7 @@ impl GameVisitor for PlayVisitor {
 }
 
 /// The stop of a session: SIGTERM or SIGINT (a second one abandons the game
-/// in progress at once) or the time limit. Returns the receiver for the
+/// in progress at once), the time limit, or stdout closed by its reader. Returns the receiver for the
 /// client and a cell that names the signal, if one came.
 fn session_stop(
     s: &Settings,
@@ -246,6 +247,17 @@ fn session_stop(
         let again = signals.next().await;
         tracing::warn!(signal = again, "abandoning the game in progress");
         tx2.send_replace(Stop::Abandon);
+    });
+    // A reader that stopped reading (`| head -1`): no new game.
+    let closed = tx.clone();
+    super::out::on_close(move || {
+        closed.send_if_modified(|v| {
+            let run = *v == Stop::Run;
+            if run {
+                *v = Stop::Finish;
+            }
+            run
+        });
     });
     if s.client.time_limit_s > 0 {
         let limit = Duration::from_secs(s.client.time_limit_s);
@@ -304,7 +316,7 @@ fn client_error(e: ClientError) -> CliError {
 }
 
 fn print_game(g: &GameFinished) {
-    println!("{}", client::describe_game(g));
+    say!("{}", client::describe_game(g));
 }
 
 async fn play_game<G: PlayableGame>(settings: Settings) -> Result<(), CliError> {
@@ -360,7 +372,7 @@ async fn play_game<G: PlayableGame>(settings: Settings) -> Result<(), CliError> 
             }));
             // Show the agents' real names (`default` stands for the game's own).
             let shown = |name: &str| G::build_agent(name, &Default::default(), 0).map_or(name.to_string(), |a| a.name().to_string());
-            println!(
+            say!(
                 "{} ({}) vs house bot ({}) on {url}",
                 settings.name,
                 shown(&settings.agent),
@@ -389,7 +401,7 @@ async fn play_game<G: PlayableGame>(settings: Settings) -> Result<(), CliError> 
         summary.score(),
     );
     if summary.resumed > 0 {
-        println!(
+        say!(
             "session: the connection dropped {} time(s) mid-match; our seat was taken back each time",
             summary.resumed
         );
@@ -397,7 +409,7 @@ async fn play_game<G: PlayableGame>(settings: Settings) -> Result<(), CliError> 
     if let Some(why) = &summary.server_lost {
         // The records and the summary are out; a lost server is worth
         // retrying later (exit 75), as for a GAT server.
-        println!(
+        say!(
             "session: the server went away mid-game; {} game(s) aborted",
             summary.aborted
         );
@@ -416,7 +428,7 @@ fn print_summary(games: u32, wins: u32, draws: u32, losses: u32, aborted: u32, s
     if aborted > 0 {
         line.push_str(&format!(", aborted {aborted}"));
     }
-    println!("{line}");
+    say!("{line}");
 }
 
 /// The GAT client settings for `addr`: one game each `games`, our seed.
@@ -501,7 +513,7 @@ fn session_end(
 ) -> Result<(), CliError> {
     let signal = *signal.lock().unwrap_or_else(|e| e.into_inner());
     if stopped || abandoned > 0 {
-        println!(
+        say!(
             "session: stopped early by {}; {abandoned} game(s) abandoned",
             signal.unwrap_or("the time limit"),
         );
@@ -527,7 +539,7 @@ async fn play_geister(settings: Settings, records: Option<String>) -> Result<(),
                 ..gat_client_config(&settings, addr, settings.client.games, seed)
             };
             let summary = run_client(cfg, |g| {
-                println!("{}", g.describe());
+                say!("{}", g.describe());
                 if let Some(w) = &writer {
                     if let Err(e) = w.append(&gat_record(g, &settings.name, seed)) {
                         tracing::error!(error = %e, file = %w.path().display(), "cannot write the game's record");
@@ -602,7 +614,7 @@ async fn play_geister_house(
             .check_agent(name, &Default::default())
             .unwrap_or_else(|_| name.to_string())
     };
-    println!(
+    say!(
         "{} ({}) vs house bot ({}) on GAT 127.0.0.1:{},{}",
         settings.name,
         shown(&settings.agent),
@@ -645,7 +657,7 @@ async fn play_geister_house(
         h.map_err(|e| CliError::Runtime(format!("house bot: {e}")))?;
         if let Some(mut g) = finished {
             g.number = n;
-            println!("{}", g.describe());
+            say!("{}", g.describe());
             summary.add(&g);
         }
     }

@@ -2,6 +2,7 @@
 //! sequences (the seed's completion and solo experiments). Each prints a
 //! summary, or with `--json` one JSON object on the last line.
 
+use super::out::say;
 use clap::{Args, Subcommand};
 use serde_json::json;
 
@@ -209,9 +210,9 @@ fn completion(a: CompletionArgs) -> Result<(), CliError> {
         "max_ms_per_move": max_ms,
     });
     if a.json {
-        println!("{out}");
+        say!("{out}");
     } else {
-        println!(
+        say!(
             "completion ({}, depth {}): {} sequences, mean {:.2} moves (median {}), {:.1}% over 30, {} never completed; {:.2} ms per move (max {:.1})",
             a.templates,
             a.depth,
@@ -279,9 +280,9 @@ fn solo(a: SoloArgs) -> Result<(), CliError> {
         "max_ms_per_move": max_ms,
     });
     if a.json {
-        println!("{out}");
+        say!("{out}");
     } else {
-        println!(
+        say!(
             "solo {}: {} sequences, mean chain {:.2}, attack {:.1}, Tsu score {:.0}, fired at move {:.1} ({} fired, {:.1}% under 8 links); {:.2} ms per move (max {:.1})",
             a.agent,
             a.sequences,

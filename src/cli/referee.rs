@@ -1,6 +1,7 @@
 //! `ladderbot referee golad --bot CMD --bot CMD`: a local Riddles.io GOLAD
 //! engine for two bot programs (see [`crate::platforms::riddles::engine`]).
 
+use super::out::say;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -95,18 +96,18 @@ pub fn run(args: RefereeArgs) -> Result<(), CliError> {
         if json {
             let mut v = serde_json::to_value(g).unwrap_or_default();
             v["type"] = "game".into();
-            println!("{v}");
+            say!("{v}");
         } else {
-            println!("{}", g.describe());
+            say!("{}", g.describe());
         }
     }));
     rt.shutdown_timeout(Duration::from_millis(100));
     let report = report.map_err(CliError::Runtime)?;
     let totals = report.totals_json(&cfg);
     if json {
-        println!("{totals}");
+        say!("{totals}");
     } else {
-        println!(
+        say!(
             "totals: games {}, A wins {}, draws {}, losses {}, score {:.3}; A answers {} max {:.1} ms p99.9 {:.1} ms p99 {:.1} ms, {} timeouts, {} illegal, {} crashes; B answers {} max {:.1} ms p99.9 {:.1} ms p99 {:.1} ms, {} timeouts, {} illegal, {} crashes (seed {})",
             totals["games"], totals["wins"], totals["draws"], totals["losses"],
             totals["score"].as_f64().unwrap_or(0.0),

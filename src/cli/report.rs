@@ -1,6 +1,7 @@
 //! `ladderbot report FILES... --html OUT.html`: one self-contained HTML page
 //! of recorded games (results, time plots, a replay of every game).
 
+use super::out::say;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -11,7 +12,7 @@ use crate::report::{build_page, read_entries, PageOptions};
 #[derive(Debug, Args)]
 pub struct ReportArgs {
     /// Records files, one JSON game record per line (`match --out`, `serve --records`,
-    /// `serve-gat --out`, `referee`, `play --records`).
+    /// `serve-gat --out`, `play --records`).
     #[arg(required = true, value_name = "FILE.jsonl")]
     pub files: Vec<PathBuf>,
     /// Write the page to this file: one HTML file with every script and style inline (no
@@ -65,7 +66,7 @@ pub fn run(args: ReportArgs) -> Result<(), CliError> {
             page.not_replayed
         );
     }
-    println!(
+    say!(
         "wrote {}: {} game(s), {} bytes",
         args.html.display(),
         page.games,

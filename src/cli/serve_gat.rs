@@ -2,6 +2,7 @@
 //! SIGTERM or SIGINT ends it: the game in progress is written to `--out` as
 //! aborted (result `*`, the moves so far) and it exits 0.
 
+use super::out::say;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -73,7 +74,7 @@ pub fn run(args: ServeGatArgs) -> Result<(), CliError> {
             .local_ports()
             .map_err(|e| CliError::Runtime(e.to_string()))?;
         let mut signals = super::Signals::install();
-        println!("listening on {},{}", ports[0], ports[1]);
+        say!("listening on {},{}", ports[0], ports[1]);
         let _ = std::io::stdout().flush();
         // SIGTERM or SIGINT: the game in progress is recorded as aborted
         // and the server exits 0.
@@ -86,16 +87,16 @@ pub fn run(args: ServeGatArgs) -> Result<(), CliError> {
         };
         let played = server
             .run_until(stop, |r| {
-                println!("{}", describe_record(r));
+                say!("{}", describe_record(r));
                 let _ = std::io::stdout().flush();
             })
             .await
             .map_err(|e| CliError::Runtime(e.to_string()))?;
         if let Some(sig) = *signal.lock().unwrap_or_else(|e| e.into_inner()) {
             tracing::warn!(signal = sig, games = played, "stopped");
-            println!("stopped by {sig}");
+            say!("stopped by {sig}");
         }
-        println!("served {played} games");
+        say!("served {played} games");
         Ok(())
     })
 }

@@ -194,7 +194,26 @@ pub struct LogSettings {
     /// `human` or `json`; logs always go to stderr.
     pub format: LogFormat,
     /// A tracing filter such as `info` or `ladderbot=debug`; `RUST_LOG` wins.
+    /// Empty: the command's own default ([`LogSettings::DEFAULT_PLAY`] for
+    /// `play`, which shows its results on stdout and only what goes wrong
+    /// on stderr; [`LogSettings::DEFAULT`] for the other commands).
     pub filter: String,
+}
+
+impl LogSettings {
+    /// `play`'s filter when none is set: warnings and errors only.
+    pub const DEFAULT_PLAY: &'static str = "warn";
+    /// Every other command's filter when none is set.
+    pub const DEFAULT: &'static str = "info";
+
+    /// The filter in force for a command whose own default is `default`.
+    pub fn filter_or<'a>(&'a self, default: &'a str) -> &'a str {
+        if self.filter.trim().is_empty() {
+            default
+        } else {
+            &self.filter
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -307,7 +326,7 @@ impl Default for LogSettings {
     fn default() -> Self {
         LogSettings {
             format: LogFormat::Human,
-            filter: "info".into(),
+            filter: String::new(),
         }
     }
 }

@@ -209,7 +209,9 @@ pub async fn connect_retrying(
 ) -> Result<TcpStream, String> {
     let start = Instant::now();
     let mut backoff = Duration::from_millis(50);
+    let mut attempt = 0u32;
     loop {
+        attempt += 1;
         let last = match tokio::time::timeout(attempt_timeout, TcpStream::connect(addr)).await {
             Ok(Ok(s)) => return Ok(s),
             Ok(Err(e)) => e.to_string(),
@@ -221,7 +223,15 @@ pub async fn connect_retrying(
                 start.elapsed().as_secs_f64()
             ));
         }
-        tracing::debug!(%addr, error = %last, "connect failed; retrying");
+        // Each retry is told (a client silent for the whole window looks hung).
+        tracing::warn!(
+            %addr,
+            error = %last,
+            attempt,
+            retry_in_ms = backoff.as_millis() as u64,
+            giving_up_in_s = format!("{:.1}", window.saturating_sub(start.elapsed()).as_secs_f64()),
+            "cannot connect to the GAT server; retrying"
+        );
         tokio::time::sleep(backoff).await;
         backoff = (backoff * 2).min(Duration::from_secs(1));
     }

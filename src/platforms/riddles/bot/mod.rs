@@ -2,7 +2,12 @@
 //! (`ladderbot play golad --stdio`).
 //!
 //! A blocking tokio task reads stdin line by line and stamps each line with
-//! the instant it was read. The bot folds the lines into a
+//! the instant it was read. A request's clock starts when it was read, or
+//! when the previous answer was written if it was read before that: an
+//! engine sends a request only after reading the previous answer, so a
+//! request already waiting in the pipe (a transcript piped at once, a slow
+//! write of ours) is timed from the moment the engine could have sent it.
+//! The bot folds the lines into a
 //! [`BotView`](crate::platforms::riddles::codec::BotView); on `action move` it
 //! rebuilds the [`GolState`], runs the agent on a [`SearchThread`] under
 //! [`Limits::under_clock`] with allowance = min([`MAX_ANSWER_MS`], time
@@ -33,6 +38,12 @@ use crate::search::{Deadline, Limits};
 /// Project rule: every answer within this many milliseconds of reading
 /// `action move`, whatever the time bank says.
 pub const MAX_ANSWER_MS: u64 = 100;
+
+/// How every log line about a `pass` that the search did not choose (the
+/// fallback: no position, a failed or overrun search, an illegal move)
+/// begins, so that a check reading the bot's stderr can count them
+/// (`golad-lab check-answers --bot-log`).
+pub const FORCED_PASS: &str = "forced pass";
 
 /// How the bot plays.
 #[derive(Clone, Debug)]
@@ -126,7 +137,11 @@ pub async fn run_bot(
         margin_ms = cfg.margin_ms, "golad bot on stdin/stdout");
     let mut view = BotView::new();
     let mut summary = StdioSummary::default();
-    while let Some((line, at)) = input.recv().await {
+    // When the last answer was written: no request can have been sent
+    // before it.
+    let mut answered_at: Option<Instant> = None;
+    while let Some((line, read_at)) = input.recv().await {
+        let at = answered_at.map_or(read_at, |a| read_at.max(a));
         let line = match line {
             lines::Line::Full(l) => l,
             lines::Line::TooLong { start, bytes } => {
@@ -166,10 +181,16 @@ pub async fn run_bot(
                 continue;
             }
         };
+        if at > read_at {
+            tracing::debug!(
+                queued_ms = (at - read_at).as_secs_f64() * 1e3,
+                "a request read before our previous answer: timed from that answer"
+            );
+        }
         let (mv, forced) = match request {
             Ok(req) => answer(cfg, &search, &req, at).await,
             Err(why) => {
-                tracing::warn!(%why, "answering pass");
+                tracing::warn!(%why, "{FORCED_PASS}: answering pass");
                 (Move::Pass, true)
             }
         };
@@ -177,6 +198,7 @@ pub async fn run_bot(
         if let Err(e) = written {
             return Err(format!("cannot write the answer to stdout: {e}"));
         }
+        answered_at = Some(Instant::now());
         summary.answered += 1;
         summary.forced_passes += u32::from(forced);
         tracing::debug!(answer = %mv, elapsed_ms = at.elapsed().as_secs_f64() * 1e3, "written");
@@ -200,7 +222,7 @@ async fn answer(
     let field = match Field::from_riddles(&req.field) {
         Ok(f) => f,
         Err(e) => {
-            tracing::warn!(error = %e, "bad field; answering pass");
+            tracing::warn!(error = %e, "{FORCED_PASS}: bad field; answering pass");
             return (Move::Pass, true);
         }
     };
@@ -231,7 +253,7 @@ async fn answer(
         opponent = %req.opponent_move.map_or("null".to_string(), |m| m.to_engine_string()),
         bank_ms = req.time_bank_ms, "move request");
     if state.outcome().is_some() {
-        tracing::warn!("the game is already over on this field; answering pass");
+        tracing::warn!("{FORCED_PASS}: the game is already over on this field; answering pass");
         return (Move::Pass, true);
     }
     // The search stops at its deadline; if it overruns anyway, give up a
@@ -245,18 +267,18 @@ async fn answer(
             (d.mv, false)
         }
         Ok(Ok(d)) => {
-            tracing::error!(agent = %cfg.agent, answer = %d.mv, "the agent chose an illegal move; answering pass");
+            tracing::error!(agent = %cfg.agent, answer = %d.mv, "{FORCED_PASS}: the agent chose an illegal move; answering pass");
             (Move::Pass, true)
         }
         Ok(Err(e)) => {
-            tracing::error!(error = %e, "the search failed; answering pass");
+            tracing::error!(error = %e, "{FORCED_PASS}: the search failed; answering pass");
             (Move::Pass, true)
         }
         Err(_) => {
             search.cancel();
             tracing::warn!(
                 allowance_ms = allowance.as_millis() as u64,
-                "the search overran; answering pass"
+                "{FORCED_PASS}: the search overran; answering pass"
             );
             (Move::Pass, true)
         }

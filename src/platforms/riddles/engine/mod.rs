@@ -71,6 +71,10 @@ pub struct BotStats {
     pub timeouts: u32,
     /// Unreadable or illegal moves.
     pub illegal_moves: u32,
+    /// Legal answers `pass` (always legal in GOLAD, so a bot that answers
+    /// nothing else, or passes whenever its search fails, plays without
+    /// losing on time: the deadline campaign counts them).
+    pub passes: u32,
     /// Games in which the bot exited or closed its pipes by itself.
     pub crashes: u32,
     #[serde(skip)]
@@ -94,6 +98,7 @@ impl BotStats {
         self.p999_latency_ms = round_ms(percentile(&self.latencies_ms, 0.999));
         self.timeouts += other.timeouts;
         self.illegal_moves += other.illegal_moves;
+        self.passes += other.passes;
         self.crashes += other.crashes;
     }
 }
@@ -141,11 +146,12 @@ impl GameReport {
         };
         let bot = |s: &BotStats| {
             format!(
-                "max {:.1} ms, p99 {:.1} ms, {} timeouts, {} illegal{}",
+                "max {:.1} ms, p99 {:.1} ms, {} timeouts, {} illegal, {} passes{}",
                 s.max_latency_ms,
                 s.p99_latency_ms,
                 s.timeouts,
                 s.illegal_moves,
+                s.passes,
                 if s.crashes > 0 { ", crashed" } else { "" }
             )
         };
@@ -210,6 +216,7 @@ impl MatchReport {
             "p999_latency_ms": a.p999_latency_ms,
             "timeouts": a.timeouts,
             "illegal_moves": a.illegal_moves,
+            "passes": a.passes,
             "crashes": a.crashes,
             "b_wins": l, "b_draws": d, "b_losses": w,
             "b_score": score(l, d),
@@ -219,6 +226,7 @@ impl MatchReport {
             "b_p999_latency_ms": b.p999_latency_ms,
             "b_timeouts": b.timeouts,
             "b_illegal_moves": b.illegal_moves,
+            "b_passes": b.passes,
             "b_crashes": b.crashes,
             "seed": cfg.seed,
             "timebank_ms": cfg.settings.timebank_ms,
@@ -316,7 +324,10 @@ pub async fn play_game(cfg: &RefereeConfig, index: u32) -> Result<GameReport, St
             Answer::Line { text, elapsed } => {
                 spend(&mut stats[b], &mut banks[seat], elapsed, s);
                 match Move::parse_reply(&text) {
-                    Ok(mv) if state.is_legal(&mv) => Some(mv),
+                    Ok(mv) if state.is_legal(&mv) => {
+                        stats[b].passes += u32::from(mv == Move::Pass);
+                        Some(mv)
+                    }
                     Ok(mv) => {
                         tracing::info!(seat, round = state.round, %mv, "illegal move; it acts as a pass");
                         stats[b].illegal_moves += 1;
