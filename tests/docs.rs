@@ -1,15 +1,24 @@
-//! The README and `.env.example` against the code, so that neither goes
+//! The settings page (`docs/platforms.md`, where the README's reference
+//! tables moved) and `.env.example` against the code, so that neither goes
 //! stale again: every setting (`config::setting_keys`) with its default in
-//! the README's configuration table and as a variable in `.env.example`;
+//! the page's configuration table and as a variable in `.env.example`;
 //! every game and its default agent in the `game` and `agent` rows; every
-//! profile of `bots/` in the README's profile table with its game, agent,
+//! profile of `bots/` in the page's profile table with its game, agent,
 //! limits and platform; and no row or variable for something that is gone.
+//! Also: every agent of every game in the `## Agents` section of its page
+//! (`docs/GAME.md`, which the README's games table links), and every
+//! relative link of the README and of `docs/` to a file that exists and a
+//! heading it has (as GitHub makes anchors). The command lines of the same
+//! pages are run by `tests/doc_commands.rs`.
 
 use std::path::Path;
 
 use ladderbot::config::{setting_keys, Settings};
 use ladderbot::games::GameKind;
 use serde_json::Value;
+
+/// The page that holds the configuration and profile tables.
+const PAGE: &str = "docs/platforms.md";
 
 fn read(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(name);
@@ -39,15 +48,17 @@ fn ticks(cell: &str) -> Vec<&str> {
     cell.split('`').skip(1).step_by(2).collect()
 }
 
-/// The README's configuration table, and the row naming `key`.
+/// The page's configuration table, and the row naming `key`.
 fn config_table() -> Vec<Vec<String>> {
-    table(&read("README.md"), "| key | default | meaning |")
+    table(&read(PAGE), "| key | default | meaning |")
 }
 
 fn row<'a>(rows: &'a [Vec<String>], key: &str) -> &'a [String] {
     rows.iter()
         .find(|r| ticks(&r[0]).contains(&key))
-        .unwrap_or_else(|| panic!("README: no row for `{key}` in the configuration table"))
+        .unwrap_or_else(|| {
+            panic!("docs/platforms.md: no row for `{key}` in the configuration table")
+        })
 }
 
 fn defaults() -> Value {
@@ -76,7 +87,7 @@ fn env_example() -> Vec<(String, String)> {
 }
 
 #[test]
-fn every_setting_is_in_the_readme_table_with_its_default() {
+fn every_setting_is_in_the_configuration_table_with_its_default() {
     let (keys, open) = setting_keys();
     assert!(keys.len() > 40 && open.len() == 2, "{keys:?} {open:?}");
     let rows = config_table();
@@ -95,17 +106,20 @@ fn every_setting_is_in_the_readme_table_with_its_default() {
         };
         assert!(
             ok,
-            "README: the default of `{key}` is {}, the table says '{cell}'",
+            "docs/platforms.md: the default of `{key}` is {}, the table says '{cell}'",
             default_of(key)
         );
-        assert!(!r[2].is_empty(), "README: `{key}` has no meaning");
+        assert!(
+            !r[2].is_empty(),
+            "docs/platforms.md: `{key}` has no meaning"
+        );
     }
     for table in &open {
         assert!(
             rows.iter().any(|r| ticks(&r[0])
                 .iter()
                 .any(|t| t.starts_with(&format!("{table}.")))),
-            "README: no row for the table `{table}.KEY`"
+            "docs/platforms.md: no row for the table `{table}.KEY`"
         );
     }
     // And nothing that is no setting.
@@ -114,7 +128,7 @@ fn every_setting_is_in_the_readme_table_with_its_default() {
             assert!(
                 keys.iter().any(|k| k == name)
                     || open.iter().any(|t| name.starts_with(&format!("{t}."))),
-                "README: the configuration table names `{name}`, which is no setting"
+                "docs/platforms.md: the configuration table names `{name}`, which is no setting"
             );
         }
     }
@@ -189,11 +203,11 @@ fn every_game_and_its_default_agent_are_documented() {
         let default = g.check_agent("default", &Default::default()).unwrap();
         assert!(
             ticks(game).contains(&g.to_string().as_str()),
-            "README: `game` does not list `{g}`"
+            "docs/platforms.md: `game` does not list `{g}`"
         );
         assert!(
             agent.contains(&format!("{g}: `{default}`")),
-            "README: `agent` does not give {g}'s default `{default}`"
+            "docs/platforms.md: `agent` does not give {g}'s default `{default}`"
         );
         assert!(
             env_game.contains(&g.to_string()),
@@ -212,7 +226,7 @@ fn every_game_and_its_default_agent_are_documented() {
         if house_default != default {
             assert!(
                 house.contains(&format!("{g}: `{house_default}`")),
-                "README: `server.house_agent` does not give {g}'s house agent `{house_default}`"
+                "docs/platforms.md: `server.house_agent` does not give {g}'s house agent `{house_default}`"
             );
             assert!(
                 env_house.contains(&format!("{g}: {house_default}")),
@@ -223,9 +237,9 @@ fn every_game_and_its_default_agent_are_documented() {
 }
 
 #[test]
-fn every_shipped_profile_is_in_the_readme_table_as_its_file_says() {
+fn every_shipped_profile_is_in_the_profile_table_as_its_file_says() {
     let rows = table(
-        &read("README.md"),
+        &read(PAGE),
         "| profile | game | agent | limits | platform |",
     );
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots");
@@ -250,27 +264,27 @@ fn every_shipped_profile_is_in_the_readme_table_as_its_file_says() {
         let r = rows
             .iter()
             .find(|r| ticks(&r[0]) == [name])
-            .unwrap_or_else(|| panic!("README: no row for the profile `{name}`"));
+            .unwrap_or_else(|| panic!("docs/platforms.md: no row for the profile `{name}`"));
         let (game, agent, limits, platform) = (&r[1], &r[2], &r[3], &r[4]);
         let want_game = file["game"].as_str().unwrap();
-        assert_eq!(ticks(game), [want_game], "README: {name}'s game");
+        assert_eq!(ticks(game), [want_game], "docs/platforms.md: {name}'s game");
         let want_agent = file["agent"].as_str().unwrap();
         assert_eq!(
             ticks(agent).first(),
             Some(&want_agent),
-            "README: {name}'s agent"
+            "docs/platforms.md: {name}'s agent"
         );
         let (playouts, time_ms) = (int("search", "playouts"), int("search", "time_ms"));
         if let Some(n) = playouts {
             assert!(
                 limits.contains(&format!("{n} playouts")),
-                "README: {name} plays {n} playouts, the table says '{limits}'"
+                "docs/platforms.md: {name} plays {n} playouts, the table says '{limits}'"
             );
         }
         if let Some(t) = time_ms {
             assert!(
                 limits.contains(&format!("{t} ms")),
-                "README: {name} takes {t} ms, the table says '{limits}'"
+                "docs/platforms.md: {name} takes {t} ms, the table says '{limits}'"
             );
         }
         if let Some(m) = int("search", "margin_ms") {
@@ -278,39 +292,185 @@ fn every_shipped_profile_is_in_the_readme_table_as_its_file_says() {
             assert!(
                 limits.contains(&format!("margin {m}"))
                     || (Some(m) == default && !limits.contains("margin")),
-                "README: {name}'s margin is {m}, the table says '{limits}'"
+                "docs/platforms.md: {name}'s margin is {m}, the table says '{limits}'"
             );
         }
         let bank = text("search", "time_policy").as_deref() == Some("bank");
         assert_eq!(
             bank,
             limits.contains("bank"),
-            "README: {name}'s time policy"
+            "docs/platforms.md: {name}'s time policy"
         );
         if playouts.is_none() && time_ms.is_none() && !bank && !limits.contains("the seed's") {
-            assert!(limits.starts_with("none"), "README: {name} has no limits");
+            assert!(
+                limits.starts_with("none"),
+                "docs/platforms.md: {name} has no limits"
+            );
         }
         let stdio = get("client", "stdio").and_then(|v| v.as_bool()) == Some(true);
         match (stdio, text("client", "server")) {
-            (true, _) => assert!(platform.contains("stdin/stdout"), "README: {name}"),
+            (true, _) => assert!(
+                platform.contains("stdin/stdout"),
+                "docs/platforms.md: {name}"
+            ),
             (false, Some(server)) => assert!(
                 ticks(platform).contains(&server.as_str()),
-                "README: {name} plays on {server}, the table says '{platform}'"
+                "docs/platforms.md: {name} plays on {server}, the table says '{platform}'"
             ),
-            (false, None) => assert!(platform.contains("in-process"), "README: {name}"),
+            (false, None) => assert!(platform.contains("in-process"), "docs/platforms.md: {name}"),
         }
         let games = int("client", "games").unwrap_or(1);
         assert!(
             games == 1 || platform.contains(&format!("{games} games")),
-            "README: {name} plays {games} games, the table says '{platform}'"
+            "docs/platforms.md: {name} plays {games} games, the table says '{platform}'"
         );
     }
     assert_eq!(names.len(), 30, "bots/ holds 30 profiles: {names:?}");
     for r in &rows {
         assert!(
             ticks(&r[0]).iter().all(|n| names.iter().any(|m| m == n)),
-            "README: the profile table names {}, which is not in bots/",
+            "docs/platforms.md: the profile table names {}, which is not in bots/",
             r[0]
         );
     }
+}
+
+/// The `## Agents` section of a game's page (up to the next `## ` heading).
+fn agents_section(page: &str) -> String {
+    let text = read(page);
+    let start = text
+        .find("\n## Agents\n")
+        .unwrap_or_else(|| panic!("{page}: no `## Agents` section"));
+    let rest = &text[start + 1..];
+    let end = rest[3..].find("\n## ").map_or(rest.len(), |e| e + 3);
+    rest[..end].to_string()
+}
+
+#[test]
+fn every_agent_of_every_game_is_on_its_game_page_and_the_readme_links_it() {
+    let readme = read("README.md");
+    for &g in GameKind::ALL {
+        let page = format!("docs/{g}.md");
+        assert!(
+            readme.contains(&format!("]({page})")),
+            "README.md: the games table does not link {page}"
+        );
+        let section = agents_section(&page);
+        for name in g.agent_names() {
+            if *name == ladderbot::games::DEFAULT_AGENT {
+                continue;
+            }
+            assert!(
+                section.contains(&format!("`{name}`")),
+                "{page}: the agent `{name}` is not in its `## Agents` section"
+            );
+        }
+        let default = g.check_agent("default", &Default::default()).unwrap();
+        assert!(
+            section.contains(&format!("`{default}` (default)"))
+                || text_says_default(&read(&page), &default),
+            "{page}: does not say that `{default}` is the default agent"
+        );
+    }
+}
+
+/// Whether the page names `agent` as the default agent in so many words.
+fn text_says_default(text: &str, agent: &str) -> bool {
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    words.contains(&format!("default agent is `{agent}`"))
+}
+
+/// The anchors of a Markdown file's headings, as GitHub makes them:
+/// lower case, punctuation dropped, spaces to `-`, `-1`, `-2`... for
+/// repeats. Headings inside code blocks do not count.
+fn anchors(text: &str) -> Vec<String> {
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    let mut code = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            code = !code;
+            continue;
+        }
+        let hashes = line.chars().take_while(|&c| c == '#').count();
+        if code || hashes == 0 || hashes > 6 || !line[hashes..].starts_with(' ') {
+            continue;
+        }
+        let mut title = line[hashes..].trim().to_string();
+        // A link in a heading counts by its text.
+        while let (Some(a), Some(b)) = (title.find("]("), title.find(')')) {
+            if b < a {
+                break;
+            }
+            title.replace_range(a + 1..=b, "");
+        }
+        let slug: String = title
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        let n = seen.iter().filter(|s| **s == slug).count();
+        out.push(if n == 0 {
+            slug.clone()
+        } else {
+            format!("{slug}-{n}")
+        });
+        seen.push(slug);
+    }
+    out
+}
+
+#[test]
+fn every_relative_link_of_the_readme_and_docs_resolves() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("README.md")];
+    for e in std::fs::read_dir(root.join("docs")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "md") {
+            pages.push(p);
+        }
+    }
+    let mut bad = Vec::new();
+    let mut count = 0;
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        let mut code = false;
+        for line in text.lines() {
+            if line.trim_start().starts_with("```") {
+                code = !code;
+            }
+            if code {
+                continue;
+            }
+            for (i, _) in line.match_indices("](") {
+                let rest = &line[i + 2..];
+                let Some(end) = rest.find(')') else { continue };
+                let target = &rest[..end];
+                if target.contains("://") || target.starts_with("mailto:") || target.contains(' ') {
+                    continue;
+                }
+                count += 1;
+                let (path, anchor) = target.split_once('#').unwrap_or((target, ""));
+                let file = if path.is_empty() {
+                    page.clone()
+                } else {
+                    page.parent().unwrap().join(path)
+                };
+                let name = page.strip_prefix(root).unwrap().display();
+                if !file.exists() {
+                    bad.push(format!("{name}: ({target}): no such file"));
+                } else if !anchor.is_empty()
+                    && file.extension().is_some_and(|x| x == "md")
+                    && !anchors(&std::fs::read_to_string(&file).unwrap())
+                        .iter()
+                        .any(|a| a == anchor)
+                {
+                    bad.push(format!("{name}: ({target}): no such heading"));
+                }
+            }
+        }
+    }
+    assert!(count > 100, "only {count} links found");
+    assert!(bad.is_empty(), "broken links:\n{}", bad.join("\n"));
 }
