@@ -7,7 +7,8 @@
 # Installs what it needs (the nightly toolchain, cargo-fuzz), builds every
 # target once (optimized, with debug assertions and overflow checks, under
 # AddressSanitizer), then runs each TARGET (default: all) for RUNS executions
-# (default 1,000,000) from its seed corpus fuzz/corpus/TARGET with the
+# (default 1,000,000) from its seed corpus fuzz/corpus/TARGET (and the
+# inputs kept in fuzz/found/TARGET, if any) with the
 # dictionary fuzz/dict/TARGET.dict, and prints one line per target:
 # executions, seconds, executions per second, the peak RSS libFuzzer
 # measured, and the result. New inputs libFuzzer finds go to fuzz/work/TARGET
@@ -22,7 +23,7 @@ targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     -n|--runs) runs=$2; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -58,10 +59,12 @@ for t in "${targets[@]}"; do
   mkdir -p "$work"
   dict=()
   if [ -f "fuzz/dict/$t.dict" ]; then dict=(-dict="$root/fuzz/dict/$t.dict"); fi
+  found=()
+  if [ -d "fuzz/found/$t" ]; then found=("$root/fuzz/found/$t"); fi
   echo "== $t: $runs executions"
   start=$(date +%s.%N)
   set +e
-  cargo +nightly fuzz run "${flags[@]}" "$t" "$root/$work" "$root/fuzz/corpus/$t" -- \
+  cargo +nightly fuzz run "${flags[@]}" "$t" "$root/$work" "$root/fuzz/corpus/$t" "${found[@]}" -- \
     -runs="$runs" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 "${dict[@]}" >"$log" 2>&1
   status=$?
   set -e

@@ -155,16 +155,24 @@ fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
         .sum()
 }
 
-/// perft(n) from the empty board for n = 0..=7.
+/// perft(n) from the empty board for n = 0..=7, derived without either
+/// implementation of the rules.
 ///
-/// Obtained by running `perft` on both implementations (they agreed; the
-/// reference only up to 6) and written in here afterwards. Checks by hand:
-/// perft(1..=4) = 16^n, since no peg can be full before the 5th ply (a peg
-/// holds 4 beads); perft(5) = 16^5 - 16 (the 16 openings that fill one peg
-/// leave 15 moves); perft(6) = 16 * perft(5) - 1200, where 1200 = 16 * 15
-/// (a peg full after 4 plies) + 16 * 4 * 15 (a peg full after exactly 5).
-/// No line is possible before ply 7 (seat 0's 4th bead), so perft(7) is the
-/// first count that includes finished games.
+/// No line can be completed before ply 7 (seat 0's 4th bead), so no
+/// position before ply 7 is finished, and `perft` counts a position at
+/// depth 0 whether or not its game is over. Up to depth 7 the only rule
+/// that limits the moves is then the pegs' capacity (4 beads each): perft(n)
+/// is the number of sequences of n pegs out of 16 with no peg used more
+/// than 4 times ([`capped_sequences`] counts them, and the test checks these
+/// constants against it). By hand: perft(1..=4) = 16^n (no peg is full
+/// before the 5th ply); perft(5) = 16^5 - 16 (the 16 sequences that fill one
+/// peg and drop a 5th bead on it); perft(6) = 16 * perft(5) - 1200, where
+/// 1200 = 16 * 15 (a peg full after 4 plies) + 16 * 4 * 15 (a peg full
+/// after exactly 5); perft(7) = 16^7 - 16 * (C(7,5) * 15^2 + C(7,6) * 15 + 1)
+/// = 268,435,456 - 16 * 4,831 (a peg asked for 5, 6 or 7 of the 7 drops;
+/// only one peg can be, as 5 + 5 > 7). Depth 7 is also the first count
+/// that includes finished games (seat 0 completing a line at ply 7). The
+/// reference (tests below) agrees up to 6 and the bitboard up to 7.
 const PERFT: [u64; 8] = [
     1,
     16,
@@ -197,11 +205,34 @@ fn after<G: Game<Move = Peg>>(mut g: G, pegs: &[u8]) -> G {
     g
 }
 
+/// Sequences of `n` pegs out of 16 with no peg more than 4 times: a
+/// dynamic programme over the pegs, each peg's k drops placed among the
+/// sequence's positions in C(len, k) ways.
+fn capped_sequences(n: usize) -> u64 {
+    let choose = |n: u64, k: u64| (0..k).fold(1u64, |c, i| c * (n - i) / (i + 1));
+    let mut ways = vec![0u64; n + 1];
+    ways[0] = 1;
+    for _peg in 0..16 {
+        let mut next = vec![0u64; n + 1];
+        for (len, slot) in next.iter_mut().enumerate() {
+            for k in 0..=len.min(4) {
+                *slot += ways[len - k] * choose(len as u64, k as u64);
+            }
+        }
+        ways = next;
+    }
+    ways[n]
+}
+
 #[test]
 fn perft_from_the_empty_board() {
+    for (n, &count) in PERFT.iter().enumerate() {
+        assert_eq!(count, capped_sequences(n), "perft({n}) by counting");
+    }
     assert_eq!(PERFT[1..=4], [16, 256, 4_096, 65_536]);
     assert_eq!(PERFT[5], 16u64.pow(5) - 16);
     assert_eq!(PERFT[6], 16 * PERFT[5] - 1200);
+    assert_eq!(PERFT[7], 16u64.pow(7) - 16 * (21 * 15 * 15 + 7 * 15 + 1));
     // In release the reference takes about 3 s for depth 6 and the bitboard
     // about 1 s for depth 7 (the reference would need about a minute). Debug
     // builds are some 30 times slower, so they stop one ply earlier.

@@ -169,11 +169,20 @@ fn a_second_sigterm_or_the_end_of_the_grace_abandons_the_game_and_records_it() {
     assert_eq!(summary_games(&stdout(&out)), complete_records(&b_rec).len());
 }
 
+/// Milliseconds since the Unix epoch (the clock records use).
+fn unix_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+}
+
 #[test]
 fn a_time_limit_ends_the_session_with_exit_0_after_the_game_in_progress() {
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("house.jsonl");
     let start = Instant::now();
+    let start_ms = unix_ms();
     // Against the in-process house bot: the records are the server's.
     let out = run(
         &[
@@ -194,13 +203,40 @@ fn a_time_limit_ends_the_session_with_exit_0_after_the_game_in_progress() {
         None,
         LIMIT,
     );
+    let took = start.elapsed();
+    let end_ms = unix_ms();
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(start.elapsed() < Duration::from_secs(20));
     let text = stdout(&out);
     assert!(text.contains("stopped early by the time limit"), "{text}");
     let n = summary_games(&text);
     assert!((1..1000).contains(&n));
-    assert_eq!(complete_records(&rec).len(), n);
+    let records = complete_records(&rec);
+    assert_eq!(records.len(), n);
+    // src/cli/play.rs: when the limit (2 s, timed from the session's
+    // start) passes, no new game starts, the game in progress is played out
+    // (at most client.stop_grace_ms, 10 s), then the session ends. So the
+    // last game started within the limit, was played to its end by the
+    // rules, and the process ended right after it: within the limit plus
+    // that game plus a little. SLACK covers starting the process (before
+    // the limit's clock starts) and stopping it, on busy cores.
+    const SLACK: u64 = 1_500;
+    let last = records.last().unwrap();
+    assert!(
+        last.started_ms <= start_ms + 2_000 + SLACK,
+        "a game started {} ms into a 2 s session: {last:?}",
+        last.started_ms.saturating_sub(start_ms)
+    );
+    assert_eq!(last.reason, EndReason::Rules, "{last:?}");
+    assert!(
+        end_ms <= last.finished_ms + SLACK,
+        "the session ended {} ms after its last game",
+        end_ms.saturating_sub(last.finished_ms)
+    );
+    let game = Duration::from_millis(last.finished_ms - last.started_ms);
+    assert!(
+        took <= Duration::from_millis(2_000 + 2 * SLACK) + game,
+        "{took:?} for a 2 s limit and a last game of {game:?}"
+    );
 }
 
 #[test]

@@ -967,23 +967,77 @@ mod tests {
     }
 
     #[test]
-    fn a_short_run_reports_positive_rates() {
-        // No speed assertion here (that is what the benchmark is for): only
-        // that both sides ran and the report is well formed.
+    fn a_rate_is_the_calls_made_over_the_time_they_took() {
+        let mut calls = 0u64;
+        let outer = Instant::now();
+        let r = rate(Duration::from_millis(20), 7, || calls += 1);
+        let outer = outer.elapsed().as_secs_f64();
+        // Whole batches, at least one.
+        assert!(calls >= 7 && calls.is_multiple_of(7), "{calls}");
+        // calls / t, with t at least the 20 ms asked for and at most the
+        // time seen from outside.
+        assert!(r <= calls as f64 / 0.020 * (1.0 + 1e-9), "{r} for {calls}");
+        assert!(
+            r >= calls as f64 / outer * (1.0 - 1e-9),
+            "{r} for {calls} in {outer} s"
+        );
+    }
+
+    #[test]
+    fn a_report_gives_the_medians_and_their_ratio() {
+        let o = BenchOptions {
+            seconds: 0.1,
+            samples: 3,
+        };
+        let r = report(
+            "x",
+            vec![30.0, 10.0, 20.0],
+            vec![4.0, 100.0, 5.0],
+            &o,
+            "u/s",
+            String::new(),
+        );
+        assert_eq!((r.per_s, r.reference_per_s, r.ratio), (20.0, 5.0, 4.0));
+        assert_eq!((r.samples, r.unit.as_str()), (3, "u/s"));
+        // A reference that measured nothing gives no ratio, not infinity.
+        let r = report("x", vec![1.0], vec![0.0], &o, "u/s", String::new());
+        assert_eq!(r.ratio, 0.0);
+    }
+
+    #[test]
+    fn a_short_run_measures_real_playouts_on_both_sides() {
+        // No speed floor here (that is `ladderbot bench`, and the claims'
+        // floors in tests/claims.rs): both sides measured something, at a
+        // rate a real playout can reach, and the report is consistent. A
+        // playout takes at least 7 plies in Score Four (no line before) and
+        // dozens of flood fills in Flood-It: a side whose work was optimised
+        // away would count empty calls, some 10^9 a second.
         let o = BenchOptions {
             seconds: 0.02,
             samples: 3,
         };
-        let r = run("four3d-playouts", &o).unwrap();
-        assert!(r.per_s > 0.0 && r.reference_per_s > 0.0);
-        assert!((r.ratio - r.per_s / r.reference_per_s).abs() < 1e-9);
-        assert_eq!(r.samples, 3);
-        assert_eq!(r.unit, "playouts/s");
-        let text = render(&r);
-        assert!(text.starts_with("four3d-playouts: "), "{text}");
-        eprintln!("{text}");
-        let r = run("floodit-playouts", &o).unwrap();
-        assert!(r.per_s > 0.0 && r.reference_per_s > 0.0);
-        assert_eq!(r.bench, "floodit-playouts");
+        for (name, unit, ceiling) in [
+            ("four3d-playouts", "playouts/s", 1e8),
+            ("floodit-playouts", "playouts/s", 1e7),
+        ] {
+            let r = run(name, &o).unwrap();
+            assert_eq!(
+                (r.bench.as_str(), r.unit.as_str(), r.samples),
+                (name, unit, 3)
+            );
+            for (side, v) in [("fast", r.per_s), ("reference", r.reference_per_s)] {
+                assert!(
+                    v.is_finite() && v > 0.0 && v < ceiling,
+                    "{name} {side}: {v}"
+                );
+            }
+            assert!(r.ratio.is_finite() && r.ratio > 0.0, "{r:?}");
+            assert!(
+                (r.ratio - r.per_s / r.reference_per_s).abs() <= 1e-9 * r.ratio,
+                "{r:?}"
+            );
+            let text = render(&r);
+            assert!(text.starts_with(&format!("{name}: ")), "{text}");
+        }
     }
 }

@@ -580,10 +580,14 @@ fn speed() {
 
 /// How far past the hard deadline `choose` returns: 100 ms moves of fresh
 /// agents (the first move grows the tree storage) and of one agent reused.
+/// A report to read, not a check (a timing on whatever else runs beside
+/// it): the check CI runs is `geister_best_keeps_to_a_20_ms_move_budget` in
+/// tests/claims.rs (every move of a short match at `--time-ms 20`, timed by
+/// the match runner, one test at a time).
 ///
 /// `cargo test --release --lib best::tests::overshoot -- --ignored --nocapture`
 #[test]
-#[ignore]
+#[ignore = "a timing report, printed: --ignored --nocapture"]
 fn overshoot() {
     let v = view("13R24R34R44R15B25B35B45B", "42u31u21u11u40u30u20u10u");
     let ms = Duration::from_millis(100);
