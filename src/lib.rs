@@ -14,9 +14,12 @@
 //! - [`platforms`]: one folder per platform (codec, transports, server or
 //!   engine): `ws` (our match server), `riddles` (GOLAD), `gat` (Geister).
 //! - [`runner`]: matches with statistics; [`bench`]: speed; [`report`]:
-//!   the HTML page of records (results, plots, replays).
+//!   the HTML page of records (results, plots, replays); [`tune`]: SPSA
+//!   over an agent's declared parameters, on the runner; [`analysis`]:
+//!   the value of every position of recorded games, by a reference.
 //! - [`config`], [`logging`], [`cli`]: settings, logs, command line.
 
+pub mod analysis;
 pub mod arena;
 pub mod bench;
 pub mod cli;
@@ -32,3 +35,4 @@ pub mod runner;
 pub mod runtime;
 pub mod search;
 pub mod seed;
+pub mod tune;

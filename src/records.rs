@@ -78,6 +78,10 @@ pub struct GameRecord {
     /// from its shards' records.
     #[serde(rename = "match", default, skip_serializing_if = "Option::is_none")]
     pub match_tag: Option<MatchTag>,
+    /// `ladderbot analyze`'s values of the game's positions and its
+    /// decisive move (`analysis::GameAnalysis`), in records it wrote.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<Value>,
 }
 
 /// Where a game of a match belongs, and what each side spent on it.
@@ -269,6 +273,7 @@ mod tests {
             started_ms: 1,
             finished_ms: 2,
             match_tag: None,
+            analysis: None,
         }
     }
 

@@ -129,6 +129,7 @@ mod tests {
             started_ms: 0,
             finished_ms: 0,
             match_tag: None,
+            analysis: None,
         }
     }
 

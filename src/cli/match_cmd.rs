@@ -18,11 +18,18 @@ pub struct MatchArgs {
     #[arg(value_parser = parse_game)]
     pub game: GameKind,
     /// Agent A (results are from A's side).
-    #[arg(long, required_unless_present = "a_cmd")]
+    #[arg(long, required_unless_present_any = ["a_cmd", "a_profile"])]
     pub a: Option<String>,
     /// Agent B.
-    #[arg(long, required_unless_present = "b_cmd")]
+    #[arg(long, required_unless_present_any = ["b_cmd", "b_profile"])]
     pub b: Option<String>,
+    /// Side A is the agent of this profile, with its `[agent_params]` (a profile of bots/ by
+    /// NAME, or a file such as the `tuned.toml` of `ladderbot tune`); --a-param adds to them.
+    #[arg(long, value_name = "NAME|PATH", conflicts_with_all = ["a", "a_cmd"])]
+    pub a_profile: Option<String>,
+    /// Like --a-profile, for side B.
+    #[arg(long, value_name = "NAME|PATH", conflicts_with_all = ["b", "b_cmd"])]
+    pub b_profile: Option<String>,
     /// Geister over GAT only: side A is this GAT client program instead of an agent, started
     /// for each game; `{host}` and `{port}` in it become the server's address for its seat.
     #[arg(long, value_name = "CMD ARGS", conflicts_with = "a")]
@@ -170,16 +177,31 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
             .transpose()
     };
     let (a_cmd, b_cmd) = (program(&args.a_cmd)?, program(&args.b_cmd)?);
+    let (a_profile, b_profile) = (
+        profile_side(args.game, &args.a_profile)?,
+        profile_side(args.game, &args.b_profile)?,
+    );
     let side = |agent: &Option<String>,
+                profile: &Option<(String, crate::games::AgentParams)>,
                 command: Option<Vec<String>>,
                 pl: Option<u64>,
                 t: Option<u64>,
-                p: &[(String, serde_json::Value)]| SideConfig {
-        agent: agent.clone().unwrap_or_else(|| "cmd".into()),
-        params: params_from(p),
-        playouts: pl.or(args.playouts),
-        time_ms: t.or(args.time_ms),
-        command,
+                p: &[(String, serde_json::Value)]| {
+        let (agent, mut params) = match profile {
+            Some((agent, params)) => (agent.clone(), params.clone()),
+            None => (
+                agent.clone().unwrap_or_else(|| "cmd".into()),
+                Default::default(),
+            ),
+        };
+        params.extend(params_from(p));
+        SideConfig {
+            agent,
+            params,
+            playouts: pl.or(args.playouts),
+            time_ms: t.or(args.time_ms),
+            command,
+        }
     };
     let jobs = args
         .jobs
@@ -192,6 +214,7 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
     let mut cfg = MatchConfig {
         a: side(
             &args.a,
+            &a_profile,
             a_cmd,
             args.a_playouts,
             args.a_time_ms,
@@ -199,6 +222,7 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
         ),
         b: side(
             &args.b,
+            &b_profile,
             b_cmd,
             args.b_playouts,
             args.b_time_ms,
@@ -284,7 +308,7 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
             )));
         }
     }
-    let interrupt = Interrupt::watch();
+    let interrupt = Interrupt::watch("match");
     let report = if args.over_gat {
         let driver = runner::gat::OverGat {
             program_log: args.program_log.clone(),
@@ -315,16 +339,17 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
     }
 }
 
-/// SIGINT and SIGTERM during a match: the first stops it from starting
-/// games (those in progress are played out and reported); a second ends
-/// the process at once (every finished game is already in the records).
-struct Interrupt {
-    flag: std::sync::Arc<std::sync::atomic::AtomicBool>,
+/// SIGINT and SIGTERM during a match (or a tuning run): the first stops it
+/// from starting games (those in progress are played out and reported); a
+/// second ends the process at once (every finished game is already in the
+/// records, every finished iteration in the tuner's state).
+pub(super) struct Interrupt {
+    pub flag: std::sync::Arc<std::sync::atomic::AtomicBool>,
     signal: std::sync::Arc<std::sync::Mutex<Option<&'static str>>>,
 }
 
 impl Interrupt {
-    fn watch() -> Self {
+    pub fn watch(command: &'static str) -> Self {
         use std::sync::atomic::Ordering;
         let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let signal = std::sync::Arc::new(std::sync::Mutex::new(None));
@@ -340,11 +365,11 @@ impl Interrupt {
                         *s.lock().unwrap_or_else(|e| e.into_inner()) = Some(first);
                         f.store(true, Ordering::SeqCst);
                         eprintln!(
-                            "match: {first}: no new game starts; the games in progress are played \
-                             out, then the report (again to quit now)"
+                            "{command}: {first}: no new game starts; the games in progress are \
+                             played out, then the report (again to quit now)"
                         );
                         let again = signals.next().await;
-                        eprintln!("match: {again}: quitting; every finished game is recorded");
+                        eprintln!("{command}: {again}: quitting; every finished game is recorded");
                         std::process::exit(if again == "SIGTERM" { 143 } else { 130 });
                     })
                 })
@@ -355,9 +380,31 @@ impl Interrupt {
         Interrupt { flag, signal }
     }
 
-    fn signal(&self) -> Option<&'static str> {
+    pub fn signal(&self) -> Option<&'static str> {
         *self.signal.lock().unwrap_or_else(|e| e.into_inner())
     }
+}
+
+/// The agent and `[agent_params]` of a profile given for a side, checked
+/// to be of `game`.
+fn profile_side(
+    game: GameKind,
+    name: &Option<String>,
+) -> Result<Option<(String, crate::games::AgentParams)>, CliError> {
+    let Some(name) = name else {
+        return Ok(None);
+    };
+    let usage = |m: String| CliError::Usage(format!("match: profile {name}: {m}"));
+    let profile = crate::config::resolve_profile(name).map_err(|e| usage(e.0))?;
+    let s = crate::config::load_profile(Some(&profile), Some(Default::default()))
+        .map_err(|e| usage(e.0))?;
+    if s.game != Some(game) {
+        return Err(usage(format!(
+            "its game is {}, not {game}",
+            s.game.map_or("not set".to_string(), |g| g.to_string())
+        )));
+    }
+    Ok(Some((s.agent.clone(), s.agent_params.clone())))
 }
 
 /// Prints a match's report: one JSON line, or the human summary.

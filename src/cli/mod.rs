@@ -9,6 +9,7 @@
 //! stopped by SIGINT/SIGTERM after flushing records and printing the
 //! summary.
 
+mod analyze;
 mod bench_cmd;
 mod four3d_lab;
 mod geister_beliefs;
@@ -24,6 +25,7 @@ mod referee;
 mod report;
 mod serve;
 mod serve_gat;
+mod tune;
 
 use std::process::ExitCode;
 
@@ -99,8 +101,24 @@ pub enum Command {
     Four3dLab(four3d_lab::Four3dLabArgs),
     /// GOLAD data: fit the learned value model on recorded games.
     GoladLab(golad_lab::GoladLabArgs),
-    /// List the games and their agents.
-    Agents,
+    /// Find where recorded games were lost: a reference's value of every position, each game's
+    /// decisive move, and the losses by phase and by player.
+    Analyze(Box<analyze::AnalyzeArgs>),
+    /// Tune an agent's parameters together by SPSA: pairs of games with every parameter moved
+    /// at once, the state saved after every iteration, a tuned profile at the end.
+    Tune(Box<tune::TuneArgs>),
+    /// List the games and their agents (with --params, each agent's declared parameters).
+    Agents(AgentsArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct AgentsArgs {
+    /// Also list each agent's parameters: kind, range, default, tuning step, meaning.
+    #[arg(long)]
+    pub params: bool,
+    /// Only this game.
+    #[arg(value_parser = parse_game)]
+    pub game: Option<GameKind>,
 }
 
 /// A failure with the exit code it deserves.
@@ -262,25 +280,45 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             start_logging(&cli.log_format, &settings)?;
             referee::run(args)
         }
-        Command::Agents => {
+        Command::Analyze(args) => {
+            start_logging(&cli.log_format, &settings)?;
+            analyze::run(*args)
+        }
+        Command::Tune(args) => {
+            start_logging(&cli.log_format, &settings)?;
+            tune::run(*args, &settings)
+        }
+        Command::Agents(args) => {
             for w in &settings.warnings {
                 eprintln!("warning: {w}");
             }
-            use std::io::Write;
-            let mut out = std::io::stdout().lock();
-            for game in GameKind::ALL {
+            let games: Vec<GameKind> = match args.game {
+                Some(g) => vec![g],
+                None => GameKind::ALL.to_vec(),
+            };
+            for game in games {
                 let default = game
                     .check_agent(config::DEFAULT_AGENT, &Default::default())
                     .unwrap_or_else(|e| e);
                 // A reader that stops early (`| head -1`) ends the listing.
-                if writeln!(
-                    out,
+                if !out::say!(
                     "{game}: {} (default: {default})",
                     game.agent_names().join(", ")
-                )
-                .is_err()
-                {
+                ) {
                     break;
+                }
+                if args.params {
+                    for name in game.agent_names() {
+                        let decl = game.agent_decl(name).map_err(CliError::Runtime)?;
+                        if decl.params.is_empty() {
+                            out::say!("  {name}: no parameters");
+                        } else {
+                            out::say!("  {name}:");
+                            for p in &decl.params {
+                                out::say!("    {}", p.describe());
+                            }
+                        }
+                    }
                 }
             }
             Ok(())

@@ -490,6 +490,7 @@ fn gat_record(g: &GatGame, our_name: &str, session: u64) -> GameRecord {
         started_ms: g.started_ms,
         finished_ms: g.finished_ms,
         match_tag: None,
+        analysis: None,
     }
 }
 

@@ -168,8 +168,7 @@ fn completion(a: CompletionArgs) -> Result<(), CliError> {
     }
     params.insert("templates".into(), json!(a.templates));
     params.insert("depth".into(), json!(a.depth));
-    crate::games::check_params("template", &params, planner::TEMPLATE_PARAMS)
-        .map_err(CliError::Usage)?;
+    // Checks the parameters too (unknown ones are errors).
     let planner = planner::template_planner(&params).map_err(CliError::Usage)?;
     let runs: Vec<lab::CompletionRun> = (0..a.sequences)
         .map(|i| lab::completion_run(&planner, a.seed + i, over))

@@ -14,6 +14,7 @@ pub mod four3d;
 pub mod geister;
 pub mod golad;
 pub mod goofspiel;
+pub mod params;
 pub mod puyo;
 
 use std::fmt;
@@ -119,6 +120,46 @@ pub trait PlayableGame: Model + fmt::Debug {
         params: &AgentParams,
         seed: u64,
     ) -> Result<Box<dyn Agent<Self>>, String>;
+    /// The agent `ladderbot analyze` asks for the value of a position it
+    /// cannot solve: the game's strongest (`best` where there is one).
+    fn reference_agent() -> &'static str {
+        if Self::agent_names().contains(&"best") {
+            "best"
+        } else {
+            DEFAULT_AGENT
+        }
+    }
+    /// Whether the game has an exact solver ([`PlayableGame::solve_position`]).
+    fn has_solver() -> bool {
+        false
+    }
+    /// The exact value of this position for `seat` (to move): 1 won, 0.5
+    /// drawn, 0 lost, with a move that keeps it, when the game's solver
+    /// settles it within `max_nodes`. By default the game has none.
+    fn solve_position(&self, _seat: Seat, _max_nodes: u64) -> Option<(f64, Self::Action)> {
+        None
+    }
+    /// Whether a seat sees only part of the position (Geister's colours):
+    /// `analyze` then takes every value from the seat's own information.
+    fn hidden_information() -> bool {
+        false
+    }
+    /// The phases of a game by ply (the index of a move in a record's
+    /// `moves`): (first ply, name), in order, for `analyze`'s summaries.
+    fn phase_bands() -> &'static [(usize, &'static str)] {
+        &[(0, "opening"), (10, "middle game"), (40, "endgame")]
+    }
+    /// A one-player measure of strength, for games that have one (Puyo:
+    /// the chain the agent fires alone on the pair sequence of `seed`):
+    /// `ladderbot tune --objective solo` compares two settings by it. By
+    /// default, none.
+    fn solo_score(_agent: &str, _params: &AgentParams, _seed: u64) -> Option<Result<f64, String>> {
+        None
+    }
+    /// The parameters of the agent `name` (`default` names the game's
+    /// default agent), declared once ([`params::Decl`]): what
+    /// [`PlayableGame::build_agent`] reads from `params`.
+    fn agent_decl(name: &str) -> Result<params::Decl, String>;
 }
 
 /// Replays a game from its start state and the actions of its turns, in
@@ -253,6 +294,18 @@ impl GameKind {
         self.visit(Check(options))
     }
 
+    /// The declared parameters of the agent `name`.
+    pub fn agent_decl(self, name: &str) -> Result<params::Decl, String> {
+        struct D<'a>(&'a str);
+        impl GameVisitor for D<'_> {
+            type Output = Result<params::Decl, String>;
+            fn visit<G: PlayableGame>(self) -> Self::Output {
+                G::agent_decl(self.0)
+            }
+        }
+        self.visit(D(name))
+    }
+
     /// Builds the agent once to check its name and parameters; its real
     /// name (`default` resolved) on success.
     pub fn check_agent(self, name: &str, params: &AgentParams) -> Result<String, String> {
@@ -312,46 +365,6 @@ impl<'de> serde::Deserialize<'de> for GameKind {
     }
 }
 
-/// Errors if `params` has a key `agent` does not know.
-pub fn check_params(agent: &str, params: &AgentParams, known: &[&str]) -> Result<(), String> {
-    match params.keys().find(|k| !known.contains(&k.as_str())) {
-        Some(k) if known.is_empty() => Err(format!(
-            "agent_params.{k}: agent '{agent}' takes no parameters"
-        )),
-        Some(k) => Err(format!(
-            "agent_params.{k}: unknown parameter for agent '{agent}' (known: {})",
-            known.join(", ")
-        )),
-        None => Ok(()),
-    }
-}
-
-/// A float parameter within `range`, if present. Accepts numbers and numeric
-/// strings (environment variables arrive as strings).
-pub fn param_f64(
-    params: &AgentParams,
-    key: &str,
-    range: std::ops::RangeInclusive<f64>,
-) -> Result<Option<f64>, String> {
-    let Some(v) = params.get(key) else {
-        return Ok(None);
-    };
-    let x = match v {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
-    }
-    .ok_or_else(|| format!("agent_params.{key}: expected a number, got {v}"))?;
-    if !range.contains(&x) {
-        return Err(format!(
-            "agent_params.{key}: {x} is outside {}..={}",
-            range.start(),
-            range.end()
-        ));
-    }
-    Ok(Some(x))
-}
-
 /// A parameter naming a file that `parse` reads (a model's weights), if
 /// present: read once per agent, kept for the life of the process.
 pub fn param_file<T>(
@@ -369,31 +382,6 @@ pub fn param_file<T>(
         std::fs::read_to_string(path).map_err(|e| format!("agent_params.{key}: {path}: {e}"))?;
     let value = parse(&text).map_err(|e| format!("agent_params.{key}: {path}: {e}"))?;
     Ok(Some(Box::leak(Box::new(value))))
-}
-
-/// An unsigned integer parameter within `range`, if present.
-pub fn param_u64(
-    params: &AgentParams,
-    key: &str,
-    range: std::ops::RangeInclusive<u64>,
-) -> Result<Option<u64>, String> {
-    let Some(v) = params.get(key) else {
-        return Ok(None);
-    };
-    let x = match v {
-        Value::Number(n) => n.as_u64(),
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
-    }
-    .ok_or_else(|| format!("agent_params.{key}: expected a whole number, got {v}"))?;
-    if !range.contains(&x) {
-        return Err(format!(
-            "agent_params.{key}: {x} is outside {}..={}",
-            range.start(),
-            range.end()
-        ));
-    }
-    Ok(Some(x))
 }
 
 #[cfg(test)]
@@ -416,6 +404,61 @@ mod tests {
         }
         let e = "chess".parse::<GameKind>().unwrap_err();
         assert!(e.contains("golad") && e.contains("four3d"), "{e}");
+    }
+
+    /// Every agent declares the parameters it reads: each builds with its
+    /// declared parameters given at their defaults, refuses an undeclared
+    /// one, and each tunable default lies in its range.
+    #[test]
+    fn every_agent_declares_what_it_reads() {
+        use params::Kind;
+        for g in GameKind::ALL {
+            let names = g.agent_names().iter().copied().chain([DEFAULT_AGENT]);
+            for name in names {
+                let d = g
+                    .agent_decl(name)
+                    .unwrap_or_else(|e| panic!("{g} {name}: {e}"));
+                let mut given = AgentParams::new();
+                for p in &d.params {
+                    if matches!(p.kind, Kind::File | Kind::Text) || p.default.is_null() {
+                        continue;
+                    }
+                    let v = match p.kind {
+                        Kind::Float | Kind::Int | Kind::Flag => {
+                            p.value_of(p.default_f64().expect("a numeric default"))
+                        }
+                        _ => p.default.clone(),
+                    };
+                    given.insert(p.name.to_string(), v);
+                    if p.tunable() {
+                        let x = p.default_f64().unwrap();
+                        assert!(
+                            (p.lo..=p.hi).contains(&x),
+                            "{g} {name}: {} default {x} outside {}..={}",
+                            p.name,
+                            p.lo,
+                            p.hi
+                        );
+                        assert!(
+                            p.step <= p.hi - p.lo,
+                            "{g} {name}: {} step {} wider than its range",
+                            p.name,
+                            p.step
+                        );
+                    }
+                }
+                if let Err(e) = g.check_agent(name, &given) {
+                    panic!("{g} {name} with its defaults {given:?}: {e}");
+                }
+                let mut bad = AgentParams::new();
+                bad.insert("no_such_param".into(), 1.into());
+                let e = g.check_agent(name, &bad).unwrap_err();
+                assert!(
+                    e.contains("unknown parameter") || e.contains("takes no parameters"),
+                    "{g} {name}: {e}"
+                );
+            }
+        }
     }
 
     /// Random games of every kind: at every position the public JSON

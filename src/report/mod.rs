@@ -202,6 +202,7 @@ fn game_json(index: usize, source: &Source, r: &GameRecord, rep: &Replayed) -> V
         "turns": turns,
         "over": rep.over,
         "error": rep.error,
+        "analysis": r.analysis,
     })
 }
 

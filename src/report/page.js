@@ -99,6 +99,66 @@ var LB = (function () {
     return LB.svg(PW, PH, b.join(""), "time-plot game-time");
   }
 
+  // ---- the value curve of an analysed game (`ladderbot analyze`) ----
+  // Each seat's value after its moves (0 lost .. 1 won, as the reference
+  // saw it), by turn; the decisive move circled, with what was played and
+  // what the reference preferred.
+  function valuePlot(g) {
+    var a = g.analysis;
+    if (!a || !a.values || !a.values.length) return "";
+    var n = Math.max(1, g.turns.length);
+    // The turn of each move index.
+    var turnOf = {};
+    g.turns.forEach(function (t, k) { t.movers.forEach(function (_, j) { turnOf[t.first + j] = k + 1; }); });
+    var x = function (k) { return PL + (PW - PL - 6) * k / n; };
+    var y = function (v) { return 6 + (PH - PB - 6) * (1 - v); };
+    var b = [];
+    b.push(LB.tag("line", { x1: PL, y1: PH - PB, x2: PW, y2: PH - PB, class: "axis" }));
+    b.push(LB.tag("line", { x1: PL, y1: 6, x2: PL, y2: PH - PB, class: "axis" }));
+    b.push(LB.tag("line", { x1: PL, y1: y(0.5), x2: PW, y2: y(0.5), class: "limit" }));
+    b.push(LB.tag("text", { x: PL - 4, y: y(1) + 4, "text-anchor": "end" }, "won"));
+    b.push(LB.tag("text", { x: PL - 4, y: y(0.5) + 4, "text-anchor": "end" }, "draw"));
+    b.push(LB.tag("text", { x: PL - 4, y: y(0), "text-anchor": "end" }, "lost"));
+    b.push(LB.tag("text", { x: PW, y: PH - 4, "text-anchor": "end" }, "value after each move (" + LB.esc(a.information === "own_seat" ? "each seat's own information" : "full information") + ")"));
+    [0, 1].forEach(function (seat) {
+      var pts = [];
+      a.values.forEach(function (v) {
+        if (v.seat !== seat || v.after === undefined || v.after === null) return;
+        var k = turnOf[v.ply];
+        if (k) pts.push([x(k), y(v.after), v, k]);
+      });
+      var c = LB.seatColour(seat);
+      b.push(LB.tag("polyline", {
+        points: pts.map(function (p) { return p[0].toFixed(1) + "," + p[1].toFixed(1); }).join(" "),
+        fill: "none", stroke: c, "stroke-width": 1.5, class: "values seat" + seat,
+      }));
+      pts.forEach(function (p) {
+        var v = p[2];
+        b.push(LB.tag("circle", { cx: p[0].toFixed(1), cy: p[1].toFixed(1), r: v.exact ? 2.5 : 1.8, fill: c },
+          LB.tag("title", {}, LB.esc(g.players[seat]) + ", turn " + p[3] + ": " +
+            (v.before !== undefined ? v.before.toFixed(2) + " -> " : "") + v.after.toFixed(2) + (v.exact ? " (exact)" : ""))));
+      });
+    });
+    var d = a.decisive;
+    if (d && turnOf[d.ply]) {
+      var k = turnOf[d.ply];
+      b.push(LB.tag("circle", { cx: x(k).toFixed(1), cy: y(d.after).toFixed(1), r: 6, class: "decisive", fill: "none", stroke: "#c92a2a", "stroke-width": 2 },
+        LB.tag("title", {}, "decisive move")));
+    }
+    b.push(LB.tag("line", { x1: x(0), y1: 4, x2: x(0), y2: PH - PB, class: "now" }));
+    var note = "";
+    if (d) {
+      note = '<p class="decisive-note">Decisive move: turn ' + (turnOf[d.ply] || "?") + ", " +
+        LB.tag("span", { class: "seat" + d.seat }, LB.esc(g.players[d.seat])) + " played " +
+        LB.esc(moveText(g.game, d.played, d.seat)) + "; the reference preferred " +
+        (d.preferred !== undefined && d.preferred !== null ? LB.esc(moveText(g.game, d.preferred, d.seat)) : "nothing") +
+        " (" + d.before.toFixed(2) + " \u2192 " + d.after.toFixed(2) + ", " +
+        (d.kind === "lost" ? "exact: from not lost to lost" : "the largest drop") + ", " + LB.esc(d.phase) + ").</p>";
+    }
+    return LB.svg(PW, PH, b.join(""), "time-plot game-values") + note +
+      '<p class="reference">Reference: ' + LB.esc(a.reference) + "</p>";
+  }
+
   // ---- the viewer of one game ----
   function Viewer(g, section) {
     this.g = g;
@@ -124,13 +184,15 @@ var LB = (function () {
       LB.tag("input", { type: "range", min: 0, max: this.last, value: 0, step: 1, "aria-label": "position" }) +
       '<span class="pos"></span></div>' +
       '<div class="info"></div><ol class="moves"></ol>' +
-      '<div class="timeplot">' + timePlot(g) + "</div></div></div>";
+      '<div class="timeplot">' + timePlot(g) + "</div>" +
+      '<div class="valueplot">' + valuePlot(g) + "</div></div></div>";
     this.board = this.root.querySelector(".board");
     this.slider = this.root.querySelector("input[type=range]");
     this.pos = this.root.querySelector(".pos");
     this.info = this.root.querySelector(".info");
     this.moves = this.root.querySelector("ol.moves");
     this.now = this.root.querySelector(".game-time .now");
+    this.nowValue = this.root.querySelector(".game-values .now");
     this.moves.innerHTML = g.turns.map(function (t, k) {
       var parts = t.movers.map(function (s, j) {
         return LB.tag("span", { class: "seat" + s }, LB.esc(moveText(g.game, t.moves[j], s)));
@@ -216,12 +278,14 @@ var LB = (function () {
         }
       }
     }
-    if (this.now) {
-      var n = Math.max(1, g.turns.length);
-      var x = (PL + (PW - PL - 6) * i / n).toFixed(1);
-      this.now.setAttribute("x1", x);
-      this.now.setAttribute("x2", x);
-    }
+    var n = Math.max(1, g.turns.length);
+    var x = (PL + (PW - PL - 6) * i / n).toFixed(1);
+    [this.now, this.nowValue].forEach(function (line) {
+      if (line) {
+        line.setAttribute("x1", x);
+        line.setAttribute("x2", x);
+      }
+    });
   };
 
   function open(k, scroll) {

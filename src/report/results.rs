@@ -707,6 +707,7 @@ mod tests {
             started_ms: 0,
             finished_ms: 0,
             match_tag: None,
+            analysis: None,
         }
     }
 
@@ -756,6 +757,7 @@ mod tests {
         };
         let tagged = |a: &str, b: &str, w: Option<usize>, i: u32| GameRecord {
             match_tag: Some(tag(i)),
+            analysis: None,
             ..game(a, b, w)
         };
         // A match's games out of order (shards): pairs by number.

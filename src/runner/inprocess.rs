@@ -204,6 +204,7 @@ fn play_game<G: PlayableGame>(
         started_ms,
         finished_ms: now_ms(),
         match_tag: None,
+        analysis: None,
     };
     Ok(Played {
         result,

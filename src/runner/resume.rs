@@ -99,6 +99,7 @@ mod tests {
                 transport: None,
                 sides: [SideTotals::default(); 2],
             }),
+            analysis: None,
         };
         serde_json::to_string(&r).unwrap() + "\n"
     }

@@ -305,6 +305,12 @@ impl PlayableGame for Wrapped {
             _ => Ok(Box::new(Adapt(Board::build_agent(name, params, seed)?))),
         }
     }
+    fn agent_decl(name: &str) -> Result<crate::games::params::Decl, String> {
+        match name {
+            "illegal" | "panic" => Ok(crate::games::params::Decl::new(name)),
+            _ => Board::agent_decl(name),
+        }
+    }
 }
 
 #[test]

@@ -87,6 +87,50 @@ impl<G: Game> Agent<G> for RandomAgent {
     }
 }
 
+/// Another agent that, with probability `p`, plays a uniformly random legal
+/// move instead: a handicapped bot of the same kind, and an agent whose
+/// best setting is known (`p` = 0) for testing a tuner.
+pub struct Blunder<G: Game> {
+    pub inner: Box<dyn Agent<G>>,
+    pub p: f64,
+    rng: SmallRng,
+}
+
+impl<G: Game> Blunder<G> {
+    pub fn new(inner: Box<dyn Agent<G>>, p: f64, seed: u64) -> Self {
+        Blunder {
+            inner,
+            p,
+            rng: SmallRng::seed_from_u64(seed ^ 0xB1_0DE2),
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for Blunder<G> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+    fn new_game(&mut self) {
+        self.inner.new_game()
+    }
+    fn select(&mut self, pos: &G, limits: &Limits, stop: &AtomicBool) -> Decision<G::Move> {
+        if self.p > 0.0 && self.rng.gen_bool(self.p.min(1.0)) {
+            let moves = pos.legal_moves();
+            if !moves.is_empty() {
+                return Decision {
+                    mv: moves[self.rng.gen_range(0..moves.len())],
+                    playouts: 0,
+                    value: None,
+                };
+            }
+        }
+        self.inner.select(pos, limits, stop)
+    }
+    fn game_over(&mut self, obs: &G) {
+        self.inner.game_over(obs)
+    }
+}
+
 /// The message of a caught panic (from `catch_unwind` or a joined thread).
 pub fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = p.downcast_ref::<&str>() {

@@ -11,7 +11,7 @@ pub mod game;
 pub mod logistic;
 pub mod mcts;
 
-pub use agent::{panic_message, Agent, Decision, RandomAgent, Renamed};
+pub use agent::{panic_message, Agent, Blunder, Decision, RandomAgent, Renamed};
 pub use bound::Bound;
 pub use clock::SearchClock;
 pub use deadline::{Budget, Deadline, Limits};

@@ -22,7 +22,8 @@ use rand::{Rng, SeedableRng};
 
 use super::eval::{greedy_then_reach, territory_and_race, territory_and_reach};
 use super::rules::FloodIt;
-use crate::games::{check_params, param_f64, param_u64, AgentParams, DEFAULT_AGENT};
+use crate::games::params::Decl;
+use crate::games::{AgentParams, DEFAULT_AGENT};
 use crate::search::bandit::{decide, PrimitiveMc};
 use crate::search::mcts::{PlayoutResult, Policy, Uct, UctConfig};
 use crate::search::{Agent, Bound, Budget, Decision, Game, Limits, RandomAgent};
@@ -41,91 +42,186 @@ pub const NAMES: &[&str] = &[
     "best",
 ];
 
+/// `uct`'s tree settings: the seed's UCT, a draw worth half a win.
+pub fn uct_config() -> UctConfig {
+    UctConfig {
+        draw_reward: 0.5,
+        ..UctConfig::seed_uct()
+    }
+}
+
+/// `mc-area`'s playouts: half the result, half the territory margin.
+pub fn mc_area_playout() -> AreaPlayout {
+    AreaPlayout { weight: 0.5 }
+}
+
+/// The leaf evaluation `eval` and greedy `rollout` plies that `leaf` is
+/// (the inverse of `best`'s reading of them).
+fn leaf_options(leaf: Leaf) -> (&'static str, u32) {
+    match leaf {
+        Leaf::Reach => ("reach", 0),
+        Leaf::Race => ("race", 0),
+        Leaf::Rollout(n) => ("reach", n),
+    }
+}
+
+/// The parameters of every agent, declared once: what [`build`] reads,
+/// `ladderbot agents --params` prints and `ladderbot tune` moves.
+pub fn decl(name: &str) -> Result<Decl, String> {
+    let name = canonical(name);
+    let depth = |d: Decl| {
+        d.int_or_none(
+            "depth",
+            1..=64,
+            "a fixed search depth, plies (none: iterative deepening under the clock)",
+        )
+    };
+    Ok(match name {
+        "random" | "greedy" | "mc" => Decl::new(name),
+        "mc-area" => Decl::new(name).float(
+            "weight",
+            mc_area_playout().weight,
+            0.0..=1.0,
+            0.05,
+            "a playout's score: the share of the territory margin against the result",
+        ),
+        "uct" => {
+            let (cfg, policy) = (uct_config(), GreedyPlayout::default());
+            Decl::new(name)
+                .float(
+                    "exploration",
+                    cfg.exploration,
+                    0.0..=10.0,
+                    0.1,
+                    "UCB1's exploration constant",
+                )
+                .int(
+                    "threshold",
+                    u64::from(cfg.expand_threshold),
+                    1..=1_000_000,
+                    5,
+                    "playouts through a leaf before it is expanded",
+                )
+                .float(
+                    "greedy",
+                    policy.greedy,
+                    0.0..=1.0,
+                    0.05,
+                    "how often a playout ply takes the largest gain",
+                )
+                .float(
+                    "weight",
+                    policy.weight,
+                    0.0..=1.0,
+                    0.05,
+                    "a playout's score: the share of the territory margin against the result",
+                )
+        }
+        "alphabeta" => depth(Decl::new(name)),
+        "best" => {
+            let (eval, rollout) = leaf_options(AlphaBeta::new(true, None).leaf);
+            depth(Decl::new(name))
+                .int(
+                    "rollout",
+                    u64::from(rollout),
+                    0..=1000,
+                    1,
+                    "greedy plies played before the evaluation (with eval=reach)",
+                )
+                .choice(
+                    "eval",
+                    eval,
+                    &["reach", "race"],
+                    "the leaf evaluation: the reach race, or its ties to the side to move",
+                )
+        }
+        other => return Err(unknown(other)),
+    })
+}
+
+fn canonical(name: &str) -> &str {
+    if name == DEFAULT_AGENT {
+        DEFAULT
+    } else {
+        name
+    }
+}
+
+fn unknown(name: &str) -> String {
+    format!(
+        "unknown floodit agent '{name}' (known: {})",
+        NAMES.join(", ")
+    )
+}
+
 /// Builds a named agent.
 pub fn build(
     name: &str,
     params: &AgentParams,
     seed: u64,
 ) -> Result<Box<dyn Agent<FloodIt>>, String> {
-    let name = if name == DEFAULT_AGENT { DEFAULT } else { name };
+    let name = canonical(name);
+    let d = decl(name)?;
+    let p = d.read(params)?;
     match name {
-        "random" => {
-            check_params(name, params, &[])?;
-            Ok(Box::new(RandomAgent::new(seed)))
-        }
-        "greedy" => {
-            check_params(name, params, &[])?;
-            Ok(Box::new(Greedy {
-                rng: SmallRng::seed_from_u64(seed),
-            }))
-        }
-        "mc" => {
-            check_params(name, params, &[])?;
-            Ok(Box::new(FlatMc {
-                name: "mc",
-                mc: PrimitiveMc::new(seed),
-                policy: AreaPlayout { weight: 0.0 },
-            }))
-        }
+        "random" => Ok(Box::new(RandomAgent::new(seed))),
+        "greedy" => Ok(Box::new(Greedy {
+            rng: SmallRng::seed_from_u64(seed),
+        })),
+        "mc" => Ok(Box::new(FlatMc {
+            name: "mc",
+            mc: PrimitiveMc::new(seed),
+            policy: AreaPlayout { weight: 0.0 },
+        })),
         "mc-area" => {
-            check_params(name, params, &["weight"])?;
-            let weight = param_f64(params, "weight", 0.0..=1.0)?.unwrap_or(0.5);
+            let mut policy = mc_area_playout();
+            if let Some(w) = p.f64("weight") {
+                policy.weight = w;
+            }
             Ok(Box::new(FlatMc {
                 name: "mc-area",
                 mc: PrimitiveMc::new(seed),
-                policy: AreaPlayout { weight },
+                policy,
             }))
         }
         "uct" => {
-            check_params(
-                name,
-                params,
-                &["exploration", "threshold", "greedy", "weight"],
-            )?;
-            let mut cfg = UctConfig::seed_uct();
-            cfg.draw_reward = 0.5;
-            if let Some(c) = param_f64(params, "exploration", 0.0..=10.0)? {
+            let mut cfg = uct_config();
+            if let Some(c) = p.f64("exploration") {
                 cfg.exploration = c;
             }
-            if let Some(t) = param_u64(params, "threshold", 1..=1_000_000)? {
+            if let Some(t) = p.u64("threshold") {
                 cfg.expand_threshold = t as u32;
             }
-            let greedy = param_f64(params, "greedy", 0.0..=1.0)?.unwrap_or(0.0);
-            let weight = param_f64(params, "weight", 0.0..=1.0)?.unwrap_or(0.0);
-            let policy = GreedyPlayout { greedy, weight };
+            let mut policy = GreedyPlayout::default();
+            if let Some(g) = p.f64("greedy") {
+                policy.greedy = g;
+            }
+            if let Some(w) = p.f64("weight") {
+                policy.weight = w;
+            }
             Ok(Box::new(DecidedMovesOn {
                 inner: Uct::<FloodIt, _>::new("uct", cfg, policy, seed),
             }))
         }
         "alphabeta" => {
-            check_params(name, params, &["depth"])?;
-            let depth = param_u64(params, "depth", 1..=64)?.map(|d| d as u32);
+            let depth = p.u64("depth").map(|d| d as u32);
             Ok(Box::new(AlphaBeta::new(false, depth)))
         }
         "best" => {
-            check_params(name, params, &["depth", "rollout", "eval"])?;
-            let depth = param_u64(params, "depth", 1..=64)?.map(|d| d as u32);
+            let depth = p.u64("depth").map(|d| d as u32);
             let mut ab = AlphaBeta::new(true, depth);
-            let rollout = param_u64(params, "rollout", 0..=1000)?.unwrap_or(0) as u32;
-            let eval = params.get("eval").map(|v| v.as_str().unwrap_or("?"));
+            let (eval, rollout) = leaf_options(ab.leaf);
+            let eval = p.choice("eval").unwrap_or(eval);
+            let rollout = p.u64("rollout").map_or(rollout, |n| n as u32);
             ab.leaf = match (eval, rollout) {
-                (None | Some("reach"), 0) => Leaf::Reach,
-                (None | Some("reach"), n) => Leaf::Rollout(n),
-                (Some("race"), 0) => Leaf::Race,
-                (Some("race"), _) => return Err("best: rollout goes with eval=reach only".into()),
-                (Some(_), _) => {
-                    return Err(format!(
-                        "best: eval {}: expected reach or race",
-                        params["eval"]
-                    ))
-                }
+                ("race", 0) => Leaf::Race,
+                ("race", _) => return Err("best: rollout goes with eval=reach only".into()),
+                (_, 0) => Leaf::Reach,
+                (_, n) => Leaf::Rollout(n),
             };
             Ok(Box::new(ab))
         }
-        other => Err(format!(
-            "unknown floodit agent '{other}' (known: {})",
-            NAMES.join(", ")
-        )),
+        other => Err(unknown(other)),
     }
 }
 
@@ -192,8 +288,9 @@ impl Policy<FloodIt> for AreaPlayout {
 
 /// Playouts where each ply takes the largest immediate gain with
 /// probability `greedy` (else a uniformly random allowed colour), scored as
-/// [`AreaPlayout`] with `weight`. `greedy = 0` is the uniform playout.
-#[derive(Clone, Copy, Debug)]
+/// [`AreaPlayout`] with `weight`. `greedy = 0` is the uniform playout
+/// (the default, `uct`'s: uniform playouts scored by the result alone).
+#[derive(Clone, Copy, Debug, Default)]
 pub struct GreedyPlayout {
     pub greedy: f64,
     pub weight: f64,

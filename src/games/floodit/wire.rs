@@ -153,6 +153,14 @@ impl PlayableGame for FloodIt {
     ) -> Result<Box<dyn Agent<Self>>, String> {
         super::agents::build(name, params, seed)
     }
+    fn agent_decl(name: &str) -> Result<crate::games::params::Decl, String> {
+        super::agents::decl(name)
+    }
+    /// The first six moves, the middle, and from move 20 (a 14x14 board
+    /// with 6 colours takes about 25-40 moves).
+    fn phase_bands() -> &'static [(usize, &'static str)] {
+        &[(0, "opening"), (6, "middle game"), (20, "endgame")]
+    }
 }
 
 /// `size` and `colours` from game options (defaults 14x14 and 6).

@@ -3,7 +3,7 @@
 //! | name | what it is |
 //! |---|---|
 //! | `random` | uniformly random legal drops |
-//! | `pmc` | the seed's primitive Monte Carlo (playouts spread evenly over the moves) |
+//! | `pmc` | the seed's primitive Monte Carlo (playouts spread evenly over the moves; `blunder` makes it play a random move at that rate) |
 //! | `ucb1` | the seed's UCB1 Monte Carlo over the root moves |
 //! | `uct` | the seed's UCT: UCB1 in a tree, a node expanded at 50 playouts |
 //! | `uct-es` | the seed's proposal: `uct` whose playouts play the most important cell half the time |
@@ -11,10 +11,11 @@
 //! | `ab-v1` | `best` as issue 15 left it: alpha-beta with hand weights, no solver (a baseline) |
 //! | `best` | alpha-beta with iterative deepening, a shared table and a threat evaluation (`super::best`) |
 
-use crate::games::{check_params, param_f64, param_u64, AgentParams};
+use crate::games::params::{Decl, Read};
+use crate::games::AgentParams;
 use crate::search::bandit::PrimitiveMc;
 use crate::search::mcts::{FinalChoice, RandomPolicy, Selection, Uct, UctConfig};
-use crate::search::{Agent, RandomAgent};
+use crate::search::{Agent, Blunder, RandomAgent};
 
 use super::policies::{ImportancePlayout, TacticalPolicy};
 use super::Board;
@@ -46,75 +47,156 @@ pub fn uct_tactics_config() -> UctConfig {
     }
 }
 
-/// Reads the UCT options every tree agent accepts over `base`.
-fn uct_config(params: &AgentParams, mut base: UctConfig, tree: bool) -> Result<UctConfig, String> {
-    if let Some(c) = param_f64(params, "exploration", 0.0..=100.0)? {
+/// The UCT options of the tree agents, over `base`: `exploration`,
+/// `draw_reward`, and for a tree `threshold` (UCB1 over the root alone has
+/// none), and the final `choice` where `choice` is true.
+fn uct_decl(d: Decl, base: &UctConfig, tree: bool, choice: bool) -> Decl {
+    let mut d = d
+        .float(
+            "exploration",
+            base.exploration,
+            0.0..=100.0,
+            0.1,
+            "UCB1's exploration constant",
+        )
+        .float(
+            "draw_reward",
+            base.draw_reward,
+            0.0..=1.0,
+            0.05,
+            "a drawn playout's reward",
+        );
+    if tree {
+        d = d.int(
+            "threshold",
+            u64::from(base.expand_threshold),
+            1..=1_000_000,
+            1,
+            "playouts through a leaf before it is expanded",
+        );
+    }
+    if choice {
+        let default = match base.choice {
+            FinalChoice::Visits => "visits",
+            FinalChoice::Mean => "mean",
+        };
+        d = d.choice(
+            "choice",
+            default,
+            &["visits", "mean"],
+            "the move played: most visited, or best mean",
+        );
+    }
+    d
+}
+
+/// Reads the UCT options of [`uct_decl`] over `base`.
+fn uct_config(p: &Read, mut base: UctConfig) -> UctConfig {
+    if let Some(c) = p.f64("exploration") {
         base.exploration = c;
     }
-    if let Some(d) = param_f64(params, "draw_reward", 0.0..=1.0)? {
+    if let Some(d) = p.f64("draw_reward") {
         base.draw_reward = d;
     }
-    if tree {
-        if let Some(t) = param_u64(params, "threshold", 1..=1_000_000)? {
-            base.expand_threshold = t as u32;
-        }
+    if let Some(t) = p.u64("threshold") {
+        base.expand_threshold = t as u32;
     }
-    match params.get("choice").map(|v| v.as_str().unwrap_or("")) {
-        None => {}
-        Some("visits") => base.choice = FinalChoice::Visits,
+    match p.choice("choice") {
         Some("mean") => base.choice = FinalChoice::Mean,
-        Some(_) => return Err("agent_params.choice: expected \"visits\" or \"mean\"".into()),
+        Some(_) => base.choice = FinalChoice::Visits,
+        None => {}
     }
-    Ok(base)
+    base
+}
+
+/// The parameters of every agent, declared once: what `build` reads,
+/// `ladderbot agents --params` prints and `ladderbot tune` moves.
+pub fn decl(name: &str) -> Result<Decl, String> {
+    let name = canonical(name);
+    let pmc = PrimitiveMc::new(0);
+    Ok(match name {
+        "random" => Decl::new(name),
+        "pmc" => Decl::new(name)
+            .float(
+                "draw_reward",
+                pmc.draw_reward,
+                0.0..=1.0,
+                0.05,
+                "a drawn playout's reward",
+            )
+            .float(
+                "blunder",
+                0.0,
+                0.0..=1.0,
+                0.05,
+                "the chance of playing a random move instead (a handicap; 0 is best)",
+            ),
+        "ucb1" => uct_decl(Decl::new(name), &UctConfig::ucb1(), false, true),
+        "uct" => uct_decl(Decl::new(name), &UctConfig::seed_uct(), true, true),
+        "uct-es" => uct_decl(Decl::new(name), &UctConfig::seed_uct(), true, false).float(
+            "importance_prob",
+            ImportancePlayout::default().importance_prob,
+            0.0..=1.0,
+            0.05,
+            "how often a playout plays the most important cell",
+        ),
+        "uct-tactics" => uct_decl(Decl::new(name), &uct_tactics_config(), true, true),
+        "ab-v1" => super::best::BestConfig::v1().decl(name),
+        "best" => super::best::BestConfig::default().decl(name),
+        other => return Err(unknown(other)),
+    })
+}
+
+fn canonical(name: &str) -> &str {
+    if name == crate::games::DEFAULT_AGENT {
+        DEFAULT
+    } else {
+        name
+    }
+}
+
+fn unknown(name: &str) -> String {
+    format!(
+        "unknown agent '{name}' for four3d (known: {})",
+        NAMES.join(", ")
+    )
 }
 
 /// Builds a named agent; `params` are its options from the profile.
 pub fn build(name: &str, params: &AgentParams, seed: u64) -> Result<Box<dyn Agent<Board>>, String> {
-    let name = if name == crate::games::DEFAULT_AGENT {
-        DEFAULT
-    } else {
-        name
-    };
-    const TREE: &[&str] = &["threshold", "exploration", "draw_reward", "choice"];
+    let name = canonical(name);
+    let d = decl(name)?;
+    let p = d.read(params)?;
     match name {
-        "random" => {
-            check_params(name, params, &[])?;
-            Ok(Box::new(RandomAgent::new(seed)))
-        }
+        "random" => Ok(Box::new(RandomAgent::new(seed))),
         "pmc" => {
-            check_params(name, params, &["draw_reward"])?;
             let mut a = PrimitiveMc::new(seed);
-            if let Some(d) = param_f64(params, "draw_reward", 0.0..=1.0)? {
+            if let Some(d) = p.f64("draw_reward") {
                 a.draw_reward = d;
             }
-            Ok(Box::new(a))
+            match p.f64("blunder") {
+                Some(b) if b > 0.0 => Ok(Box::new(Blunder::new(Box::new(a), b, seed))),
+                _ => Ok(Box::new(a)),
+            }
         }
         "ucb1" => {
-            check_params(name, params, &["exploration", "draw_reward", "choice"])?;
-            let cfg = uct_config(params, UctConfig::ucb1(), false)?;
+            let cfg = uct_config(&p, UctConfig::ucb1());
             Ok(Box::new(Uct::new(name, cfg, RandomPolicy, seed)))
         }
         "uct" => {
-            check_params(name, params, TREE)?;
-            let cfg = uct_config(params, UctConfig::seed_uct(), true)?;
+            let cfg = uct_config(&p, UctConfig::seed_uct());
             Ok(Box::new(Uct::new(name, cfg, RandomPolicy, seed)))
         }
         "uct-es" => {
-            check_params(
-                name,
-                params,
-                &["threshold", "exploration", "draw_reward", "importance_prob"],
-            )?;
-            let cfg = uct_config(params, UctConfig::seed_uct(), true)?;
+            let cfg = uct_config(&p, UctConfig::seed_uct());
             let mut policy = ImportancePlayout::default();
-            if let Some(p) = param_f64(params, "importance_prob", 0.0..=1.0)? {
-                policy.importance_prob = p;
+            if let Some(x) = p.f64("importance_prob") {
+                policy.importance_prob = x;
             }
             Ok(Box::new(Uct::new(name, cfg, policy, seed)))
         }
         "uct-tactics" => {
-            check_params(name, params, TREE)?;
-            let cfg = uct_config(params, uct_tactics_config(), true)?;
+            let cfg = uct_config(&p, uct_tactics_config());
             Ok(Box::new(Uct::new(name, cfg, TacticalPolicy, seed)))
         }
         "ab-v1" => {
@@ -129,10 +211,7 @@ pub fn build(name: &str, params: &AgentParams, seed: u64) -> Result<Box<dyn Agen
             let cfg = super::best::BestConfig::from_params(params)?;
             Ok(Box::new(super::best::Best::new(cfg)))
         }
-        other => Err(format!(
-            "unknown agent '{other}' for four3d (known: {})",
-            NAMES.join(", ")
-        )),
+        other => Err(unknown(other)),
     }
 }
 

@@ -124,6 +124,9 @@ pub fn render(b: &Board) -> String {
     out
 }
 
+/// Empty cells from which `analyze` asks the exact solver (as `best` does).
+pub const SOLVE_FROM: u32 = 26;
+
 impl crate::games::PlayableGame for Board {
     const ID: &'static str = "four3d";
     fn agent_names() -> &'static [&'static str] {
@@ -171,6 +174,45 @@ impl crate::games::PlayableGame for Board {
         seed: u64,
     ) -> Result<Box<dyn crate::search::Agent<Self>>, String> {
         super::agents::build(name, params, seed)
+    }
+    fn agent_decl(name: &str) -> Result<crate::games::params::Decl, String> {
+        super::agents::decl(name)
+    }
+    fn has_solver() -> bool {
+        true
+    }
+    /// `best`'s exact solver, from [`SOLVE_FROM`] empty cells: each drop's
+    /// exact value in turn (a table shared by the drops), the best kept.
+    fn solve_position(&self, seat: crate::model::Seat, max_nodes: u64) -> Option<(f64, Peg)> {
+        use super::best::{train, tt::Table};
+        if self.to_move() != seat || self.outcome().is_some() || 64 - self.ply() > SOLVE_FROM {
+            return None;
+        }
+        let table = Table::new(20);
+        let mut best: Option<(f64, Peg)> = None;
+        for mv in self.legal_moves() {
+            let mut b = *self;
+            b.play(mv);
+            let v = match b.outcome() {
+                Some(o) => o.reward_for(seat, 0.5),
+                None => {
+                    let (me, opp) = train::sides(&b);
+                    1.0 - train::result_of(train::solve_exact(&table, me, opp, max_nodes)?)
+                }
+            };
+            if best.is_none_or(|(bv, _)| v > bv) {
+                best = Some((v, mv));
+            }
+            if v >= 1.0 {
+                break;
+            }
+        }
+        best
+    }
+    /// The opening (the first 12 drops), the middle game, and the endgame
+    /// from 26 empty cells, where `best`'s solver takes over.
+    fn phase_bands() -> &'static [(usize, &'static str)] {
+        &[(0, "opening"), (12, "middle game"), (38, "endgame")]
     }
 }
 

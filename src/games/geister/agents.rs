@@ -11,7 +11,8 @@ use rand::{Rng, SeedableRng};
 use super::game::GeisterGame;
 use super::rules::{Move, Setup};
 use super::view::View;
-use crate::games::{check_params, AgentParams};
+use crate::games::params::Decl;
+use crate::games::AgentParams;
 use crate::search::{Agent, Limits};
 
 /// Random setup, uniformly random legal moves.
@@ -26,6 +27,11 @@ impl RandomGeister {
     /// It runs no playouts.
     pub fn last_playouts(&self) -> u64 {
         0
+    }
+
+    /// No estimate of the position's value.
+    pub fn last_value(&self) -> Option<f64> {
+        None
     }
 
     pub fn new(seed: u64) -> Self {
@@ -52,30 +58,48 @@ pub const NAMES: &[&str] = &["random", "charge", "rule", "dmc-v1", "ismcts-v1", 
 /// The agent `default` stands for.
 pub const DEFAULT: &str = "random";
 
+/// The parameters of every agent, declared once: what [`build`] reads,
+/// `ladderbot agents --params` prints and `ladderbot tune` moves.
+pub fn decl(name: &str) -> Result<Decl, String> {
+    use super::best::BestConfig;
+    let name = canonical(name);
+    Ok(match name {
+        "random" | "charge" | "rule" => Decl::new(name),
+        "dmc-v1" => BestConfig::dmc_v1().decl(name),
+        "ismcts-v1" => BestConfig::ismcts_v1().decl(name),
+        "best" => BestConfig::default().decl(name),
+        other => return Err(unknown(other)),
+    })
+}
+
+fn canonical(name: &str) -> &str {
+    if name == crate::games::DEFAULT_AGENT {
+        DEFAULT
+    } else {
+        name
+    }
+}
+
+fn unknown(name: &str) -> String {
+    format!(
+        "unknown geister agent '{name}' (known: {})",
+        NAMES.join(", ")
+    )
+}
+
 /// Builds a named agent; `params` are its options from the profile.
 pub fn build(
     name: &str,
     params: &AgentParams,
     seed: u64,
 ) -> Result<Box<dyn Agent<GeisterGame>>, String> {
-    let name = if name == crate::games::DEFAULT_AGENT {
-        DEFAULT
-    } else {
-        name
-    };
+    let name = canonical(name);
+    let d = decl(name)?;
+    d.read(params)?;
     match name {
-        "random" => {
-            check_params(name, params, &[])?;
-            Ok(Box::new(RandomGeister::new(seed)))
-        }
-        "charge" => {
-            check_params(name, params, &[])?;
-            Ok(Box::new(super::charge::Charge::new(seed)))
-        }
-        "rule" => {
-            check_params(name, params, &[])?;
-            Ok(Box::new(super::rule_agent::RuleAgent::new(seed)))
-        }
+        "random" => Ok(Box::new(RandomGeister::new(seed))),
+        "charge" => Ok(Box::new(super::charge::Charge::new(seed))),
+        "rule" => Ok(Box::new(super::rule_agent::RuleAgent::new(seed))),
         "dmc-v1" | "ismcts-v1" => {
             // Earlier `best`s, kept fixed under their own names.
             let (name, base) = if name == "dmc-v1" {
@@ -93,10 +117,7 @@ pub fn build(
             let config = super::best::BestConfig::from_params(params)?;
             Ok(Box::new(super::best::Best::new(config, seed)))
         }
-        other => Err(format!(
-            "unknown geister agent '{other}' (known: {})",
-            NAMES.join(", ")
-        )),
+        other => Err(unknown(other)),
     }
 }
 

@@ -24,6 +24,11 @@ impl Charge {
         0
     }
 
+    /// No estimate of the position's value.
+    pub fn last_value(&self) -> Option<f64> {
+        None
+    }
+
     pub fn new(seed: u64) -> Self {
         Charge {
             rng: SmallRng::seed_from_u64(seed),

@@ -393,6 +393,21 @@ impl PlayableGame for GeisterGame {
     ) -> Result<Box<dyn Agent<Self>>, String> {
         super::agents::build(name, params, seed)
     }
+
+    fn agent_decl(name: &str) -> Result<crate::games::params::Decl, String> {
+        super::agents::decl(name)
+    }
+    /// A seat never sees the other's colours: `analyze` takes every value
+    /// from the seat's own information.
+    fn hidden_information() -> bool {
+        true
+    }
+    /// Plies of a record, setups included (the two setups are plies 0 and
+    /// 1): the opening up to the 20th move, the endgame from ply 120 (most
+    /// games that end by the rules end before the 300-ply limit).
+    fn phase_bands() -> &'static [(usize, &'static str)] {
+        &[(0, "opening"), (22, "middle game"), (120, "endgame")]
+    }
 }
 
 /// The decision of an agent that counts no playouts.

@@ -49,7 +49,9 @@ macro_rules! geister_agent {
                     Obs::Setup => decided(Action::Setup(self.setup()), 0),
                     Obs::Play(view) => {
                         let mv = self.choose(view, limits, stop);
-                        decided(Action::Move(mv), self.last_playouts())
+                        let mut d = decided(Action::Move(mv), self.last_playouts());
+                        d.value = self.last_value();
+                        d
                     }
                 }
             }

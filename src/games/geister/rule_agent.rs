@@ -252,6 +252,11 @@ impl RuleAgent {
         0
     }
 
+    /// No estimate of the position's value.
+    pub fn last_value(&self) -> Option<f64> {
+        None
+    }
+
     pub fn new_game(&mut self) {
         self.likelihood.reset();
     }

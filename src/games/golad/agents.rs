@@ -24,8 +24,9 @@ use super::moves::Move;
 use super::reference::{RefField, RefGame};
 use super::rules::GolState;
 use super::seed_agents::{improved_config, simple_config, ImprovedPolicy, SimplePolicy};
-use crate::games::{check_params, param_f64, param_u64, AgentParams};
-use crate::search::mcts::Uct;
+use crate::games::params::{Decl, Read};
+use crate::games::AgentParams;
+use crate::search::mcts::{Uct, UctConfig};
 use crate::search::{Agent, Decision, Limits};
 
 /// The agent `default` stands for.
@@ -74,27 +75,36 @@ impl<A: Agent<RefGame>> Agent<GolState> for OnArrayBoard<A> {
     }
 }
 
-fn seed_agent(
-    name: &str,
-    params: &AgentParams,
-    seed: u64,
-) -> Result<Box<dyn Agent<GolState>>, String> {
-    check_params(name, params, &["playouts", "exploration"])?;
-    let default_cap = if name == "ai3" { 50 } else { 100 };
-    let cap = match param_u64(params, "playouts", 0..=100_000_000)? {
-        Some(0) => None,
-        Some(n) => Some(n),
-        None => Some(default_cap),
-    };
-    let mut cfg = if name == "ai3" {
+/// A seed agent's playout cap when the profile gives none (`ai3`: 50,
+/// `ai1` and `ai2`: 100).
+fn seed_cap(name: &str) -> u64 {
+    if name == "ai3" {
+        50
+    } else {
+        100
+    }
+}
+
+/// A seed agent's tree settings (`ai3`: the improved ones).
+fn seed_config(name: &str) -> UctConfig {
+    if name == "ai3" {
         improved_config()
     } else {
         simple_config()
+    }
+}
+
+fn seed_agent(name: &str, p: &Read, seed: u64) -> Box<dyn Agent<GolState>> {
+    let cap = match p.u64("playouts") {
+        Some(0) => None,
+        Some(n) => Some(n),
+        None => Some(seed_cap(name)),
     };
-    if let Some(c) = param_f64(params, "exploration", 0.0..=100.0)? {
+    let mut cfg = seed_config(name);
+    if let Some(c) = p.f64("exploration") {
         cfg.exploration = c;
     }
-    Ok(match name {
+    match name {
         "ai1" => Box::new(Capped {
             inner: OnArrayBoard {
                 inner: Uct::new(name, cfg, SimplePolicy::new(seed), seed),
@@ -109,7 +119,7 @@ fn seed_agent(
             inner: Uct::new(name, cfg, ImprovedPolicy::default(), seed),
             cap,
         }),
-    })
+    }
 }
 
 /// Random moves as [`GolState::random_move`] draws them.
@@ -154,32 +164,117 @@ impl Agent<GolState> for PassAgent {
     }
 }
 
+/// `control`'s settings when the profile gives none: `look` pass
+/// generations, the flood's `decay` per step, `two` candidates looked at
+/// two plies deep.
+struct ControlParams {
+    look: usize,
+    decay: f64,
+    two: usize,
+}
+
+const CONTROL: ControlParams = ControlParams {
+    look: 1,
+    decay: 0.5,
+    two: 60,
+};
+
+/// The parameters of every agent, declared once: what [`build`] reads,
+/// `ladderbot agents --params` prints and `ladderbot tune` moves.
+pub fn decl(name: &str) -> Result<Decl, String> {
+    let name = canonical(name);
+    Ok(match name {
+        "random" | "pass" => Decl::new(name),
+        "ai1" | "ai2" | "ai3" => Decl::new(name)
+            .int(
+                "playouts",
+                seed_cap(name),
+                0..=100_000_000,
+                0,
+                "the playout cap of a move (0: none, only the time budget counts)",
+            )
+            .float(
+                "exploration",
+                seed_config(name).exploration,
+                0.0..=100.0,
+                0.1,
+                "UCB1's exploration constant",
+            ),
+        "control" => Decl::new(name)
+            .int(
+                "look",
+                CONTROL.look as u64,
+                0..=10,
+                1,
+                "pass generations after the move's own before the evaluation",
+            )
+            .float(
+                "decay",
+                CONTROL.decay,
+                0.0..=1.0,
+                0.05,
+                "the flood's decay per step",
+            )
+            .int(
+                "two",
+                CONTROL.two as u64,
+                0..=1000,
+                5,
+                "the best candidates given a two-ply look",
+            ),
+        "best" => super::best::BestConfig::default().decl(name),
+        "ab-v1" => super::best::BestConfig::v1().decl(name),
+        "mcts-v1" => {
+            let cfg = super::mcts_v1::mcts_v1_config();
+            Decl::new(name)
+                .float(
+                    "exploration",
+                    cfg.exploration,
+                    0.0..=100.0,
+                    0.05,
+                    "UCB1's exploration constant",
+                )
+                .int(
+                    "threshold",
+                    u64::from(cfg.expand_threshold),
+                    1..=1_000_000,
+                    1,
+                    "playouts through a leaf before it is expanded",
+                )
+        }
+        other => return Err(unknown(other)),
+    })
+}
+
+fn canonical(name: &str) -> &str {
+    if name == crate::games::DEFAULT_AGENT {
+        DEFAULT
+    } else {
+        name
+    }
+}
+
+fn unknown(name: &str) -> String {
+    format!("unknown golad agent '{name}' (known: {})", NAMES.join(", "))
+}
+
 /// Builds a named agent; `params` are its options from the profile.
 pub fn build(
     name: &str,
     params: &AgentParams,
     seed: u64,
 ) -> Result<Box<dyn Agent<GolState>>, String> {
-    let name = if name == crate::games::DEFAULT_AGENT {
-        DEFAULT
-    } else {
-        name
-    };
+    let name = canonical(name);
+    let d = decl(name)?;
+    let p = d.read(params)?;
     match name {
-        "random" => {
-            check_params(name, params, &[])?;
-            Ok(Box::new(RandomGolad::new(seed)))
-        }
-        "pass" => {
-            check_params(name, params, &[])?;
-            Ok(Box::new(PassAgent))
-        }
-        "ai1" | "ai2" | "ai3" => seed_agent(name, params, seed),
+        "random" => Ok(Box::new(RandomGolad::new(seed))),
+        "pass" => Ok(Box::new(PassAgent)),
+        "ai1" | "ai2" | "ai3" => Ok(seed_agent(name, &p, seed)),
         "control" => {
-            check_params(name, params, &["look", "decay", "two"])?;
-            let look = param_u64(params, "look", 0..=10)?.unwrap_or(1) as usize;
-            let decay = param_f64(params, "decay", 0.0..=1.0)?.unwrap_or(0.5);
-            let two = param_u64(params, "two", 0..=1000)?.unwrap_or(60) as usize;
+            let look = p.u64("look").map_or(CONTROL.look, |l| l as usize);
+            let decay = p.f64("decay").unwrap_or(CONTROL.decay);
+            let two = p.u64("two").map_or(CONTROL.two, |t| t as usize);
             Ok(Box::new(super::control::Control::new(look, decay, two)))
         }
         "best" => Ok(Box::new(super::best::Best::new(
@@ -194,12 +289,11 @@ pub fn build(
             )?,
         ))),
         "mcts-v1" => {
-            check_params(name, params, &["exploration", "threshold"])?;
             let mut cfg = super::mcts_v1::mcts_v1_config();
-            if let Some(c) = param_f64(params, "exploration", 0.0..=100.0)? {
+            if let Some(c) = p.f64("exploration") {
                 cfg.exploration = c;
             }
-            if let Some(t) = param_u64(params, "threshold", 1..=1_000_000)? {
+            if let Some(t) = p.u64("threshold") {
                 cfg.expand_threshold = t as u32;
             }
             Ok(Box::new(Uct::new(
@@ -209,10 +303,7 @@ pub fn build(
                 seed,
             )))
         }
-        other => Err(format!(
-            "unknown golad agent '{other}' (known: {})",
-            NAMES.join(", ")
-        )),
+        other => Err(unknown(other)),
     }
 }
 

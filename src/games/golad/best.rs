@@ -38,7 +38,8 @@ use super::moves::Move;
 use super::territory::{best_value, candidates, improve_birth, Territory, Width};
 use super::value::{self, ValueModel};
 use super::GolState;
-use crate::games::{check_params, param_f64, param_u64, AgentParams};
+use crate::games::params::Decl;
+use crate::games::AgentParams;
 use crate::model::Outcome;
 use crate::search::{Agent, Deadline, Decision, Limits, Seat};
 
@@ -134,14 +135,146 @@ impl BestConfig {
         }
     }
 
-    /// The defaults, changed by the profile's `agent_params`: `decay`,
-    /// `look`, `tempo` (0 or 1), `material`, `w0`..`w3` (the widths of plies 0-3),
-    /// `births`, `sacrifices`, `leaf_births`, `leaf_sacrifices`,
-    /// `root_births`, `root_sacrifices`, `reply_births`, `reply_sacrifices`,
-    /// `improve`, `depth`,
-    /// `threads`, `leafcut` (0 or 1), `learned` (0 or 1: the learned value
-    /// model) and `value_file` (a value model's JSON file instead of the
-    /// shipped one).
+    /// The parameters of the agent `name` built over `self` (`best` over
+    /// the default, `ab-v1` over [`BestConfig::v1`]): the evaluation
+    /// (`decay`, `look`, `tempo`, `material`), the widths of plies 0-3
+    /// (`w0`..`w3`) and of the candidates (`births`, `sacrifices`, with the
+    /// prefixes `leaf_`, `root_`, `reply_`), `improve`, `depth`, `threads`,
+    /// `leafcut`, `new_depth`, `learned` (the learned value model) and
+    /// `value_file` (a value model's JSON file instead of the shipped one).
+    pub fn decl(&self, name: &str) -> Decl {
+        let mut d = Decl::new(name)
+            .float(
+                "decay",
+                self.decay,
+                0.0..=1.0,
+                0.05,
+                "the flood's decay per step",
+            )
+            .int(
+                "look",
+                self.look as u64,
+                0..=10,
+                1,
+                "pass generations after the move's own before the evaluation",
+            )
+            .flag(
+                "tempo",
+                self.tempo,
+                "the side to move next takes the cells both sides reach at once",
+            )
+            .float(
+                "material",
+                self.material,
+                0.0..=1.0,
+                0.05,
+                "weight of the living-cell share against the territory share",
+            );
+        let last = *self.widths.last().unwrap_or(&8);
+        for (i, (key, doc)) in [
+            ("w0", "candidates searched at the root"),
+            ("w1", "candidates searched at ply 1"),
+            ("w2", "candidates searched at ply 2"),
+            ("w3", "candidates searched at ply 3 (and deeper)"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let w = *self.widths.get(i).unwrap_or(&last);
+            d = d.int(key, w as u64, 1..=10_000, (w as u64 / 10).max(1), doc);
+        }
+        for (births, sacrifices, w, docs) in [
+            (
+                "births",
+                "sacrifices",
+                &self.width,
+                [
+                    "birth cells of a node's candidates",
+                    "sacrifices of a node's candidates",
+                ],
+            ),
+            (
+                "leaf_births",
+                "leaf_sacrifices",
+                &self.leaf_width,
+                [
+                    "birth cells of the candidates just above the leaves",
+                    "sacrifices of the candidates just above the leaves",
+                ],
+            ),
+            (
+                "root_births",
+                "root_sacrifices",
+                &self.root_width,
+                [
+                    "birth cells of the root's candidates",
+                    "sacrifices of the root's candidates",
+                ],
+            ),
+            (
+                "reply_births",
+                "reply_sacrifices",
+                &self.reply_width,
+                [
+                    "birth cells of the replies to the root's moves",
+                    "sacrifices of the replies to the root's moves",
+                ],
+            ),
+        ] {
+            d = d.int(births, w.births as u64, 0..=288, 1, docs[0]).int(
+                sacrifices,
+                w.sacrifices as u64,
+                2..=288,
+                1,
+                docs[1],
+            );
+        }
+        d.int(
+            "improve",
+            self.improve as u64,
+            0..=1000,
+            1,
+            "the root's best births improved part by part (0: none)",
+        )
+        .int(
+            "depth",
+            self.max_depth as u64,
+            1..=64,
+            0,
+            "deepest depth, plies",
+        )
+        .int(
+            "threads",
+            self.threads as u64,
+            1..=64,
+            0,
+            "threads searching the root's moves",
+        )
+        .flag(
+            "leafcut",
+            self.leaf_cut,
+            "nodes above the leaves stop at the first candidate that cuts",
+        )
+        .flag(
+            "learned",
+            self.value.is_some(),
+            "the learned value model scores the leaves (else the territory share)",
+        )
+        .file(
+            "value_file",
+            "a value model's JSON file instead of the shipped one",
+        )
+        .float(
+            "new_depth",
+            self.new_depth,
+            0.0..=1.0,
+            0.05,
+            "the share of the soft budget after which no new depth starts",
+        )
+    }
+
+    /// The defaults changed by the profile's `agent_params`
+    /// ([`BestConfig::decl`]).
     pub fn from_params(params: &AgentParams) -> Result<Self, String> {
         Self::from_params_over(params, BestConfig::default(), "best")
     }
@@ -152,50 +285,23 @@ impl BestConfig {
         base: BestConfig,
         name: &str,
     ) -> Result<Self, String> {
-        check_params(
-            name,
-            params,
-            &[
-                "decay",
-                "look",
-                "tempo",
-                "material",
-                "w0",
-                "w1",
-                "w2",
-                "w3",
-                "births",
-                "sacrifices",
-                "leaf_births",
-                "leaf_sacrifices",
-                "root_births",
-                "root_sacrifices",
-                "reply_births",
-                "reply_sacrifices",
-                "improve",
-                "depth",
-                "threads",
-                "leafcut",
-                "learned",
-                "value_file",
-                "new_depth",
-            ],
-        )?;
+        let decl = base.decl(name);
+        let p = decl.read(params)?;
         let mut c = base;
-        if let Some(d) = param_f64(params, "decay", 0.0..=1.0)? {
+        if let Some(d) = p.f64("decay") {
             c.decay = d;
         }
-        if let Some(l) = param_u64(params, "look", 0..=10)? {
+        if let Some(l) = p.u64("look") {
             c.look = l as usize;
         }
-        if let Some(t) = param_u64(params, "tempo", 0..=1)? {
-            c.tempo = t == 1;
+        if let Some(t) = p.flag("tempo") {
+            c.tempo = t;
         }
-        if let Some(m) = param_f64(params, "material", 0.0..=1.0)? {
+        if let Some(m) = p.f64("material") {
             c.material = m;
         }
         for (i, key) in ["w0", "w1", "w2", "w3"].into_iter().enumerate() {
-            if let Some(w) = param_u64(params, key, 1..=10_000)? {
+            if let Some(w) = p.u64(key) {
                 while c.widths.len() <= i {
                     let last = *c.widths.last().unwrap_or(&8);
                     c.widths.push(last);
@@ -209,32 +315,32 @@ impl BestConfig {
             ("root_", &mut c.root_width),
             ("reply_", &mut c.reply_width),
         ] {
-            if let Some(b) = param_u64(params, &format!("{prefix}births"), 0..=288)? {
+            if let Some(b) = p.u64(&format!("{prefix}births")) {
                 w.births = b as usize;
             }
-            if let Some(n) = param_u64(params, &format!("{prefix}sacrifices"), 2..=288)? {
+            if let Some(n) = p.u64(&format!("{prefix}sacrifices")) {
                 w.sacrifices = n as usize;
             }
         }
-        if let Some(n) = param_u64(params, "improve", 0..=1000)? {
+        if let Some(n) = p.u64("improve") {
             c.improve = n as usize;
         }
-        if let Some(d) = param_u64(params, "depth", 1..=64)? {
+        if let Some(d) = p.u64("depth") {
             c.max_depth = d as usize;
         }
-        if let Some(t) = param_u64(params, "threads", 1..=64)? {
+        if let Some(t) = p.u64("threads") {
             c.threads = t as usize;
         }
-        if let Some(t) = param_u64(params, "leafcut", 0..=1)? {
-            c.leaf_cut = t == 1;
+        if let Some(t) = p.flag("leafcut") {
+            c.leaf_cut = t;
         }
-        if let Some(f) = param_f64(params, "new_depth", 0.0..=1.0)? {
+        if let Some(f) = p.f64("new_depth") {
             c.new_depth = f;
         }
-        if let Some(t) = param_u64(params, "learned", 0..=1)? {
-            c.value = (t == 1).then(ValueModel::shipped);
+        if let Some(t) = p.flag("learned") {
+            c.value = t.then(ValueModel::shipped);
         }
-        if let Some(m) = crate::games::param_file(params, "value_file", ValueModel::from_json)? {
+        if let Some(m) = p.file("value_file", ValueModel::from_json)? {
             c.value = Some(m);
         }
         Ok(c)

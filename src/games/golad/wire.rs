@@ -55,4 +55,12 @@ impl PlayableGame for GolState {
     ) -> Result<Box<dyn Agent<Self>>, String> {
         super::agents::build(name, params, seed)
     }
+    fn agent_decl(name: &str) -> Result<crate::games::params::Decl, String> {
+        super::agents::decl(name)
+    }
+    /// A game is at most 100 rounds (200 moves): the first ten rounds, the
+    /// middle, and the last 40 rounds.
+    fn phase_bands() -> &'static [(usize, &'static str)] {
+        &[(0, "opening"), (20, "middle game"), (120, "endgame")]
+    }
 }

@@ -12,7 +12,8 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use super::rules::{GoofObs, Goofspiel};
-use crate::games::{check_params, AgentParams, DEFAULT_AGENT};
+use crate::games::params::Decl;
+use crate::games::{AgentParams, DEFAULT_AGENT};
 use crate::search::{Agent, Decision, Limits};
 
 /// The agent `default` stands for.
@@ -21,26 +22,42 @@ pub const DEFAULT: &str = "match";
 /// The agent names [`build`] accepts (and `default`).
 pub const NAMES: &[&str] = &["random", "match"];
 
+/// The parameters of every agent, declared once: neither takes any.
+pub fn decl(name: &str) -> Result<Decl, String> {
+    let name = canonical(name);
+    match name {
+        "random" | "match" => Ok(Decl::new(name)),
+        other => Err(unknown(other)),
+    }
+}
+
+fn canonical(name: &str) -> &str {
+    if name == DEFAULT_AGENT {
+        DEFAULT
+    } else {
+        name
+    }
+}
+
+fn unknown(name: &str) -> String {
+    format!(
+        "unknown goofspiel agent '{name}' (known: {})",
+        NAMES.join(", ")
+    )
+}
+
 /// Builds a named agent (`default` is [`DEFAULT`]); `params` must be empty.
 pub fn build(
     name: &str,
     params: &AgentParams,
     seed: u64,
 ) -> Result<Box<dyn Agent<Goofspiel>>, String> {
-    let name = if name == DEFAULT_AGENT { DEFAULT } else { name };
+    let name = canonical(name);
+    decl(name)?.read(params)?;
     match name {
-        "random" => {
-            check_params(name, params, &[])?;
-            Ok(Box::new(RandomBidder::new(seed)))
-        }
-        "match" => {
-            check_params(name, params, &[])?;
-            Ok(Box::new(MatchBidder))
-        }
-        other => Err(format!(
-            "unknown goofspiel agent '{other}' (known: {})",
-            NAMES.join(", ")
-        )),
+        "random" => Ok(Box::new(RandomBidder::new(seed))),
+        "match" => Ok(Box::new(MatchBidder)),
+        other => Err(unknown(other)),
     }
 }
 

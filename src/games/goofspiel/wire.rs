@@ -190,6 +190,13 @@ impl PlayableGame for Goofspiel {
     ) -> Result<Box<dyn Agent<Self>>, String> {
         super::agents::build(name, params, seed)
     }
+    fn agent_decl(name: &str) -> Result<crate::games::params::Decl, String> {
+        super::agents::decl(name)
+    }
+    /// 13 prizes, two bids each: the first four, the middle five, the last four.
+    fn phase_bands() -> &'static [(usize, &'static str)] {
+        &[(0, "opening"), (8, "middle game"), (18, "endgame")]
+    }
 }
 
 fn history_to_json(history: &[Played]) -> Value {

@@ -8,7 +8,7 @@
 //! | `combined` (default) | templates until the best match exceeds 0.9, then potential |
 //! | `best` | our design ([`super::best`]) |
 //!
-//! Parameters: see [`super::planner::build_chooser`]. `best` keeps within
+//! Parameters: see [`super::planner::build_chooser`] and [`decl`]. `best` keeps within
 //! the move's soft deadline as well as its own `ms` budget.
 
 use std::sync::atomic::AtomicBool;
@@ -19,9 +19,10 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use super::best::{BestPlanner, BestSettings};
-use super::planner::{build_chooser, Chooser, View};
+use super::planner::{chooser_decl, chooser_from, Chooser, View};
 use super::rules::{PuyoDuel, PuyoObs};
-use crate::games::{check_params, AgentParams, DEFAULT_AGENT};
+use crate::games::params::Decl;
+use crate::games::{AgentParams, DEFAULT_AGENT};
 use crate::search::{Agent, Decision, Limits};
 
 /// The agent `default` stands for.
@@ -30,45 +31,57 @@ pub const DEFAULT: &str = "combined";
 /// The agent names [`build`] accepts (and `default`).
 pub const NAMES: &[&str] = &["random", "template", "potential", "combined", "best"];
 
+/// The parameters of every agent, declared once: what [`build`] reads,
+/// `ladderbot agents --params` prints and `ladderbot tune` moves (the
+/// choosers' own: [`super::planner::chooser_decl`]).
+pub fn decl(name: &str) -> Result<Decl, String> {
+    let name = canonical(name);
+    match name {
+        "random" => Ok(Decl::new(name)),
+        "template" | "potential" | "combined" | "best" => chooser_decl(name),
+        other => Err(unknown(other)),
+    }
+}
+
+fn canonical(name: &str) -> &str {
+    if name == DEFAULT_AGENT {
+        DEFAULT
+    } else {
+        name
+    }
+}
+
+fn unknown(name: &str) -> String {
+    format!("unknown puyo agent '{name}' (known: {})", NAMES.join(", "))
+}
+
 /// Builds a named agent.
 pub fn build(
     name: &str,
     params: &AgentParams,
     seed: u64,
 ) -> Result<Box<dyn Agent<PuyoDuel>>, String> {
-    let name = if name == DEFAULT_AGENT { DEFAULT } else { name };
+    let name = canonical(name);
+    let d = decl(name)?;
+    let p = d.read(params)?;
     match name {
-        "random" => {
-            check_params(name, params, &[])?;
-            Ok(Box::new(RandomPlacer {
-                rng: SmallRng::seed_from_u64(seed),
-            }))
-        }
+        "random" => Ok(Box::new(RandomPlacer {
+            rng: SmallRng::seed_from_u64(seed),
+        })),
         "best" => {
-            let mut params = params.clone();
-            params
-                .entry("seed".to_string())
-                .or_insert_with(|| serde_json::json!(seed));
-            // Validates the parameters; the agent keeps its own planner.
-            build_chooser(name, &params)?;
+            // The agent keeps its own planner; its seed by default.
+            let settings = BestSettings::default().over(&p);
+            let seed = p.u64("seed").unwrap_or(seed);
             Ok(Box::new(BestAgent {
-                planner: best_planner(&params)?,
+                planner: BestPlanner::new(settings, seed),
             }))
         }
         "template" | "potential" | "combined" => Ok(Box::new(ChooserAgent {
             name: NAMES.iter().find(|n| **n == name).unwrap(),
-            chooser: build_chooser(name, params)?,
+            chooser: chooser_from(name, &p)?,
         })),
-        other => Err(format!(
-            "unknown puyo agent '{other}' (known: {})",
-            NAMES.join(", ")
-        )),
+        other => Err(unknown(other)),
     }
-}
-
-fn best_planner(params: &AgentParams) -> Result<BestPlanner, String> {
-    let seed = crate::games::param_u64(params, "seed", 0..=u64::MAX)?.unwrap_or(0);
-    Ok(BestPlanner::new(BestSettings::from_params(params)?, seed))
 }
 
 /// A uniformly random placement that fits.

@@ -265,6 +265,14 @@ impl PlayableGame for PuyoDuel {
     ) -> Result<Box<dyn Agent<Self>>, String> {
         super::agents::build(name, params, seed)
     }
+    fn agent_decl(name: &str) -> Result<crate::games::params::Decl, String> {
+        super::agents::decl(name)
+    }
+    /// Moves of both fields (two a turn): the first 10 pairs, the build up
+    /// to pair 30, then the firing and what follows.
+    fn phase_bands() -> &'static [(usize, &'static str)] {
+        &[(0, "opening"), (20, "middle game"), (60, "endgame")]
+    }
 }
 
 fn check_ready(pending: [u32; 2], ready: [u32; 2]) -> Result<(), String> {

@@ -569,6 +569,7 @@ async fn play_game<S: Future<Output = &'static str>>(
         started_ms,
         finished_ms: now_ms(),
         match_tag: None,
+        analysis: None,
     };
     tracing::debug!(id = %record.id, result = %record.result, reason = ?record.reason, ending = ?record.ending, "game over");
     (record, stopped, conns)
@@ -617,6 +618,7 @@ mod tests {
             started_ms: 0,
             finished_ms: 0,
             match_tag: None,
+            analysis: None,
         }
     }
 

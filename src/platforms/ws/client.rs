@@ -195,6 +195,7 @@ impl GameFinished {
             started_ms: self.started_ms,
             finished_ms: self.finished_ms,
             match_tag: None,
+            analysis: None,
         }
     }
 }

@@ -32,7 +32,8 @@ use self::search::{root_moves, Features, RootMove, RootMoves, Worker, WON};
 use self::solve::Solver;
 use self::tt::Table;
 use super::{Board, Peg};
-use crate::games::{check_params, param_u64, AgentParams};
+use crate::games::params::Decl;
+use crate::games::AgentParams;
 use crate::search::{Agent, Decision, Game, Limits, SearchClock};
 
 /// `best`'s settings.
@@ -90,38 +91,100 @@ impl BestConfig {
     }
 }
 
-/// The parameters `best` takes.
-pub const PARAMS: &[&str] = &[
-    "line1",
-    "line2",
-    "good",
-    "bad",
-    "dead",
-    "stacked",
-    "tt",
-    "ordering",
-    "pvs",
-    "extend",
-    "lmr",
-    "quiesce",
-    "threads",
-    "depth",
-    "tt_bits",
-    "fitted",
-    "solve",
-    "timing",
-    "eval_file",
-];
-
 impl BestConfig {
-    /// The defaults changed by the profile's `agent_params` (see [`PARAMS`]):
-    /// the evaluation's weights `line1`, `line2`, `good`, `bad`, `dead`,
-    /// `stacked` (0..=10000); the levers `tt`, `ordering`, `pvs`, `extend`
-    /// (0 or 1); `threads` (1..=16), `depth` (1..=64), `tt_bits` (10..=26);
-    /// `fitted` (0 or 1: the fitted evaluation), `eval_file` (a fitted
-    /// evaluation's JSON file instead of the shipped one), `solve` (0..=64:
-    /// empty cells from which the solver is tried, 0 never), `timing` (0 or
-    /// 1: the predicting time manager).
+    /// The parameters of the agent `name` built over `self` (`best` over
+    /// the default, `ab-v1` over [`BestConfig::v1`]): the evaluation's
+    /// weights (tuned by `ladderbot tune`), the search's levers, threads,
+    /// depth, table size, the fitted evaluation and its file, the solver's
+    /// reach and the time manager.
+    pub fn decl(&self, name: &str) -> Decl {
+        let (w, f) = (&self.weights, &self.features);
+        let weight =
+            |d: Decl, key, v: i32, step, doc| d.int(key, v.max(0) as u64, 0..=10_000, step, doc);
+        let mut d = Decl::new(name);
+        d = weight(
+            d,
+            "line1",
+            w.line1,
+            1,
+            "hand evaluation: an open line holding one bead",
+        );
+        d = weight(
+            d,
+            "line2",
+            w.line2,
+            2,
+            "hand evaluation: an open line holding two beads",
+        );
+        d = weight(
+            d,
+            "good",
+            w.good,
+            10,
+            "hand evaluation: a threat on a good (parity) height",
+        );
+        d = weight(
+            d,
+            "bad",
+            w.bad,
+            5,
+            "hand evaluation: a threat on a bad height",
+        );
+        d = weight(d, "dead", w.dead, 1, "hand evaluation: a shadowed threat");
+        d = weight(
+            d,
+            "stacked",
+            w.stacked,
+            20,
+            "hand evaluation: two threats stacked",
+        );
+        d.flag("tt", f.tt, "the transposition table")
+            .flag("ordering", f.ordering, "killer moves and history ordering")
+            .flag("pvs", f.pvs, "principal variation search")
+            .flag("extend", f.extend_forced, "a forced block uses no depth")
+            .flag("lmr", f.lmr, "late move reductions")
+            .flag("quiesce", f.quiesce, "the threat quiescence search")
+            .int(
+                "threads",
+                self.threads as u64,
+                1..=16,
+                0,
+                "search threads (Lazy SMP)",
+            )
+            .int(
+                "depth",
+                self.max_depth.max(1) as u64,
+                1..=64,
+                0,
+                "deepest iteration, plies",
+            )
+            .int(
+                "tt_bits",
+                u64::from(self.tt_bits),
+                10..=26,
+                0,
+                "the table holds 2^tt_bits entries",
+            )
+            .flag(
+                "fitted",
+                self.model.is_some(),
+                "the fitted evaluation instead of the hand weights",
+            )
+            .file(
+                "eval_file",
+                "a fitted evaluation's JSON file instead of the shipped one",
+            )
+            .int(
+                "solve",
+                self.solve_empties.max(0) as u64,
+                0..=64,
+                2,
+                "empty cells from which the exact solver is tried (0: never)",
+            )
+            .flag("timing", self.predict_time, "the predicting time manager")
+    }
+
+    /// The defaults changed by the profile's `agent_params` ([`BestConfig::decl`]).
     pub fn from_params(params: &AgentParams) -> Result<Self, String> {
         Self::from_params_over(params, BestConfig::default(), "best")
     }
@@ -132,7 +195,8 @@ impl BestConfig {
         base: BestConfig,
         name: &str,
     ) -> Result<Self, String> {
-        check_params(name, params, PARAMS)?;
+        let decl = base.decl(name);
+        let p = decl.read(params)?;
         let mut c = base;
         let w = &mut c.weights;
         for (key, slot) in [
@@ -143,7 +207,7 @@ impl BestConfig {
             ("dead", &mut w.dead),
             ("stacked", &mut w.stacked),
         ] {
-            if let Some(v) = param_u64(params, key, 0..=10_000)? {
+            if let Some(v) = p.u64(key) {
                 *slot = v as i32;
             }
         }
@@ -156,30 +220,30 @@ impl BestConfig {
             ("lmr", &mut f.lmr),
             ("quiesce", &mut f.quiesce),
         ] {
-            if let Some(v) = param_u64(params, key, 0..=1)? {
-                *slot = v == 1;
+            if let Some(v) = p.flag(key) {
+                *slot = v;
             }
         }
-        if let Some(t) = param_u64(params, "threads", 1..=16)? {
+        if let Some(t) = p.u64("threads") {
             c.threads = t as usize;
         }
-        if let Some(d) = param_u64(params, "depth", 1..=64)? {
+        if let Some(d) = p.u64("depth") {
             c.max_depth = d as i32;
         }
-        if let Some(b) = param_u64(params, "tt_bits", 10..=26)? {
+        if let Some(b) = p.u64("tt_bits") {
             c.tt_bits = b as u32;
         }
-        if let Some(f) = param_u64(params, "fitted", 0..=1)? {
-            c.model = (f == 1).then(Model::shipped);
+        if let Some(f) = p.flag("fitted") {
+            c.model = f.then(Model::shipped);
         }
-        if let Some(m) = crate::games::param_file(params, "eval_file", Model::from_json)? {
+        if let Some(m) = p.file("eval_file", Model::from_json)? {
             c.model = Some(m);
         }
-        if let Some(e) = param_u64(params, "solve", 0..=64)? {
+        if let Some(e) = p.u64("solve") {
             c.solve_empties = e as i32;
         }
-        if let Some(t) = param_u64(params, "timing", 0..=1)? {
-            c.predict_time = t == 1;
+        if let Some(t) = p.flag("timing") {
+            c.predict_time = t;
         }
         Ok(c)
     }

@@ -82,7 +82,7 @@ pub struct Sample {
 }
 
 /// The side to move's beads and the other side's.
-fn sides(b: &Board) -> (u64, u64) {
+pub fn sides(b: &Board) -> (u64, u64) {
     let s = b.to_move();
     (b.stones(s), b.stones(1 - s))
 }

@@ -67,8 +67,10 @@ use super::patterns::forced_win;
 use super::rule_agent::random_placement;
 use super::rules::{Colour, Dir, Move, Setup, PIECES};
 use super::view::View;
-use crate::games::{check_params, param_f64, param_u64, AgentParams};
+use crate::games::params::Decl;
+use crate::games::AgentParams;
 use crate::search::Limits;
+use serde_json::Value;
 
 use belief::Belief;
 use bluff::Exposure;
@@ -165,25 +167,126 @@ impl BestConfig {
         }
     }
 
-    /// The parameter names [`BestConfig::from_params`] accepts.
-    pub const PARAMS: &'static [&'static str] = &[
-        "exploration",
-        "threshold",
-        "reuse",
-        "beliefs",
-        "belief",
-        "depth",
-        "capture",
-        "forward",
-        "run",
-        "danger",
-        "bait",
-        "caution",
-        "guard",
-        "threads",
-        "adapt",
-        "bluff",
-    ];
+    /// The name `beliefs` gives [`BestConfig::beliefs`] (none for a model
+    /// read from a file).
+    fn beliefs_name(&self) -> Option<&'static str> {
+        match self.beliefs {
+            Beliefs::Seed => Some("seed"),
+            Beliefs::Learned(m) if std::ptr::eq(m, BeliefModel::shipped()) => Some("learned"),
+            Beliefs::Learned(m) if std::ptr::eq(m, BeliefModel::v1()) => Some("v1"),
+            Beliefs::Learned(_) => None,
+        }
+    }
+
+    /// The parameters of the agent `name` built over `self` (`best` over
+    /// the default, `ismcts-v1` and `dmc-v1` over theirs): the tree
+    /// (`exploration`, `threshold`, `reuse`), the beliefs (`beliefs`,
+    /// `belief`, `adapt`), the playout policy's depth and weights
+    /// (`capture`, `forward`, `run`, `danger`, `bait`, `caution`, `guard`),
+    /// `threads` and `bluff`.
+    pub fn decl(&self, name: &str) -> Decl {
+        // A weight as the profile writes it (0.3, not 0.30000001192...),
+        // tuned by a tenth of itself.
+        let weight = |d: Decl, key, w: f32, doc| {
+            let v: f64 = w.to_string().parse().unwrap_or(f64::from(w));
+            let step = (v * 100.0).round() / 1000.0;
+            d.float(key, v, 0.0..=1000.0, step, doc)
+        };
+        let (t, pol) = (&self.tree, &self.policy);
+        let mut d = Decl::new(name)
+            .float(
+                "exploration",
+                t.exploration,
+                0.0..=10.0,
+                0.05,
+                "UCB1's exploration constant",
+            )
+            .int(
+                "threshold",
+                u64::from(t.expand_threshold),
+                1..=u32::MAX as u64,
+                1,
+                "visits of a leaf before it is expanded",
+            )
+            .flag(
+                "reuse",
+                t.reuse,
+                "keep the subtree of the moves played for the next search",
+            )
+            .text(
+                "beliefs",
+                self.beliefs_name().map_or(Value::Null, Value::from),
+                "the blue-likelihoods: seed, learned, v1 or a model file",
+            )
+            .float(
+                "belief",
+                self.belief,
+                0.0..=10.0,
+                // A twentieth of itself: 0.05 for `best`, 0.008 for `dmc-v1`.
+                (self.belief * 50.0).round() / 1000.0,
+                "inverse temperature of the likelihoods",
+            )
+            .int(
+                "depth",
+                u64::from(pol.depth),
+                0..=300,
+                0,
+                "plies before a playout is cut and evaluated (0: to the end)",
+            );
+        d = weight(d, "capture", pol.capture, "playouts: a capture");
+        d = weight(
+            d,
+            "forward",
+            pol.forward,
+            "playouts: a step toward the opponent",
+        );
+        d = weight(
+            d,
+            "run",
+            pol.blue_run,
+            "playouts: a blue closer to its exit",
+        );
+        d = weight(
+            d,
+            "danger",
+            pol.blue_danger,
+            "playouts: a blue stepping next to an opponent",
+        );
+        d = weight(d, "bait", pol.red_bait, "playouts: a red offered as bait");
+        d = weight(
+            d,
+            "caution",
+            pol.caution,
+            "playouts: a capture's factor per red already taken",
+        );
+        d = weight(
+            d,
+            "guard",
+            pol.guard,
+            "playouts: a capture of a piece next to its exit",
+        );
+        d.int(
+            "threads",
+            self.threads as u64,
+            1..=64,
+            0,
+            "independent searches, one per thread",
+        )
+        .float(
+            "adapt",
+            self.adapt,
+            0.0..=1e9,
+            10.0,
+            "samples' worth of the starting belief model when refitted after each game (0: never)",
+        )
+        .float(
+            "bluff",
+            self.bluff,
+            0.0..=1.0,
+            0.05,
+            "share of the chosen move's visits a less readable move may lack (0: off)",
+        )
+    }
 
     /// The defaults with `params` applied; unknown names are errors.
     pub fn from_params(params: &AgentParams) -> Result<Self, String> {
@@ -196,9 +299,10 @@ impl BestConfig {
         base: BestConfig,
         params: &AgentParams,
     ) -> Result<Self, String> {
-        check_params(name, params, Self::PARAMS)?;
+        let decl = base.decl(name);
+        let p = decl.read(params)?;
         let mut c = base;
-        if let Some(v) = params.get("beliefs") {
+        if let Some(v) = p.value("beliefs") {
             c.beliefs = match v.as_str() {
                 Some("seed") => Beliefs::Seed,
                 Some("learned") => Beliefs::Learned(BeliefModel::shipped()),
@@ -214,28 +318,28 @@ impl BestConfig {
                 }
             };
         }
-        if let Some(x) = param_f64(params, "exploration", 0.0..=10.0)? {
+        if let Some(x) = p.f64("exploration") {
             c.tree.exploration = x;
         }
-        if let Some(x) = param_u64(params, "threshold", 1..=u32::MAX as u64)? {
+        if let Some(x) = p.u64("threshold") {
             c.tree.expand_threshold = x as u32;
         }
-        if let Some(x) = param_u64(params, "reuse", 0..=1)? {
-            c.tree.reuse = x == 1;
+        if let Some(x) = p.flag("reuse") {
+            c.tree.reuse = x;
         }
-        if let Some(x) = param_f64(params, "belief", 0.0..=10.0)? {
+        if let Some(x) = p.f64("belief") {
             c.belief = x;
         }
-        if let Some(x) = param_f64(params, "adapt", 0.0..=1e9)? {
+        if let Some(x) = p.f64("adapt") {
             c.adapt = x;
         }
-        if let Some(x) = param_f64(params, "bluff", 0.0..=1.0)? {
+        if let Some(x) = p.f64("bluff") {
             c.bluff = x;
         }
-        if let Some(x) = param_u64(params, "threads", 1..=64)? {
+        if let Some(x) = p.u64("threads") {
             c.threads = x as usize;
         }
-        if let Some(x) = param_u64(params, "depth", 0..=300)? {
+        if let Some(x) = p.u64("depth") {
             c.policy.depth = x as u32;
         }
         let weights = [
@@ -248,7 +352,7 @@ impl BestConfig {
             ("guard", &mut c.policy.guard),
         ];
         for (key, w) in weights {
-            if let Some(x) = param_f64(params, key, 0.0..=1000.0)? {
+            if let Some(x) = p.f64(key) {
                 *w = x as f32;
             }
         }
@@ -257,12 +361,15 @@ impl BestConfig {
 }
 
 /// What the last `choose` did, for tests and benchmarks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LastChoice {
     /// Playouts run (0 for a forced win or a single legal move).
     pub iterations: u64,
     /// Whether the forced-win table decided.
     pub forced: bool,
+    /// The searched move's mean reward for us (0 lost .. 1 won), when a
+    /// search ran; 1 for a forced win.
+    pub value: Option<f64>,
 }
 
 /// The `best` agent.
@@ -311,6 +418,7 @@ impl Best {
         let legal = view.legal_moves();
         if let Some(mv) = forced_win(view) {
             self.last.forced = true;
+            self.last.value = Some(1.0);
             return mv;
         }
         if legal.len() <= 1 {
@@ -367,6 +475,7 @@ impl Best {
             r
         };
         self.last.iterations = r.iterations;
+        self.last.value = (r.visits > 0).then_some(r.value);
         let chosen = r
             .best
             .and_then(|m| real_move(view, m))
@@ -486,6 +595,11 @@ impl Best {
     }
     pub fn last_playouts(&self) -> u64 {
         self.last.iterations
+    }
+    /// The last move's value for us, as the search saw it (the chosen
+    /// child's mean reward from our own information), when it searched.
+    pub fn last_value(&self) -> Option<f64> {
+        self.last.value
     }
     pub fn choose(&mut self, view: &View, limits: &Limits, stop: &AtomicBool) -> Move {
         if view.ply() <= 1 {

@@ -105,7 +105,8 @@ fn plays_a_forced_win_without_searching() {
         last,
         LastChoice {
             iterations: 0,
-            forced: true
+            forced: true,
+            value: Some(1.0)
         }
     );
 }

@@ -33,6 +33,7 @@ use rand::{Rng, SeedableRng};
 
 use super::board::{Board, Pair, Placement, CELLS, COLOURS};
 use super::planner::{children, empty_cells, tidy_move, Chooser, View};
+use crate::games::params::{Decl, Read};
 use crate::games::AgentParams;
 use eval::{potential, Weights};
 use search::{search, SearchConfig};
@@ -77,63 +78,194 @@ impl Default for BestSettings {
     }
 }
 
-/// The agent parameters `best` takes.
-pub const PARAMS: &[&str] = &[
-    "beam",
-    "depth",
-    "fire_at",
-    "full_at",
-    "slack",
-    "ms",
-    "futures",
-    "seed",
-    "need",
-    "w_chain",
-    "w_need",
-    "w_waste",
-    "w_link",
-    "w_shape",
-    "w_death",
-    "death_at",
-    "w_room",
-    "w_trigger_y",
-    "w_short",
-    "w_tear",
-    "w_second",
-];
-
 impl BestSettings {
-    /// Reads the settings from agent parameters (the keys of [`PARAMS`]
-    /// but `seed`; unknown keys are the caller's to check).
+    /// The parameters of the agent `name` over `self`: the search
+    /// (`beam`, `depth`, `futures`, `ms`), when to fire (`fire_at`,
+    /// `full_at`, `slack`), the sampling `seed` (default: the agent's) and
+    /// the evaluation ([`Weights`]: `need`, `death_at` and the `w_`
+    /// weights, tuned by about a tenth of themselves).
+    pub fn decl(&self, name: &str) -> Decl {
+        let w = &self.weights;
+        let mut d = Decl::new(name)
+            .int(
+                "beam",
+                self.beam as u64,
+                1..=4096,
+                10,
+                "fields kept per depth",
+            )
+            .int(
+                "depth",
+                self.depth as u64,
+                1..=32,
+                1,
+                "pairs searched, the known ones first, then sampled",
+            )
+            .int(
+                "fire_at",
+                u64::from(self.fire_at),
+                2..=19,
+                1,
+                "links at which a chain is fired",
+            )
+            .int(
+                "full_at",
+                u64::from(self.full_at),
+                0..=CELLS as u64,
+                1,
+                "empty cells at or below which the field is nearly full",
+            )
+            .int(
+                "slack",
+                u64::from(self.slack),
+                0..=19,
+                1,
+                "links short of the potential chain a ready chain may fire on a nearly full field",
+            )
+            .int(
+                "ms",
+                self.budget.as_millis() as u64,
+                1..=60_000,
+                0,
+                "time budget per move, milliseconds",
+            )
+            .int(
+                "futures",
+                self.futures as u64,
+                1..=100_000,
+                0,
+                "most sampled futures per move",
+            )
+            .int_or_none(
+                "seed",
+                0..=u64::MAX,
+                "the sampling seed (none: the agent's seed)",
+            )
+            .int(
+                "need",
+                u64::from(w.max_need),
+                1..=3,
+                1,
+                "most puyos a trigger may need",
+            );
+        let weight =
+            |d: Decl, key, v: i32, step, doc| d.int(key, v.max(0) as u64, 0..=100_000, step, doc);
+        d = weight(
+            d,
+            "w_chain",
+            w.chain,
+            100,
+            "per link of the potential chain",
+        );
+        d = weight(d, "w_need", w.need, 25, "per puyo the trigger needs");
+        d = weight(
+            d,
+            "w_waste",
+            w.waste,
+            4,
+            "per puyo outside the potential chain",
+        );
+        d = weight(
+            d,
+            "w_link",
+            w.link,
+            3,
+            "per pair of same-coloured neighbours",
+        );
+        d = weight(
+            d,
+            "w_shape",
+            w.shape,
+            1,
+            "per unit of distance of the heights from a U",
+        );
+        d = weight(
+            d,
+            "w_death",
+            w.death,
+            200,
+            "per row of the losing column above death_at",
+        );
+        d = d.int(
+            "death_at",
+            w.death_at.max(0) as u64,
+            0..=11,
+            1,
+            "rows the losing column may have before w_death counts",
+        );
+        d = weight(
+            d,
+            "w_room",
+            w.room,
+            15,
+            "per unit of room beside the trigger's column",
+        );
+        d = weight(
+            d,
+            "w_trigger_y",
+            w.trigger_y,
+            10,
+            "per row of the trigger's column",
+        );
+        d = weight(
+            d,
+            "w_short",
+            w.short,
+            1,
+            "links a chain fired short of the target is worth less",
+        );
+        d = weight(
+            d,
+            "w_tear",
+            w.tear,
+            5,
+            "per unit of squared step between columns beyond two rows",
+        );
+        weight(
+            d,
+            "w_second",
+            w.second,
+            50,
+            "per link of the longest chain from another column",
+        )
+    }
+
+    /// The defaults changed by agent parameters ([`BestSettings::decl`];
+    /// `seed` is the caller's to read); unknown keys are errors.
     pub fn from_params(params: &AgentParams) -> Result<Self, String> {
-        use crate::games::param_u64;
-        let mut s = BestSettings::default();
-        if let Some(x) = param_u64(params, "beam", 1..=4096)? {
+        let d = BestSettings::default().decl("best");
+        Ok(BestSettings::default().over(&d.read(params)?))
+    }
+
+    /// `self` changed by the parameters `p` gives ([`BestSettings::decl`]).
+    pub fn over(mut self, p: &Read) -> Self {
+        let s = &mut self;
+        if let Some(x) = p.u64("beam") {
             s.beam = x as usize;
         }
-        if let Some(x) = param_u64(params, "depth", 1..=32)? {
+        if let Some(x) = p.u64("depth") {
             s.depth = x as usize;
         }
-        if let Some(x) = param_u64(params, "fire_at", 2..=19)? {
+        if let Some(x) = p.u64("fire_at") {
             s.fire_at = x as u8;
         }
-        if let Some(x) = param_u64(params, "full_at", 0..=CELLS as u64)? {
+        if let Some(x) = p.u64("full_at") {
             s.full_at = x as u32;
         }
-        if let Some(x) = param_u64(params, "slack", 0..=19)? {
+        if let Some(x) = p.u64("slack") {
             s.slack = x as u8;
         }
-        if let Some(x) = param_u64(params, "ms", 1..=60_000)? {
+        if let Some(x) = p.u64("ms") {
             s.budget = Duration::from_millis(x);
         }
-        if let Some(x) = param_u64(params, "futures", 1..=100_000)? {
+        if let Some(x) = p.u64("futures") {
             s.futures = x as usize;
         }
         let w = &mut s.weights;
-        if let Some(x) = param_u64(params, "need", 1..=3)? {
+        if let Some(x) = p.u64("need") {
             w.max_need = x as u8;
         }
-        if let Some(x) = param_u64(params, "death_at", 0..=11)? {
+        if let Some(x) = p.u64("death_at") {
             w.death_at = x as i32;
         }
         for (key, field) in [
@@ -149,11 +281,11 @@ impl BestSettings {
             ("w_tear", &mut w.tear),
             ("w_second", &mut w.second),
         ] {
-            if let Some(x) = param_u64(params, key, 0..=100_000)? {
+            if let Some(x) = p.u64(key) {
                 *field = x as i32;
             }
         }
-        Ok(s)
+        self
     }
 }
 

@@ -704,6 +704,7 @@ async fn play_game<G: PlayableGame>(
             started_ms,
             finished_ms: now_ms(),
             match_tag: None,
+            analysis: None,
         };
         if let Err(e) = w.append(&record) {
             tracing::error!(game_id, path = %w.path().display(), error = %e, "cannot write the game record");
