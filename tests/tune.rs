@@ -249,3 +249,55 @@ fn a_run_killed_with_sigkill_resumes_to_the_end_of_an_unbroken_run() {
     let r = last_json(&o);
     assert!(r["a"].as_str().unwrap().starts_with("pmc(blunder="), "{r}");
 }
+
+/// Puyo's one-player measure (the solo chain) as the objective; a game
+/// without one says so.
+#[test]
+fn the_solo_chain_can_be_the_objective() {
+    let o = run(
+        &[
+            "tune",
+            "puyo",
+            "--agent",
+            "potential",
+            "--objective",
+            "solo",
+            "--param",
+            "full_at",
+            "--games",
+            "8",
+            "--seed",
+            "1",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("tune: 4 of 4 iterations, 8 games: full_at="),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(
+        &[
+            "tune",
+            "four3d",
+            "--agent",
+            "pmc",
+            "--objective",
+            "solo",
+            "--games",
+            "4",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("four3d: no one-player measure"),
+        "{}",
+        stderr(&o)
+    );
+}

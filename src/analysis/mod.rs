@@ -14,7 +14,8 @@
 //! and the move the reference preferred. The decisive move of a game is the
 //! first move of the losing side after which the reference's exact values
 //! say it went from not lost (a draw or a win) to lost; where no exact value
-//! says so, the losing side's largest drop (in a draw, either side's). Pure
+//! says so, the losing side's largest drop (in a draw, either side's).
+//! Either way only a move other than the reference's own choice counts. Pure
 //! apart from the agents' clocks: the caller reads and writes records.
 
 use std::sync::atomic::AtomicBool;
@@ -375,9 +376,14 @@ fn move_values<G: PlayableGame>(
 fn decisive<G: PlayableGame>(record: &GameRecord, values: &[MoveValue]) -> Option<Decisive> {
     const EPS: f64 = 1e-6;
     let loser = record.winner.map(|w| 1 - w);
+    // The losing side's moves (either side's in a draw), other than the
+    // reference's own choice: a move the reference would have played is no
+    // mistake, whatever its values say (a time-limited search's values move
+    // from one position to the next by its horizon alone).
     let candidates: Vec<&MoveValue> = values
         .iter()
         .filter(|v| loser.is_none_or(|l| v.seat == l))
+        .filter(|v| v.best.is_none() || v.best.as_ref() != record.moves.get(v.ply))
         .collect();
     let exact_loss = candidates.iter().find(|v| {
         v.exact && v.before.is_some_and(|b| b >= 0.5 - EPS) && v.after.is_some_and(|a| a <= EPS)

@@ -29,6 +29,23 @@ use crate::search::Agent;
 /// golad: `best`); every game's registry accepts it.
 pub const DEFAULT_AGENT: &str = "default";
 
+/// `name`, or the game's `default` agent when `name` is [`DEFAULT_AGENT`].
+pub fn agent_name<'a>(name: &'a str, default: &'a str) -> &'a str {
+    if name == DEFAULT_AGENT {
+        default
+    } else {
+        name
+    }
+}
+
+/// The error for an agent `name` that `game` does not have.
+pub fn unknown_agent(game: &str, name: &str, known: &[&str]) -> String {
+    format!(
+        "unknown {game} agent '{name}' (known: {})",
+        known.join(", ")
+    )
+}
+
 /// Agent options from a profile's `[agent_params]` table.
 pub type AgentParams = serde_json::Map<String, Value>;
 

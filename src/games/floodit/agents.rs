@@ -23,7 +23,7 @@ use rand::{Rng, SeedableRng};
 use super::eval::{greedy_then_reach, territory_and_race, territory_and_reach};
 use super::rules::FloodIt;
 use crate::games::params::Decl;
-use crate::games::{AgentParams, DEFAULT_AGENT};
+use crate::games::AgentParams;
 use crate::search::bandit::{decide, PrimitiveMc};
 use crate::search::mcts::{PlayoutResult, Policy, Uct, UctConfig};
 use crate::search::{Agent, Bound, Budget, Decision, Game, Limits, RandomAgent};
@@ -68,7 +68,7 @@ fn leaf_options(leaf: Leaf) -> (&'static str, u32) {
 /// The parameters of every agent, declared once: what [`build`] reads,
 /// `ladderbot agents --params` prints and `ladderbot tune` moves.
 pub fn decl(name: &str) -> Result<Decl, String> {
-    let name = canonical(name);
+    let name = crate::games::agent_name(name, DEFAULT);
     let depth = |d: Decl| {
         d.int_or_none(
             "depth",
@@ -135,23 +135,8 @@ pub fn decl(name: &str) -> Result<Decl, String> {
                     "the leaf evaluation: the reach race, or its ties to the side to move",
                 )
         }
-        other => return Err(unknown(other)),
+        other => return Err(crate::games::unknown_agent("floodit", other, NAMES)),
     })
-}
-
-fn canonical(name: &str) -> &str {
-    if name == DEFAULT_AGENT {
-        DEFAULT
-    } else {
-        name
-    }
-}
-
-fn unknown(name: &str) -> String {
-    format!(
-        "unknown floodit agent '{name}' (known: {})",
-        NAMES.join(", ")
-    )
 }
 
 /// Builds a named agent.
@@ -160,7 +145,7 @@ pub fn build(
     params: &AgentParams,
     seed: u64,
 ) -> Result<Box<dyn Agent<FloodIt>>, String> {
-    let name = canonical(name);
+    let name = crate::games::agent_name(name, DEFAULT);
     let d = decl(name)?;
     let p = d.read(params)?;
     match name {
@@ -221,7 +206,7 @@ pub fn build(
             };
             Ok(Box::new(ab))
         }
-        other => Err(unknown(other)),
+        other => Err(crate::games::unknown_agent("floodit", other, NAMES)),
     }
 }
 

@@ -112,7 +112,7 @@ fn uct_config(p: &Read, mut base: UctConfig) -> UctConfig {
 /// The parameters of every agent, declared once: what `build` reads,
 /// `ladderbot agents --params` prints and `ladderbot tune` moves.
 pub fn decl(name: &str) -> Result<Decl, String> {
-    let name = canonical(name);
+    let name = crate::games::agent_name(name, DEFAULT);
     let pmc = PrimitiveMc::new(0);
     Ok(match name {
         "random" => Decl::new(name),
@@ -143,28 +143,13 @@ pub fn decl(name: &str) -> Result<Decl, String> {
         "uct-tactics" => uct_decl(Decl::new(name), &uct_tactics_config(), true, true),
         "ab-v1" => super::best::BestConfig::v1().decl(name),
         "best" => super::best::BestConfig::default().decl(name),
-        other => return Err(unknown(other)),
+        other => return Err(crate::games::unknown_agent("four3d", other, NAMES)),
     })
-}
-
-fn canonical(name: &str) -> &str {
-    if name == crate::games::DEFAULT_AGENT {
-        DEFAULT
-    } else {
-        name
-    }
-}
-
-fn unknown(name: &str) -> String {
-    format!(
-        "unknown agent '{name}' for four3d (known: {})",
-        NAMES.join(", ")
-    )
 }
 
 /// Builds a named agent; `params` are its options from the profile.
 pub fn build(name: &str, params: &AgentParams, seed: u64) -> Result<Box<dyn Agent<Board>>, String> {
-    let name = canonical(name);
+    let name = crate::games::agent_name(name, DEFAULT);
     let d = decl(name)?;
     let p = d.read(params)?;
     match name {
@@ -211,7 +196,7 @@ pub fn build(name: &str, params: &AgentParams, seed: u64) -> Result<Box<dyn Agen
             let cfg = super::best::BestConfig::from_params(params)?;
             Ok(Box::new(super::best::Best::new(cfg)))
         }
-        other => Err(unknown(other)),
+        other => Err(crate::games::unknown_agent("four3d", other, NAMES)),
     }
 }
 

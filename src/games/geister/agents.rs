@@ -62,29 +62,14 @@ pub const DEFAULT: &str = "random";
 /// `ladderbot agents --params` prints and `ladderbot tune` moves.
 pub fn decl(name: &str) -> Result<Decl, String> {
     use super::best::BestConfig;
-    let name = canonical(name);
+    let name = crate::games::agent_name(name, DEFAULT);
     Ok(match name {
         "random" | "charge" | "rule" => Decl::new(name),
         "dmc-v1" => BestConfig::dmc_v1().decl(name),
         "ismcts-v1" => BestConfig::ismcts_v1().decl(name),
         "best" => BestConfig::default().decl(name),
-        other => return Err(unknown(other)),
+        other => return Err(crate::games::unknown_agent("geister", other, NAMES)),
     })
-}
-
-fn canonical(name: &str) -> &str {
-    if name == crate::games::DEFAULT_AGENT {
-        DEFAULT
-    } else {
-        name
-    }
-}
-
-fn unknown(name: &str) -> String {
-    format!(
-        "unknown geister agent '{name}' (known: {})",
-        NAMES.join(", ")
-    )
 }
 
 /// Builds a named agent; `params` are its options from the profile.
@@ -93,7 +78,7 @@ pub fn build(
     params: &AgentParams,
     seed: u64,
 ) -> Result<Box<dyn Agent<GeisterGame>>, String> {
-    let name = canonical(name);
+    let name = crate::games::agent_name(name, DEFAULT);
     let d = decl(name)?;
     d.read(params)?;
     match name {
@@ -117,7 +102,7 @@ pub fn build(
             let config = super::best::BestConfig::from_params(params)?;
             Ok(Box::new(super::best::Best::new(config, seed)))
         }
-        other => Err(unknown(other)),
+        other => Err(crate::games::unknown_agent("geister", other, NAMES)),
     }
 }
 

@@ -182,7 +182,7 @@ const CONTROL: ControlParams = ControlParams {
 /// The parameters of every agent, declared once: what [`build`] reads,
 /// `ladderbot agents --params` prints and `ladderbot tune` moves.
 pub fn decl(name: &str) -> Result<Decl, String> {
-    let name = canonical(name);
+    let name = crate::games::agent_name(name, DEFAULT);
     Ok(match name {
         "random" | "pass" => Decl::new(name),
         "ai1" | "ai2" | "ai3" => Decl::new(name)
@@ -242,20 +242,8 @@ pub fn decl(name: &str) -> Result<Decl, String> {
                     "playouts through a leaf before it is expanded",
                 )
         }
-        other => return Err(unknown(other)),
+        other => return Err(crate::games::unknown_agent("golad", other, NAMES)),
     })
-}
-
-fn canonical(name: &str) -> &str {
-    if name == crate::games::DEFAULT_AGENT {
-        DEFAULT
-    } else {
-        name
-    }
-}
-
-fn unknown(name: &str) -> String {
-    format!("unknown golad agent '{name}' (known: {})", NAMES.join(", "))
 }
 
 /// Builds a named agent; `params` are its options from the profile.
@@ -264,7 +252,7 @@ pub fn build(
     params: &AgentParams,
     seed: u64,
 ) -> Result<Box<dyn Agent<GolState>>, String> {
-    let name = canonical(name);
+    let name = crate::games::agent_name(name, DEFAULT);
     let d = decl(name)?;
     let p = d.read(params)?;
     match name {
@@ -303,7 +291,7 @@ pub fn build(
                 seed,
             )))
         }
-        other => Err(unknown(other)),
+        other => Err(crate::games::unknown_agent("golad", other, NAMES)),
     }
 }
 

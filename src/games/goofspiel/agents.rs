@@ -13,7 +13,7 @@ use rand::SeedableRng;
 
 use super::rules::{GoofObs, Goofspiel};
 use crate::games::params::Decl;
-use crate::games::{AgentParams, DEFAULT_AGENT};
+use crate::games::AgentParams;
 use crate::search::{Agent, Decision, Limits};
 
 /// The agent `default` stands for.
@@ -24,26 +24,11 @@ pub const NAMES: &[&str] = &["random", "match"];
 
 /// The parameters of every agent, declared once: neither takes any.
 pub fn decl(name: &str) -> Result<Decl, String> {
-    let name = canonical(name);
+    let name = crate::games::agent_name(name, DEFAULT);
     match name {
         "random" | "match" => Ok(Decl::new(name)),
-        other => Err(unknown(other)),
+        other => Err(crate::games::unknown_agent("goofspiel", other, NAMES)),
     }
-}
-
-fn canonical(name: &str) -> &str {
-    if name == DEFAULT_AGENT {
-        DEFAULT
-    } else {
-        name
-    }
-}
-
-fn unknown(name: &str) -> String {
-    format!(
-        "unknown goofspiel agent '{name}' (known: {})",
-        NAMES.join(", ")
-    )
 }
 
 /// Builds a named agent (`default` is [`DEFAULT`]); `params` must be empty.
@@ -52,12 +37,12 @@ pub fn build(
     params: &AgentParams,
     seed: u64,
 ) -> Result<Box<dyn Agent<Goofspiel>>, String> {
-    let name = canonical(name);
+    let name = crate::games::agent_name(name, DEFAULT);
     decl(name)?.read(params)?;
     match name {
         "random" => Ok(Box::new(RandomBidder::new(seed))),
         "match" => Ok(Box::new(MatchBidder)),
-        other => Err(unknown(other)),
+        other => Err(crate::games::unknown_agent("goofspiel", other, NAMES)),
     }
 }
 
@@ -165,7 +150,7 @@ mod tests {
         for name in NAMES {
             assert_eq!(agent(name, 0).name(), *name);
         }
-        assert_eq!(agent(DEFAULT_AGENT, 0).name(), DEFAULT);
+        assert_eq!(agent(crate::games::DEFAULT_AGENT, 0).name(), DEFAULT);
         let e = build("x", &AgentParams::new(), 0).err().unwrap();
         assert_eq!(e, "unknown goofspiel agent 'x' (known: random, match)");
         let params: AgentParams = serde_json::from_str(r#"{"depth": 2}"#).unwrap();

@@ -22,7 +22,7 @@ use super::best::{BestPlanner, BestSettings};
 use super::planner::{chooser_decl, chooser_from, Chooser, View};
 use super::rules::{PuyoDuel, PuyoObs};
 use crate::games::params::Decl;
-use crate::games::{AgentParams, DEFAULT_AGENT};
+use crate::games::AgentParams;
 use crate::search::{Agent, Decision, Limits};
 
 /// The agent `default` stands for.
@@ -35,24 +35,12 @@ pub const NAMES: &[&str] = &["random", "template", "potential", "combined", "bes
 /// `ladderbot agents --params` prints and `ladderbot tune` moves (the
 /// choosers' own: [`super::planner::chooser_decl`]).
 pub fn decl(name: &str) -> Result<Decl, String> {
-    let name = canonical(name);
+    let name = crate::games::agent_name(name, DEFAULT);
     match name {
         "random" => Ok(Decl::new(name)),
         "template" | "potential" | "combined" | "best" => chooser_decl(name),
-        other => Err(unknown(other)),
+        other => Err(crate::games::unknown_agent("puyo", other, NAMES)),
     }
-}
-
-fn canonical(name: &str) -> &str {
-    if name == DEFAULT_AGENT {
-        DEFAULT
-    } else {
-        name
-    }
-}
-
-fn unknown(name: &str) -> String {
-    format!("unknown puyo agent '{name}' (known: {})", NAMES.join(", "))
 }
 
 /// Builds a named agent.
@@ -61,7 +49,7 @@ pub fn build(
     params: &AgentParams,
     seed: u64,
 ) -> Result<Box<dyn Agent<PuyoDuel>>, String> {
-    let name = canonical(name);
+    let name = crate::games::agent_name(name, DEFAULT);
     let d = decl(name)?;
     let p = d.read(params)?;
     match name {
@@ -80,7 +68,7 @@ pub fn build(
             name: NAMES.iter().find(|n| **n == name).unwrap(),
             chooser: chooser_from(name, &p)?,
         })),
-        other => Err(unknown(other)),
+        other => Err(crate::games::unknown_agent("puyo", other, NAMES)),
     }
 }
 

@@ -268,6 +268,15 @@ impl PlayableGame for PuyoDuel {
     fn agent_decl(name: &str) -> Result<crate::games::params::Decl, String> {
         super::agents::decl(name)
     }
+    /// The links of the chain the agent fires alone on the pair sequence of
+    /// `seed` under Tsu's rules (`puyo-lab solo`'s measure).
+    fn solo_score(agent: &str, params: &AgentParams, seed: u64) -> Option<Result<f64, String>> {
+        Some(
+            super::planner::build_chooser(agent, params).map(|mut c| {
+                f64::from(super::lab::solo_run(c.as_mut(), seed, Over::default()).chain)
+            }),
+        )
+    }
     /// Moves of both fields (two a turn): the first 10 pairs, the build up
     /// to pair 30, then the firing and what follows.
     fn phase_bands() -> &'static [(usize, &'static str)] {
