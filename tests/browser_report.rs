@@ -474,3 +474,92 @@ fn report_page_opens_the_game_its_address_names() {
     let errors = page.console_errors();
     assert!(errors.is_empty(), "console errors: {errors:#?}");
 }
+
+/// `analyze --html`: under each replay the value curve of both seats and
+/// the decisive move circled, with what was played and what the reference
+/// preferred; the cursor line follows the replay.
+#[test]
+fn an_analysed_game_shows_its_value_curve_and_decisive_move_in_chromium() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser_analysis");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let games = dir.join("g.jsonl");
+    let html = dir.join("analysis.html");
+    let o = run(
+        &[
+            "match",
+            "four3d",
+            "--a",
+            "ab-v1",
+            "--b",
+            "pmc",
+            "--games",
+            "2",
+            "--playouts",
+            "2000",
+            "--seed",
+            "3",
+            "--out",
+            games.to_str().unwrap(),
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(
+        &[
+            "analyze",
+            games.to_str().unwrap(),
+            "--playouts",
+            "2000",
+            "--html",
+            html.to_str().unwrap(),
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let Some(browser) = Browser::launch() else {
+        return;
+    };
+    let page = browser.new_page();
+    page.set_viewport(1200, 900);
+    let url = file_url(&html);
+    page.goto(&url);
+    page.wait_for(
+        "document.querySelector('#game-1.open .game-values') !== null",
+        WAIT,
+    );
+    // One curve a seat, with a point for each of its moves.
+    assert_eq!(
+        page.eval("document.querySelectorAll('#game-1 .game-values polyline.values').length"),
+        2
+    );
+    let points =
+        page.eval("document.querySelectorAll('#game-1 .game-values circle:not(.decisive)').length");
+    let moves = page.eval("LB.data.games[0].analysis.values.length");
+    assert_eq!(points, moves);
+    assert_eq!(
+        page.eval("document.querySelectorAll('#game-1 .game-values circle.decisive').length"),
+        1
+    );
+    let note = page.eval_str("document.querySelector('#game-1 .decisive-note').textContent");
+    assert!(note.starts_with("Decisive move: turn "), "{note}");
+    assert!(note.contains("the reference preferred"), "{note}");
+    // The cursor line moves with the replay.
+    let x0 =
+        page.eval_str("document.querySelector('#game-1 .game-values .now').getAttribute('x1')");
+    page.key("ArrowRight");
+    page.wait_for(
+        "document.querySelector('#game-1 .pos').textContent.startsWith('turn 1 /')",
+        WAIT,
+    );
+    let x1 =
+        page.eval_str("document.querySelector('#game-1 .game-values .now').getAttribute('x1')");
+    assert_ne!(x0, x1);
+    check_requests(&page, &url);
+    let errors = page.console_errors();
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
+}

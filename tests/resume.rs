@@ -133,6 +133,18 @@ fn a_match_killed_and_resumed_records_every_game_once_with_the_same_results() {
         stderr(&refused)
     );
 
+    // --resume with another --games than the run that wrote them: refused,
+    // naming both, instead of playing the whole match again beside them.
+    let mut other: Vec<&str> = refs.clone();
+    let g = other.iter().position(|a| *a == "--games").unwrap();
+    other[g + 1] = "31";
+    other.push("--resume");
+    let refused = run(&other, &[], None, LIMIT);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    let e = stderr(&refused);
+    assert!(e.contains("30 games") && e.contains("31 games"), "{e}");
+    assert_eq!(lines(&out), before);
+
     let mut resumed: Vec<&str> = refs.clone();
     resumed.push("--resume");
     let o = run(&resumed, &[], None, LIMIT);

@@ -301,3 +301,47 @@ fn the_solo_chain_can_be_the_objective() {
         stderr(&o)
     );
 }
+
+/// Against a fixed opponent (`--vs`: each setting plays a pair against it,
+/// four games an iteration) the parameter moves toward its optimum too.
+#[test]
+fn against_a_fixed_opponent_each_setting_plays_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(
+        &[
+            "tune",
+            "four3d",
+            "--agent",
+            "pmc",
+            "--vs",
+            "pmc",
+            "--vs-param",
+            "blunder=0.3",
+            "--param",
+            "blunder",
+            "--set",
+            "blunder=0.5",
+            "--games",
+            "400",
+            "--playouts",
+            "100",
+            "--r-end",
+            "0.2",
+            "--seed",
+            "3",
+            "--out",
+            dir.path().to_str().unwrap(),
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = state(dir.path());
+    assert_eq!(
+        (s["done"].as_u64(), s["games"].as_u64()),
+        (Some(100), Some(400))
+    );
+    let b = tuned_value(&s, "blunder");
+    assert!(b < 0.45, "blunder {b} did not move down from 0.5");
+}

@@ -308,6 +308,9 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
             )));
         }
     }
+    if let (Some(out), true) = (&cfg.out, cfg.resume) {
+        resume_finds_this_match(&cfg, args.game.id(), out)?;
+    }
     let interrupt = Interrupt::watch("match");
     let report = if args.over_gat {
         let driver = runner::gat::OverGat {
@@ -337,6 +340,47 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
         }
         None => Ok(()),
     }
+}
+
+/// `--resume` with a records file that holds games of another match of
+/// this game and none of this one: the command differs from the one that
+/// wrote them (another --games, --seed, side, budget or suite), and
+/// resuming would silently play the whole match again beside them. Refused,
+/// naming what the records say.
+fn resume_finds_this_match(
+    cfg: &runner::MatchConfig,
+    game: &str,
+    out: &std::path::Path,
+) -> Result<(), CliError> {
+    let key = cfg.key(game);
+    let mine =
+        runner::resume::earlier_games(out, &key, &cfg.game_numbers()).map_err(CliError::Usage)?;
+    if !mine.is_empty() {
+        return Ok(());
+    }
+    let Some((tag, n)) = runner::resume::other_match(out, game, &key) else {
+        return Ok(());
+    };
+    Err(CliError::Usage(format!(
+        "match --resume: {} holds {n} game(s) of another match and none of this one: they were \
+         played as A {} against B {}, seed {}, {} games{}; this command asks for A {} against B \
+         {}, seed {}, {} games{}. Repeat the command that wrote them, or choose another --out",
+        out.display(),
+        tag.a,
+        tag.b,
+        tag.seed,
+        tag.games,
+        tag.sprt
+            .map(|[e0, e1]| format!(", --sprt {e0},{e1}"))
+            .unwrap_or_default(),
+        cfg.a.describe(),
+        cfg.b.describe(),
+        cfg.seed,
+        cfg.games,
+        cfg.sprt
+            .map(|s| format!(", --sprt {},{}", s.elo0, s.elo1))
+            .unwrap_or_default(),
+    )))
 }
 
 /// SIGINT and SIGTERM during a match (or a tuning run): the first stops it

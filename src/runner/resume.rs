@@ -65,6 +65,34 @@ pub(crate) fn earlier_games(
     Ok(games)
 }
 
+/// When `--resume` finds none of this match's games in `path`: the match
+/// tag of the first record of another match of `game` there, and how many
+/// such records the file holds, so that the command can say which of its
+/// settings differ instead of silently playing the whole match again.
+pub(crate) fn other_match(
+    path: &Path,
+    game: &str,
+    key: &str,
+) -> Option<(crate::records::MatchTag, usize)> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut first = None;
+    let mut count = 0;
+    for line in text.lines() {
+        let Ok(record) = serde_json::from_str::<GameRecord>(line) else {
+            continue;
+        };
+        let Some(tag) = record.match_tag.filter(|t| t.key != key) else {
+            continue;
+        };
+        if record.game != game {
+            continue;
+        }
+        count += 1;
+        first.get_or_insert(tag);
+    }
+    first.map(|t| (t, count))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,5 +165,21 @@ mod tests {
         assert!(earlier_games(&dir.path().join("none"), "k", &[0])
             .unwrap()
             .is_empty());
+    }
+
+    #[test]
+    fn another_matchs_records_are_named_when_none_of_this_one_is_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        std::fs::write(
+            &path,
+            [record("k", 0), record("other", 1), record("other", 2)].concat(),
+        )
+        .unwrap();
+        let (tag, n) = other_match(&path, "four3d", "k").unwrap();
+        assert_eq!((tag.key.as_str(), tag.index, n), ("other", 1, 2));
+        assert!(other_match(&path, "golad", "k").is_none());
+        std::fs::write(&path, record("k", 0)).unwrap();
+        assert!(other_match(&path, "four3d", "k").is_none());
     }
 }

@@ -337,8 +337,13 @@ impl TuneState {
     pub fn profile(&self, cfg: &TuneConfig, decl: &Decl, command: &str) -> String {
         let values: Vec<f64> = self.spsa.params.iter().map(|p| p.value).collect();
         let params = setting(&cfg.fixed, &self.spsa, &values, decl);
+        let budget = match (cfg.time_ms, cfg.playouts) {
+            (Some(t), _) => format!("{t} ms a move"),
+            (None, Some(n)) => format!("{n} playouts a move"),
+            (None, None) => "the agent's default budget".into(),
+        };
         let mut text = format!(
-            "# Tuned by `{command}`:\n# {} iterations of {}, {} games; SPSA (alpha {}, gamma {}, A {} of the iterations, r_end {}).\n# Judge it against the defaults before using it: `ladderbot match {} --a-profile THIS_FILE --b {} --sprt 0,10`.\n",
+            "# Tuned by `{command}`:\n# {} iterations of {}, {} games at {budget}; SPSA (alpha {}, gamma {}, A {} of the iterations, r_end {}).\n# Judge it against the defaults before using it (docs/strength.md): `ladderbot match {} --a-profile THIS_FILE --b {} --sprt 0,20`,\n# at the short time control, then at the platform's. It sets no budget: add the platform's [search] to play with it.\n",
             self.done,
             self.spsa.iterations,
             self.games,
@@ -353,11 +358,6 @@ impl TuneState {
             "game = \"{}\"\nagent = \"{}\"\n",
             cfg.game, cfg.agent
         ));
-        if let Some(t) = cfg.time_ms {
-            text.push_str(&format!("\n[search]\ntime_ms = {t}\n"));
-        } else if let Some(n) = cfg.playouts {
-            text.push_str(&format!("\n[search]\nplayouts = {n}\n"));
-        }
         text.push_str("\n[agent_params]\n");
         for (k, v) in &params {
             let v = match v {
