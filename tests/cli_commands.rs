@@ -284,7 +284,8 @@ fn help_works_for_every_subcommand() {
     }
     let o = run(&["agents"], &[], None, LIMIT);
     assert!(
-        stdout(&o).contains("four3d: random, pmc, ucb1, uct, uct-es, uct-tactics, ab-v1, best"),
+        stdout(&o)
+            .contains("four3d: random, pmc, ucb1, uct, uct-es, uct-tactics, ab-v1, ab-v2, best"),
         "{}",
         stdout(&o)
     );

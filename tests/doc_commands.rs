@@ -44,8 +44,18 @@ use ladderbot::cli::Cli;
 const SKIP: &[(&str, &str, &str)] = &[
     (
         "docs/four3d.md",
-        "--agent best --time-ms 192 --games 100 --name best",
+        "--agent best --bank-ms 5700 --games 100 --name best",
         "plays against quasimaster/yonmoku's console programs through the bridge; nothing here builds them",
+    ),
+    (
+        "docs/four3d-results.md",
+        "--agent best --time-ms 256 --games 100 --name best",
+        "plays against quasimaster/yonmoku's console programs through the bridge; nothing here builds them",
+    ),
+    (
+        "docs/four3d-results.md",
+        "analyze yon-before-lost.jsonl",
+        "the games against yonmoku (above), which nothing here plays",
     ),
     (
         "docs/four3d-results.md",

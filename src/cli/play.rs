@@ -12,8 +12,11 @@ use crate::config::{OpponentChoice, Settings};
 use crate::games::{GameKind, GameVisitor, PlayableGame};
 use crate::platforms::gat::client::{run_client, GatClientConfig, GatGame, GatSummary};
 use crate::platforms::gat::server::{GatServer, GatServerConfig};
-use crate::platforms::ws::client::{self, ClientConfig, ClientError, GameFinished, Opponent, Stop};
+use crate::platforms::ws::client::{
+    self, ClientConfig, ClientError, ClockPolicy, GameFinished, Opponent, Stop,
+};
 use crate::records::{EndReason, GameRecord, RecordWriter};
+use crate::search::GameClock;
 
 #[derive(Debug, Args)]
 pub struct PlayArgs {
@@ -62,10 +65,18 @@ pub struct PlayArgs {
     #[arg(long)]
     pub stdio: bool,
     /// How to spend the clock: `fixed` (the default: every answer within --time-ms and the
-    /// platform's cap, 100 ms for golad --stdio) or `bank` (golad --stdio only: a fair share of
-    /// the time bank per move, more on critical moves).
+    /// platform's cap, 100 ms for golad --stdio) or `bank` (a fair share of a game clock per
+    /// move, more on critical moves: the Riddles.io engine's bank on --stdio, a match server's
+    /// bank, or --bank-ms).
     #[arg(long, value_parser = ["fixed", "bank"])]
     pub time_policy: Option<String>,
+    /// A game clock the bot keeps for itself on a match server (implies --time-policy bank):
+    /// milliseconds for each whole game, shared out over its moves.
+    #[arg(long, value_name = "MS")]
+    pub bank_ms: Option<u64>,
+    /// Milliseconds each of our moves adds back to --bank-ms.
+    #[arg(long, value_name = "MS")]
+    pub increment_ms: Option<u64>,
 }
 
 impl PlayArgs {
@@ -124,6 +135,15 @@ impl PlayArgs {
                 crate::config::TimePolicy::Fixed
             };
         }
+        if self.bank_ms.is_some() || self.increment_ms.is_some() {
+            s.search.time_policy = crate::config::TimePolicy::Bank;
+        }
+        if self.bank_ms.is_some() {
+            s.search.bank_ms = self.bank_ms;
+        }
+        if let Some(i) = self.increment_ms {
+            s.search.increment_ms = i;
+        }
         if s.client.stdio && s.game != Some(GameKind::Golad) {
             return Err(CliError::Usage(
                 "play: stdio mode (--stdio, client.stdio) is only for golad".into(),
@@ -151,6 +171,8 @@ impl PlayArgs {
             time_limit_s: None,
             stdio: false,
             time_policy: None,
+            bank_ms: None,
+            increment_ms: None,
         }
     }
 }
@@ -285,6 +307,15 @@ fn client_config(s: &Settings, url: String, opponent: Opponent) -> ClientConfig 
         playouts: s.search.playouts,
         time_ms: s.search.time_ms,
         margin_ms: s.search.margin_ms,
+        clock_policy: match s.search.time_policy {
+            crate::config::TimePolicy::Fixed => ClockPolicy::Fixed,
+            crate::config::TimePolicy::Bank => ClockPolicy::Bank {
+                own: s.search.bank_ms.map(|b| GameClock {
+                    bank: Duration::from_millis(b),
+                    increment: Duration::from_millis(s.search.increment_ms),
+                }),
+            },
+        },
         games: s.client.games,
         opponent,
         connect_timeout: Duration::from_millis(s.client.connect_timeout_ms),

@@ -63,11 +63,18 @@ pub struct SearchSettings {
     /// Seed of the agent's random numbers (unset: from the clock).
     pub seed: Option<u64>,
     /// `fixed` (default): every answer within `time_ms` and the platform's
-    /// per-move cap. `bank` (GOLAD on stdin/stdout only): spend the
-    /// engine's time bank, a fair share per move as the soft limit and up
-    /// to three times that on a critical move as the hard limit, never more
-    /// than a quarter of the bank.
+    /// per-move cap. `bank`: spend a game clock, a fair share of the bank
+    /// per move as the soft limit and a few times that on a critical move
+    /// as the hard limit, never more than a quarter of the bank: GOLAD on
+    /// stdin/stdout spends the engine's bank; a match-server client the
+    /// server's bank and/or its own (`bank_ms`, `increment_ms`).
     pub time_policy: TimePolicy,
+    /// With `time_policy = "bank"` on a match server: a bank for each whole
+    /// game that the bot keeps for itself (on a server with per-move limits
+    /// only, or a smaller one than the server's), in milliseconds.
+    pub bank_ms: Option<u64>,
+    /// What each of our moves adds back to `bank_ms`, in milliseconds.
+    pub increment_ms: u64,
 }
 
 /// How a bot spends a platform's clock (see [`SearchSettings::time_policy`]).
@@ -270,6 +277,8 @@ impl Default for SearchSettings {
             margin_ms: 30,
             seed: None,
             time_policy: TimePolicy::Fixed,
+            bank_ms: None,
+            increment_ms: 0,
         }
     }
 }
@@ -651,12 +660,34 @@ impl Settings {
                 ));
             }
         }
-        if self.search.time_policy == TimePolicy::Bank
-            && (self.game.is_some_and(|g| g != GameKind::Golad) || !self.client.stdio)
+        let gat = self.game == Some(GameKind::Geister)
+            && !self
+                .client
+                .server
+                .as_deref()
+                .is_some_and(|u| u.starts_with("ws://") || u.starts_with("wss://"));
+        if self.search.time_policy == TimePolicy::Bank && gat {
+            return Err(
+                "search.time_policy: 'bank' is for GOLAD on stdin/stdout and for match-server \
+                 (ws://) clients; a GAT server gives each move its own limit"
+                    .into(),
+            );
+        }
+        if self.search.time_policy != TimePolicy::Bank
+            && (self.search.bank_ms.is_some() || self.search.increment_ms > 0)
         {
             return Err(
-                "search.time_policy: 'bank' is for GOLAD on stdin/stdout (client.stdio = true) only"
+                "search.bank_ms and search.increment_ms are a game clock: they need \
+                 search.time_policy = \"bank\""
                     .into(),
+            );
+        }
+        if self.search.bank_ms == Some(0) {
+            return Err("search.bank_ms: must be at least 1".into());
+        }
+        if self.client.stdio && (self.search.bank_ms.is_some() || self.search.increment_ms > 0) {
+            return Err(
+                "search.bank_ms: on stdin/stdout the bot spends the engine's own bank".into(),
             );
         }
         if self.client.games == 0 {
@@ -956,19 +987,29 @@ mod tests {
     }
 
     #[test]
-    fn the_bank_time_policy_is_for_golad_on_stdio_only() {
+    fn the_bank_time_policy_is_for_stdio_golad_and_match_server_clients() {
         let (_d, p) =
             profile("game = \"golad\"\n[search]\ntime_policy = \"bank\"\n[client]\nstdio = true\n");
         let s = load(Some(&p), env(&[])).unwrap();
         assert_eq!(s.search.time_policy, TimePolicy::Bank);
-        let (_d, p) = profile("game = \"four3d\"\n[search]\ntime_policy = \"bank\"\n");
+        let (_d, p) = profile(
+            "game = \"four3d\"\n[search]\ntime_policy = \"bank\"\nbank_ms = 8000\nincrement_ms = 50\n",
+        );
+        let s = load(Some(&p), env(&[])).unwrap();
+        assert_eq!((s.search.bank_ms, s.search.increment_ms), (Some(8000), 50));
+        // A GAT server's moves each have their own limit.
+        let (_d, p) = profile("game = \"geister\"\n[search]\ntime_policy = \"bank\"\n");
         let err = load(Some(&p), env(&[])).unwrap_err().0;
         assert!(err.contains("search.time_policy"), "{err}");
-        let (_d, p) = profile("game = \"golad\"\n");
-        let err = load(Some(&p), env(&[("LADDERBOT_SEARCH__TIME_POLICY", "bank")]))
-            .unwrap_err()
-            .0;
-        assert!(err.contains("search.time_policy"), "{err}");
+        // A bank without the policy that spends it, or on stdio.
+        let (_d, p) = profile("game = \"four3d\"\n[search]\nbank_ms = 8000\n");
+        let err = load(Some(&p), env(&[])).unwrap_err().0;
+        assert!(err.contains("time_policy"), "{err}");
+        let (_d, p) = profile(
+            "game = \"golad\"\n[search]\ntime_policy = \"bank\"\nbank_ms = 8000\n[client]\nstdio = true\n",
+        );
+        let err = load(Some(&p), env(&[])).unwrap_err().0;
+        assert!(err.contains("search.bank_ms"), "{err}");
         let err = load(None, env(&[("LADDERBOT_SEARCH__TIME_POLICY", "soon")]))
             .unwrap_err()
             .0;

@@ -123,6 +123,14 @@ pub trait PlayableGame: Model + fmt::Debug {
     fn position_key(&self) -> String {
         self.state_to_json().to_string()
     }
+    /// About how many more moves the seat to move will make in this game
+    /// (this one included), from what it observes: the horizon over which
+    /// a game clock's bank is shared out ([`crate::search::Limits::on_game_clock`]).
+    /// By default 20, a typical game's worth; a game that knows better
+    /// (empty cells, rounds left) says so.
+    fn moves_to_go(_obs: &Self::Obs) -> u32 {
+        20
+    }
     /// How a finished game ended, for games that report endings (a key of
     /// [`PlayableGame::ending_keys`]).
     fn ending(&self) -> Option<&'static str> {

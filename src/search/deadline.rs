@@ -138,6 +138,64 @@ impl Limits {
     }
 }
 
+/// A game clock as the mover sees it before a move: what is left of its
+/// bank and what each of its moves adds back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameClock {
+    pub bank: Duration,
+    pub increment: Duration,
+}
+
+impl GameClock {
+    /// A critical move may take up to this many times its fair share...
+    pub const STRETCH: u32 = 4;
+    /// ...but never more than this share of the bank.
+    pub const MAX_BANK_SHARE: f64 = 0.25;
+
+    /// The bank after a move that took `used`.
+    pub fn after(self, used: Duration) -> Self {
+        GameClock {
+            bank: self.bank.saturating_sub(used) + self.increment,
+            ..self
+        }
+    }
+}
+
+impl Limits {
+    /// One move on a game clock (a bank and an increment), as the
+    /// strongest engines plan it: the optimum (soft limit) is this move's
+    /// fair share of the bank and of the increments still to come over
+    /// `moves_to_go` moves (this one included), the maximum (hard limit)
+    /// [`GameClock::STRETCH`] times that but at most
+    /// [`GameClock::MAX_BANK_SHARE`] of the bank, and never past the
+    /// platform's `allowance` for this move; `margin` comes off both. The
+    /// search itself decides where between the two it stops (earlier on a
+    /// clear or forced move, later when its best move changes or its value
+    /// falls), so the bank cannot run out: every move leaves at least three
+    /// quarters of it.
+    pub fn on_game_clock(
+        playouts: Option<u64>,
+        start: Instant,
+        clock: GameClock,
+        moves_to_go: u32,
+        allowance: Duration,
+        margin: Duration,
+    ) -> Self {
+        let (soft, hard) = bank_budget(
+            clock.bank,
+            clock.increment,
+            moves_to_go,
+            GameClock::STRETCH,
+            GameClock::MAX_BANK_SHARE,
+        );
+        let hard = hard.min(allowance);
+        Limits {
+            playouts,
+            deadline: Some(Deadline::new(start, soft.min(hard), hard, margin)),
+        }
+    }
+}
+
 /// Polled by a search loop: `while budget.tick() { ...one iteration... }`.
 /// Reads the clock and the stop flag every `check_every` iterations only.
 pub struct Budget<'a> {
@@ -306,5 +364,54 @@ mod tests {
         let mut b = Budget::new(&Limits::default(), &stop);
         while b.tick() {}
         assert_eq!(b.done(), Limits::DEFAULT_PLAYOUTS);
+    }
+
+    #[test]
+    fn a_game_clock_plans_a_fair_share_and_never_empties_the_bank() {
+        let t0 = Instant::now();
+        let ms = Duration::from_millis;
+        let clock = GameClock {
+            bank: ms(8000),
+            increment: ms(0),
+        };
+        // 8 s over 32 moves: 250 ms, up to 1 s (4x, within a quarter of 8 s).
+        let l = Limits::on_game_clock(None, t0, clock, 32, ms(60_000), ms(20));
+        let d = l.deadline.unwrap();
+        assert_eq!((d.soft - t0, d.hard - t0), (ms(230), ms(980)));
+        assert_eq!(l.playouts, None);
+        // The platform's allowance caps both.
+        let d = Limits::on_game_clock(None, t0, clock, 2, ms(500), ms(20))
+            .deadline
+            .unwrap();
+        assert_eq!((d.soft - t0, d.hard - t0), (ms(480), ms(480)));
+        // Every move taking its whole hard limit: the bank shrinks by a
+        // quarter at most each time and is never empty.
+        let mut c = GameClock {
+            bank: ms(8000),
+            increment: ms(50),
+        };
+        for left in (1..=40).rev() {
+            let d = Limits::on_game_clock(None, t0, c, left, ms(60_000), ms(0))
+                .deadline
+                .unwrap();
+            assert!(d.hard - t0 <= c.bank.mul_f64(0.25) + ms(1));
+            c = c.after(d.hard - t0);
+            assert!(c.bank > ms(0));
+        }
+        // An increment is spent as it comes.
+        let d = Limits::on_game_clock(
+            None,
+            t0,
+            GameClock {
+                bank: ms(1000),
+                increment: ms(100),
+            },
+            10,
+            ms(60_000),
+            ms(0),
+        )
+        .deadline
+        .unwrap();
+        assert_eq!(d.soft - t0, ms(190));
     }
 }

@@ -14,5 +14,5 @@ pub mod mcts;
 pub use agent::{panic_message, Agent, Blunder, Decision, RandomAgent, Renamed};
 pub use bound::Bound;
 pub use clock::SearchClock;
-pub use deadline::{Budget, Deadline, Limits};
+pub use deadline::{Budget, Deadline, GameClock, Limits};
 pub use game::{Game, Outcome, Seat};

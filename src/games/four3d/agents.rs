@@ -9,6 +9,7 @@
 //! | `uct-es` | the seed's proposal: `uct` whose playouts play the most important cell half the time |
 //! | `uct-tactics` | `best` until issue 15: UCT with tactical children and playouts (win, block, never under the opponent's win) |
 //! | `ab-v1` | `best` as issue 15 left it: alpha-beta with hand weights, no solver (a baseline) |
+//! | `ab-v2` | `best` as issue 32 left it: the fitted evaluation, the solver from 26 empty cells (a baseline) |
 //! | `best` | alpha-beta with iterative deepening, a shared table and a threat evaluation (`super::best`) |
 
 use crate::games::params::{Decl, Read};
@@ -32,6 +33,7 @@ pub const NAMES: &[&str] = &[
     "uct-es",
     "uct-tactics",
     "ab-v1",
+    "ab-v2",
     "best",
 ];
 
@@ -142,6 +144,7 @@ pub fn decl(name: &str) -> Result<Decl, String> {
         ),
         "uct-tactics" => uct_decl(Decl::new(name), &uct_tactics_config(), true, true),
         "ab-v1" => super::best::BestConfig::v1().decl(name),
+        "ab-v2" => super::best::BestConfig::v2().decl(name),
         "best" => super::best::BestConfig::default().decl(name),
         other => return Err(crate::games::unknown_agent("four3d", other, NAMES)),
     })
@@ -189,6 +192,14 @@ pub fn build(name: &str, params: &AgentParams, seed: u64) -> Result<Box<dyn Agen
             let cfg = BestConfig::from_params_over(params, BestConfig::v1(), name)?;
             Ok(Box::new(crate::search::Renamed {
                 name: "ab-v1",
+                inner: Box::new(super::best::Best::new(cfg)),
+            }))
+        }
+        "ab-v2" => {
+            use super::best::BestConfig;
+            let cfg = BestConfig::from_params_over(params, BestConfig::v2(), name)?;
+            Ok(Box::new(crate::search::Renamed {
+                name: "ab-v2",
                 inner: Box::new(super::best::Best::new(cfg)),
             }))
         }

@@ -168,6 +168,17 @@ impl crate::games::PlayableGame for Board {
     fn position_key(&self) -> String {
         symmetric_key(self)
     }
+    /// The bank is shared out by phase, where the games are decided: an
+    /// analysis of 83 lost games against yonmoku (docs/four3d-results.md)
+    /// found the reference's value still even at ply 32-34 and lost by ply
+    /// 35-36, every one of them already lost when the solver's reach (26
+    /// empty cells, ply 38) came. So a drop weighs 1 before ply 16, 2 to
+    /// ply 28, 4 to ply 40 and 1 after (the solver's, quick when it
+    /// finishes), the plan ending at ply 46 (`PLAN_END`); this move's
+    /// share is its weight over the weights of our drops to come.
+    fn moves_to_go(obs: &Board) -> u32 {
+        moves_to_go_at(obs.ply())
+    }
     fn build_agent(
         name: &str,
         params: &crate::games::AgentParams,
@@ -263,5 +274,56 @@ mod tests {
         assert!(move_from_json(&json!(16)).is_err());
         assert!(move_from_json(&json!("3")).is_err());
         assert_eq!(move_from_json(&json!(3)).unwrap(), Peg(3));
+    }
+}
+
+/// The ply by which the game clock's plan means to have spent the bank:
+/// from ply 38 on the solver decides most moves at once (against yonmoku
+/// every game was already solved by then), and a forced block takes no
+/// time, so a plan to the mean game length (58) left 40% of the bank
+/// unspent. Later drops get what is left, and never less than a share.
+const PLAN_END: u32 = 46;
+
+/// The weight of a drop at `ply` in the game clock's plan (see
+/// `moves_to_go`).
+fn time_weight(ply: u32) -> u32 {
+    match ply {
+        0..16 => 1,
+        16..28 => 2,
+        28..40 => 4,
+        _ => 1,
+    }
+}
+
+/// Our drops to come from `ply` (this one included) in units of this
+/// drop's weight: how many moves of this one's size the bank is shared
+/// over.
+fn moves_to_go_at(ply: u32) -> u32 {
+    let end = if ply < PLAN_END { PLAN_END } else { 64 };
+    let total: u32 = (ply..end).step_by(2).map(time_weight).sum();
+    total.div_ceil(time_weight(ply)).max(1)
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use super::*;
+
+    #[test]
+    fn the_bank_goes_to_the_late_middle_game() {
+        // Early drops get a small share, the plies where games turn the
+        // largest, and the last drops all that is left.
+        assert_eq!(moves_to_go_at(0), 47);
+        assert_eq!(moves_to_go_at(30), 6);
+        assert_eq!(moves_to_go_at(44), 1);
+        assert_eq!(moves_to_go_at(56), 4);
+        assert_eq!(moves_to_go_at(63), 1);
+        let share = |ply| 1.0 / f64::from(moves_to_go_at(ply));
+        assert!(share(0) < share(20) && share(20) < share(30));
+        // Over a whole game the plan spends a bank of 1 about once.
+        let mut bank = 1.0f64;
+        for ply in (0..PLAN_END).step_by(2) {
+            bank -= bank * share(ply);
+        }
+        assert!(bank < 0.05, "{bank} of the bank left at the end");
     }
 }

@@ -17,7 +17,7 @@ use crate::platforms::ws::protocol::{
 use crate::records::{EndReason, GameRecord};
 pub use crate::runtime::Stop;
 use crate::runtime::{wait_for_stop, SearchHandle, SearchThread};
-use crate::search::{Limits, Seat};
+use crate::search::{GameClock, Limits, Seat};
 
 pub use crate::platforms::ws::protocol::Opponent;
 
@@ -49,6 +49,8 @@ pub struct ClientConfig {
     pub time_ms: Option<u64>,
     /// Safety margin taken off every deadline, for I/O.
     pub margin_ms: u64,
+    /// How the moves share a game clock.
+    pub clock_policy: ClockPolicy,
     /// Games to finish in all (a game lost by disconnect counts).
     pub games: u32,
     pub opponent: Opponent,
@@ -79,6 +81,31 @@ pub struct ClientConfig {
     pub heartbeat_timeout: Duration,
 }
 
+/// How the client spends a game's time (`search.time_policy`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ClockPolicy {
+    /// Every move gets `time_ms` (or the server's allowance), whatever is
+    /// left of a bank.
+    #[default]
+    Fixed,
+    /// A share of a bank per move ([`Limits::on_game_clock`]): the server's
+    /// bank and increment when it keeps one, and `own` (a bank for the
+    /// whole game and an increment the bot keeps for itself, counted from
+    /// each request to its answer) when set; with both, the smaller bank.
+    /// With neither, as [`ClockPolicy::Fixed`].
+    Bank { own: Option<GameClock> },
+}
+
+/// The bank the bot keeps for itself in the game in progress
+/// ([`ClockPolicy::Bank`]'s `own`).
+#[derive(Clone, Debug)]
+struct OwnClock {
+    game_id: String,
+    clock: GameClock,
+    /// When the request now being searched arrived.
+    asked_at: Option<Instant>,
+}
+
 impl Default for ClientConfig {
     fn default() -> Self {
         ClientConfig {
@@ -89,6 +116,7 @@ impl Default for ClientConfig {
             playouts: None,
             time_ms: None,
             margin_ms: 50,
+            clock_policy: ClockPolicy::Fixed,
             games: 1,
             opponent: Opponent::Any,
             connect_timeout: Duration::from_secs(5),
@@ -722,6 +750,10 @@ async fn session<G: PlayableGame>(
     }
     let mut hello_pending = resuming.is_none();
     let mut pending: Option<(String, SearchHandle<G::Action>)> = None;
+    // The game clock: the server's increment (from `game_start`) and the
+    // bank the bot keeps for itself, if any.
+    let mut increment = Duration::ZERO;
+    let mut own: Option<OwnClock> = None;
     let mut last_in = tokio::time::Instant::now();
     let mut rtt_tick =
         tokio::time::interval_at(tokio::time::Instant::now() + RTT_PING_EVERY, RTT_PING_EVERY);
@@ -788,11 +820,16 @@ async fn session<G: PlayableGame>(
                 match r {
                     Ok(d) => {
                         let mv = ClientMsg::Move {
-                            game_id,
+                            game_id: game_id.clone(),
                             mv: G::move_to_json(d.mv),
                         };
                         if let Err(e) = send(&mut ws, &mv).await {
                             return dropped(welcomed, e);
+                        }
+                        if let Some(o) = own.as_mut().filter(|o| o.game_id == game_id) {
+                            if let Some(at) = o.asked_at.take() {
+                                o.clock = o.clock.after(at.elapsed());
+                            }
                         }
                     }
                     Err(e) => tracing::error!(error = %e, "search failed; no move sent"),
@@ -862,10 +899,21 @@ async fn session<G: PlayableGame>(
                 of,
                 seat_token,
                 resumed,
+                clock,
                 ..
             } => {
                 hello_pending = false;
                 in_match = true;
+                increment = Duration::from_millis(clock.increment_ms);
+                if let ClockPolicy::Bank { own: Some(c) } = config.clock_policy {
+                    if own.as_ref().is_none_or(|o| o.game_id != game_id) {
+                        own = Some(OwnClock {
+                            game_id: game_id.clone(),
+                            clock: c,
+                            asked_at: None,
+                        });
+                    }
+                }
                 if resuming.take().is_some() {
                     progress.summary.resumed += 1;
                     tracing::info!(game_id, resumed, "seat taken back on a new connection");
@@ -901,6 +949,7 @@ async fn session<G: PlayableGame>(
                 game_id,
                 state,
                 your_time_ms,
+                remaining_ms,
                 ..
             } => {
                 let obs = G::obs_from_json(&state).map_err(|e| {
@@ -915,13 +964,55 @@ async fn session<G: PlayableGame>(
                 // leave the agent no time at all.
                 let allowance = Duration::from_millis(your_time_ms);
                 let allowance = allowance.saturating_sub(rtt.estimate().min(allowance / 2));
-                let limits = Limits::under_clock(
-                    config.playouts,
-                    config.time_ms,
-                    received_at,
-                    allowance,
-                    Duration::from_millis(config.margin_ms),
-                );
+                let margin = Duration::from_millis(config.margin_ms);
+                let seat = progress
+                    .current
+                    .as_ref()
+                    .filter(|c| c.game_id == game_id)
+                    .map_or(0, |c| c.seat);
+                let own = own.as_mut().filter(|o| o.game_id == game_id);
+                let clock = match config.clock_policy {
+                    ClockPolicy::Fixed => None,
+                    ClockPolicy::Bank { .. } => {
+                        let server = remaining_ms.map(|b| GameClock {
+                            bank: Duration::from_millis(b[seat & 1]),
+                            increment,
+                        });
+                        match (server, own.as_ref().map(|o| o.clock)) {
+                            (Some(s), Some(o)) => Some(if s.bank <= o.bank { s } else { o }),
+                            (s, o) => s.or(o),
+                        }
+                    }
+                };
+                if let Some(o) = own {
+                    o.asked_at = Some(received_at);
+                }
+                let limits = match clock {
+                    Some(c) => Limits::on_game_clock(
+                        config.playouts,
+                        received_at,
+                        c,
+                        G::moves_to_go(&obs),
+                        allowance,
+                        margin,
+                    ),
+                    None => Limits::under_clock(
+                        config.playouts,
+                        config.time_ms,
+                        received_at,
+                        allowance,
+                        margin,
+                    ),
+                };
+                if let Some(d) = limits.deadline {
+                    tracing::debug!(
+                        game_id,
+                        soft_ms = (d.soft - d.start).as_millis() as u64,
+                        hard_ms = (d.hard - d.start).as_millis() as u64,
+                        bank_ms = clock.map(|c| c.bank.as_millis() as u64),
+                        "move planned"
+                    );
+                }
                 pending = Some((game_id, search.submit(obs, limits)));
             }
             ServerMsg::MovePlayed {

@@ -56,10 +56,28 @@ pub struct BestConfig {
     /// less on clear moves (else: start one only in the first half of the
     /// soft limit, as `ab-v1`).
     pub predict_time: bool,
+    /// When an iteration's value falls by more than [`FALL`], stretch the
+    /// move's time towards the hard limit as when the best move changes
+    /// (on a game clock, where the hard limit is several times the soft).
+    pub fall_extends: bool,
 }
 
 impl Default for BestConfig {
+    /// `best`: today [`BestConfig::v2`] with the time spent where the
+    /// value falls.
     fn default() -> Self {
+        BestConfig {
+            fall_extends: true,
+            ..BestConfig::v2()
+        }
+    }
+}
+
+impl BestConfig {
+    /// `ab-v2`: `best` as issue 32 left it (the fitted evaluation, the
+    /// solver from 26 empty cells, the predicting time manager). A
+    /// baseline: spelt out here so that changes to `best` leave it alone.
+    pub fn v2() -> Self {
         BestConfig {
             weights: Weights::default(),
             features: Features::default(),
@@ -69,11 +87,10 @@ impl Default for BestConfig {
             model: Some(Model::shipped()),
             solve_empties: 26,
             predict_time: true,
+            fall_extends: false,
         }
     }
-}
 
-impl BestConfig {
     /// `ab-v1`: `best` as issue 15 left it (hand weights, no solver, the
     /// half-of-the-soft-limit start rule).
     pub fn v1() -> Self {
@@ -86,7 +103,7 @@ impl BestConfig {
                 quiesce: false,
                 ..Features::default()
             },
-            ..BestConfig::default()
+            ..BestConfig::v2()
         }
     }
 }
@@ -182,6 +199,11 @@ impl BestConfig {
                 "empty cells from which the exact solver is tried (0: never)",
             )
             .flag("timing", self.predict_time, "the predicting time manager")
+            .flag(
+                "fall_time",
+                self.fall_extends,
+                "more time (towards the hard limit) when the best move's value falls",
+            )
     }
 
     /// The defaults changed by the profile's `agent_params` ([`BestConfig::decl`]).
@@ -245,6 +267,9 @@ impl BestConfig {
         if let Some(t) = p.flag("timing") {
             c.predict_time = t;
         }
+        if let Some(t) = p.flag("fall_time") {
+            c.fall_extends = t;
+        }
         Ok(c)
     }
 }
@@ -265,6 +290,15 @@ pub struct Found {
     pub nodes: u64,
 }
 
+/// How [`deepen`] spends its clock: `predict` starts an iteration only
+/// when it is likely to finish; `fall_extends` stretches the move when the
+/// value falls (a helper thread does neither: the main thread decides).
+#[derive(Clone, Copy, Debug, Default)]
+struct Timing {
+    predict: bool,
+    fall_extends: bool,
+}
+
 /// Iterative deepening from `first_depth` over `cells` (the root's moves,
 /// in order) until the clock, `max_depth`, or a proven value stops it.
 ///
@@ -283,8 +317,12 @@ fn deepen(
     cells: &[u8],
     first_depth: i32,
     max_depth: i32,
-    predict: bool,
+    timing: Timing,
 ) -> Option<Found> {
+    let Timing {
+        predict,
+        fall_extends,
+    } = timing;
     let empties = (64 - (me | opp).count_ones()) as i32;
     let mut moves: Vec<RootMove> = cells
         .iter()
@@ -320,7 +358,7 @@ fn deepen(
         if !it.complete {
             break;
         }
-        if changed {
+        if changed || (fell && fall_extends) {
             w.clock.unstable();
         }
         stable = if changed { 0 } else { stable + 1 };
@@ -496,7 +534,13 @@ impl Best {
         let predict = self.cfg.predict_time;
         let (found, helper_nodes) = with_helpers(
             helpers,
-            || deepen(&mut main, me, opp, cells, 1, max_depth, predict),
+            || {
+                let timing = Timing {
+                    predict,
+                    fall_extends: self.cfg.fall_extends,
+                };
+                deepen(&mut main, me, opp, cells, 1, max_depth, timing)
+            },
             |i, halt| {
                 let clock = SearchClock::new(&helper_limits, halt);
                 let cfg = &self.cfg;
@@ -513,7 +557,7 @@ impl Best {
                     &order,
                     2 + (i as i32 % 2),
                     max_depth,
-                    false,
+                    Timing::default(),
                 );
                 w.nodes
             },
@@ -721,7 +765,7 @@ mod tests {
         assert!(best.features.lmr && best.features.quiesce);
         // Every lever can be switched off by name, which gives `ab-v1`.
         let mut p = AgentParams::new();
-        for k in ["fitted", "solve", "timing", "lmr", "quiesce"] {
+        for k in ["fitted", "solve", "timing", "fall_time", "lmr", "quiesce"] {
             p.insert(k.into(), 0.into());
         }
         assert_eq!(BestConfig::from_params(&p).unwrap(), v1);
