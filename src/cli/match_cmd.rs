@@ -352,13 +352,7 @@ fn resume_finds_this_match(
     game: &str,
     out: &std::path::Path,
 ) -> Result<(), CliError> {
-    let key = cfg.key(game);
-    let mine =
-        runner::resume::earlier_games(out, &key, &cfg.game_numbers()).map_err(CliError::Usage)?;
-    if !mine.is_empty() {
-        return Ok(());
-    }
-    let Some((tag, n)) = runner::resume::other_match(out, game, &key) else {
+    let Some((tag, n)) = runner::resume::other_match(out, game, &cfg.key(game)) else {
         return Ok(());
     };
     Err(CliError::Usage(format!(

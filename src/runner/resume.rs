@@ -65,10 +65,11 @@ pub(crate) fn earlier_games(
     Ok(games)
 }
 
-/// When `--resume` finds none of this match's games in `path`: the match
-/// tag of the first record of another match of `game` there, and how many
-/// such records the file holds, so that the command can say which of its
-/// settings differ instead of silently playing the whole match again.
+/// For `--resume`: when the records file `path` holds games of another
+/// match of `game` and none of the match `key`, the match tag of the first
+/// of them and how many there are, so that the command can say which of
+/// its settings differ instead of silently playing the whole match again.
+/// `None` when the file holds a game of this match (or no other match).
 pub(crate) fn other_match(
     path: &Path,
     game: &str,
@@ -81,11 +82,11 @@ pub(crate) fn other_match(
         let Ok(record) = serde_json::from_str::<GameRecord>(line) else {
             continue;
         };
-        let Some(tag) = record.match_tag.filter(|t| t.key != key) else {
+        let Some(tag) = record.match_tag.filter(|_| record.game == game) else {
             continue;
         };
-        if record.game != game {
-            continue;
+        if tag.key == key {
+            return None;
         }
         count += 1;
         first.get_or_insert(tag);
@@ -171,15 +172,14 @@ mod tests {
     fn another_matchs_records_are_named_when_none_of_this_one_is_there() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.jsonl");
-        std::fs::write(
-            &path,
-            [record("k", 0), record("other", 1), record("other", 2)].concat(),
-        )
-        .unwrap();
+        std::fs::write(&path, [record("other", 1), record("other", 2)].concat()).unwrap();
         let (tag, n) = other_match(&path, "four3d", "k").unwrap();
         assert_eq!((tag.key.as_str(), tag.index, n), ("other", 1, 2));
         assert!(other_match(&path, "golad", "k").is_none());
-        std::fs::write(&path, record("k", 0)).unwrap();
+        // One game of this match among them: nothing to say.
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        text.push_str(&record("k", 0));
+        std::fs::write(&path, text).unwrap();
         assert!(other_match(&path, "four3d", "k").is_none());
     }
 }

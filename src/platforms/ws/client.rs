@@ -970,7 +970,7 @@ async fn session<G: PlayableGame>(
                     .as_ref()
                     .filter(|c| c.game_id == game_id)
                     .map_or(0, |c| c.seat);
-                let own = own.as_mut().filter(|o| o.game_id == game_id);
+                let this_own = own.as_mut().filter(|o| o.game_id == game_id);
                 let clock = match config.clock_policy {
                     ClockPolicy::Fixed => None,
                     ClockPolicy::Bank { .. } => {
@@ -978,13 +978,13 @@ async fn session<G: PlayableGame>(
                             bank: Duration::from_millis(b[seat & 1]),
                             increment,
                         });
-                        match (server, own.as_ref().map(|o| o.clock)) {
+                        match (server, this_own.as_ref().map(|o| o.clock)) {
                             (Some(s), Some(o)) => Some(if s.bank <= o.bank { s } else { o }),
                             (s, o) => s.or(o),
                         }
                     }
                 };
-                if let Some(o) = own {
+                if let Some(o) = this_own {
                     o.asked_at = Some(received_at);
                 }
                 let limits = match clock {
