@@ -24,7 +24,9 @@ pub const NAMES: &[&str] = &[
     "golad-step",
     "golad-ai2",
     "golad-best",
+    "golad-leafcut",
     "golad-value",
+    "golad-flood",
     "floodit-playouts",
 ];
 
@@ -82,7 +84,9 @@ pub fn run(name: &str, opts: &BenchOptions) -> Result<BenchReport, String> {
         "golad-step" => Ok(golad_step(opts)),
         "golad-ai2" => Ok(golad_ai2(opts)),
         "golad-best" => Ok(golad_best(opts)),
+        "golad-leafcut" => Ok(golad_leafcut(opts)),
         "golad-value" => Ok(golad_value(opts)),
+        "golad-flood" => Ok(golad_flood(opts)),
         "floodit-playouts" => Ok(floodit_playouts(opts)),
         other => Err(format!(
             "unknown bench '{other}' (known: {})",
@@ -799,12 +803,71 @@ fn selects_per_s<G: Game>(
     })
 }
 
-/// `best`'s search at a fixed depth (3 plies, one thread) over 10 positions
+/// `best`'s search against `ab-v1`'s (and `ab-v2`'s, in the note), 60 ms a
+/// move on one thread over the same 10 positions: nodes per move (every
+/// node below the root, leaves included), medians of the samples, each the
+/// mean over the positions; the note gives the depths completed.
+fn golad_best(opts: &BenchOptions) -> BenchReport {
+    use crate::games::golad::best::{Best, BestConfig};
+    use crate::search::{Agent, Deadline, Limits};
+    use std::sync::atomic::AtomicBool;
+    let stop = AtomicBool::new(false);
+    let positions = golad_positions();
+    let one = |c: BestConfig| BestConfig { threads: 1, ..c };
+    let mut agents = [
+        Best::new(one(BestConfig::default())),
+        Best::named("ab-v1", one(BestConfig::v1())),
+        Best::named("ab-v2", one(BestConfig::v2())),
+    ];
+    let budget = Duration::from_millis(60);
+    // Per agent, per sample: mean nodes a move; and all depths reached.
+    let mut nodes: [Vec<f64>; 3] = Default::default();
+    let mut depths: [Vec<usize>; 3] = Default::default();
+    for _ in 0..opts.samples {
+        for (k, a) in agents.iter_mut().enumerate() {
+            let mut sum = 0u64;
+            for p in &positions {
+                let limits =
+                    Limits::deadline(Deadline::per_move(Instant::now(), budget, Duration::ZERO));
+                black_box(a.select(p, &limits, &stop).mv);
+                let (n, d) = a.searched();
+                sum += n;
+                depths[k].push(d);
+            }
+            nodes[k].push(sum as f64 / positions.len() as f64);
+        }
+    }
+    let depth_note = |d: &[usize]| {
+        let mean = d.iter().sum::<usize>() as f64 / d.len().max(1) as f64;
+        format!("mean depth {mean:.2}, max {}", d.iter().max().unwrap_or(&0))
+    };
+    let v2 = median(nodes[2].clone());
+    let [best_nodes, v1_nodes, _] = nodes;
+    report(
+        "golad-best",
+        best_nodes,
+        v1_nodes,
+        opts,
+        "nodes/move",
+        format!(
+            "GOLAD nodes per move at 60 ms, one thread, {} positions of a control self-play game: \
+             best ({}) vs ab-v1 ({}); ab-v2 {:.0} nodes/move ({}); rates are nodes per move, \
+             not per second",
+            positions.len(),
+            depth_note(&depths[0]),
+            depth_note(&depths[1]),
+            v2,
+            depth_note(&depths[2]),
+        ),
+    )
+}
+
+/// `ab-v2`'s search at a fixed depth (3 plies, one thread) over 10 positions
 /// of a game `control` plays against itself: with the cut at the nodes just
 /// above the leaves (`leafcut=1`, the default) against scoring every
 /// candidate there (`leafcut=0`). Both must find the same root values;
 /// `per_s` and `reference_per_s` are searches per second.
-fn golad_best(opts: &BenchOptions) -> BenchReport {
+fn golad_leafcut(opts: &BenchOptions) -> BenchReport {
     use crate::games::golad::GolState;
     use crate::games::{AgentParams, PlayableGame};
     use crate::search::Limits;
@@ -818,7 +881,7 @@ fn golad_best(opts: &BenchOptions) -> BenchReport {
         for (k, v) in [("depth", "3"), ("threads", "1"), ("leafcut", cut)] {
             p.insert(k.into(), v.into());
         }
-        GolState::build_agent("best", &p, 1).expect("a built-in agent")
+        GolState::build_agent("ab-v2", &p, 1).expect("a built-in agent")
     };
     let (mut cut, mut full) = (agent("1"), agent("0"));
     let (mut same, mut evals_cut, mut evals_full) = (true, 0u64, 0u64);
@@ -837,13 +900,13 @@ fn golad_best(opts: &BenchOptions) -> BenchReport {
         reference.push(selects_per_s(&mut *full, &positions, &unlimited, dur));
     }
     report(
-        "golad-best",
+        "golad-leafcut",
         fast,
         reference,
         opts,
         "searches/s",
         format!(
-            "GOLAD best, depth 3, one thread, {} positions of a control self-play game: leaf cut \
+            "GOLAD ab-v2, depth 3, one thread, {} positions of a control self-play game: leaf cut \
              vs every candidate scored; evaluations {} vs {} ({:.2}x fewer); same root values: {}",
             positions.len(),
             evals_cut,
@@ -923,6 +986,62 @@ fn golad_value(opts: &BenchOptions) -> BenchReport {
              the learned value model (best) vs the territory share (ab-v1), one thread; \
              a ratio below 1 is the model's cost",
             positions.len()
+        ),
+    )
+}
+
+/// The territory flood (75% of `ab-v2`'s time, by `perf`): the integer
+/// flood of `best` against the exact `f64` flood of `ab-v1`/`ab-v2`, on the
+/// fields after every candidate of the same 10 positions (both seats, the
+/// tempo to the side to move next, as the search scores them). Rates are
+/// floods per second, one thread; the note gives the largest difference.
+fn golad_flood(opts: &BenchOptions) -> BenchReport {
+    use crate::games::golad::territory::{candidates, Territory, Width};
+    let dur = Duration::from_secs_f64(opts.seconds);
+    let width = Width {
+        births: 8,
+        sacrifices: 6,
+    };
+    let mut fields = Vec::new();
+    for p in golad_positions() {
+        candidates(&p, width, |s, m| {
+            let mut t = *s;
+            t.apply(m);
+            fields.push((t.field.step(), s.to_move, t.to_move));
+            0.0
+        });
+    }
+    let (exact, fast) = (Territory::new(0.5), Territory::integer(0.5));
+    let worst = fields
+        .iter()
+        .map(|(f, me, tempo)| {
+            (exact.share(f, *me, Some(*tempo)) - fast.share(f, *me, Some(*tempo))).abs()
+        })
+        .fold(0.0f64, f64::max);
+    let per_s = |t: &Territory| {
+        let mut k = 0;
+        rate(dur, 64, || {
+            let (f, me, tempo) = &fields[k % fields.len()];
+            black_box(t.share(black_box(f), *me, Some(*tempo)));
+            k += 1;
+        })
+    };
+    let (mut fast_rates, mut reference) = (Vec::new(), Vec::new());
+    for _ in 0..opts.samples {
+        fast_rates.push(per_s(&fast));
+        reference.push(per_s(&exact));
+    }
+    report(
+        "golad-flood",
+        fast_rates,
+        reference,
+        opts,
+        "floods/s",
+        format!(
+            "GOLAD territory flood over {} fields (every candidate of 10 positions, after its \
+             generation and one more): integer weights (best) vs f64 (ab-v1, ab-v2), one thread; \
+             largest difference {worst:.1e}",
+            fields.len()
         ),
     )
 }

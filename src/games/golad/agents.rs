@@ -10,7 +10,8 @@
 //! | `mcts-v1` | `best` before issue 10: AI3's children from the cells that matter plus a second kill, UCB1, the whole time budget |
 //! | `control` | a two-ply search over a territory (control) evaluation; parameters `look`, `decay`, `two` |
 //! | `ab-v1` | `best` of issue 10: alpha-beta with iterative deepening over the territory evaluation |
-//! | `best` | `ab-v1`'s search scoring leaves by the learned value model (issue 33); see [`super::best::BestConfig::from_params`] |
+//! | `ab-v2` | `best` of issue 33: `ab-v1`'s search scoring leaves by the learned value model |
+//! | `best` | `ab-v2` with the faster integer flood (issue 48); see [`super::best::BestConfig::from_params`] |
 //!
 //! The seed agents take `playouts` (their seed value by default; 0 = no
 //! playout cap, so only the time budget counts) and `exploration`.
@@ -34,7 +35,7 @@ pub const DEFAULT: &str = "best";
 
 /// The agent names [`build`] accepts (and `default`).
 pub const NAMES: &[&str] = &[
-    "random", "pass", "ai1", "ai2", "ai3", "mcts-v1", "control", "ab-v1", "best",
+    "random", "pass", "ai1", "ai2", "ai3", "mcts-v1", "control", "ab-v1", "ab-v2", "best",
 ];
 
 /// A seed agent: the caller's limits, with the agent's own playout cap.
@@ -224,6 +225,7 @@ pub fn decl(name: &str) -> Result<Decl, String> {
             ),
         "best" => super::best::BestConfig::default().decl(name),
         "ab-v1" => super::best::BestConfig::v1().decl(name),
+        "ab-v2" => super::best::BestConfig::v2().decl(name),
         "mcts-v1" => {
             let cfg = super::mcts_v1::mcts_v1_config();
             Decl::new(name)
@@ -274,6 +276,14 @@ pub fn build(
                 params,
                 super::best::BestConfig::v1(),
                 "ab-v1",
+            )?,
+        ))),
+        "ab-v2" => Ok(Box::new(super::best::Best::named(
+            "ab-v2",
+            super::best::BestConfig::from_params_over(
+                params,
+                super::best::BestConfig::v2(),
+                "ab-v2",
             )?,
         ))),
         "mcts-v1" => {

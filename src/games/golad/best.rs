@@ -30,12 +30,16 @@
 //!
 //! It takes no randomness: the same position and budget give the same move.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::moves::Move;
-use super::territory::{best_value, candidates, improve_birth, Territory, Width};
+use super::territory::{
+    best_value, best_value_ranked, candidates, candidates_ranked, improve_birth, Purpose,
+    Territory, Width,
+};
 use super::value::{self, ValueModel};
 use super::GolState;
 use crate::games::params::Decl;
@@ -88,6 +92,22 @@ pub struct BestConfig {
     /// depth cut short still counts when it finished the previous best
     /// move): 1/2 for `ab-v1`.
     pub new_depth: f64,
+    /// Whether the flood sums integer weights ([`Territory::integer`]: the
+    /// same values to 1e-5, 1.6x the floods per second) instead of `f64`
+    /// ones (`ab-v1`, `ab-v2`).
+    pub integer_flood: bool,
+    /// How the sacrifices and birth cells are ranked before a node's
+    /// candidates are built: 0 by the candidates' own value (`ab-v1`,
+    /// `ab-v2`), `k` > 0 by a rougher one whose flood stops after `k` steps
+    /// (the integer flood only).
+    pub rank: usize,
+    /// Whether a node's scored candidates are kept for the next depth of
+    /// the same move (the deeper search finds them there instead of
+    /// scoring them again; shared by the threads).
+    pub keep_nodes: bool,
+    /// With `keep_nodes`: the replies to the root's moves are scored whole
+    /// even as leaves (no cut), so the next depth finds them kept.
+    pub reply_whole: bool,
 }
 
 impl Default for BestConfig {
@@ -120,6 +140,10 @@ impl Default for BestConfig {
             leaf_cut: true,
             value: Some(ValueModel::shipped()),
             new_depth: 0.9,
+            integer_flood: true,
+            rank: 0,
+            keep_nodes: true,
+            reply_whole: false,
         }
     }
 }
@@ -131,6 +155,17 @@ impl BestConfig {
         BestConfig {
             value: None,
             new_depth: 0.5,
+            ..BestConfig::v2()
+        }
+    }
+
+    /// `ab-v2`: `best` of issue 33 (the learned value model), kept as it
+    /// was when issue 48 began: the exact `f64` flood.
+    pub fn v2() -> Self {
+        BestConfig {
+            integer_flood: false,
+            rank: 0,
+            keep_nodes: false,
             ..BestConfig::default()
         }
     }
@@ -271,6 +306,28 @@ impl BestConfig {
             0.05,
             "the share of the soft budget after which no new depth starts",
         )
+        .flag(
+            "integer_flood",
+            self.integer_flood,
+            "the flood sums integer weights (else f64, as ab-v1 and ab-v2)",
+        )
+        .flag(
+            "keep_nodes",
+            self.keep_nodes,
+            "a node's scored candidates are kept for the next depth of the same move",
+        )
+        .flag(
+            "reply_whole",
+            self.reply_whole,
+            "with keep_nodes, the replies to the root's moves are scored whole even as leaves",
+        )
+        .int(
+            "rank",
+            self.rank as u64,
+            0..=40,
+            1,
+            "sacrifices and birth cells ranked by a flood of this many steps (0: by the full value)",
+        )
     }
 
     /// The defaults changed by the profile's `agent_params`
@@ -337,6 +394,24 @@ impl BestConfig {
         if let Some(f) = p.f64("new_depth") {
             c.new_depth = f;
         }
+        if let Some(t) = p.flag("integer_flood") {
+            c.integer_flood = t;
+        }
+        if let Some(t) = p.flag("keep_nodes") {
+            c.keep_nodes = t;
+        }
+        if let Some(t) = p.flag("reply_whole") {
+            c.reply_whole = t;
+        }
+        if let Some(k) = p.u64("rank") {
+            c.rank = k as usize;
+        }
+        if c.rank > 0 && !c.integer_flood {
+            return Err(format!(
+                "{name}: rank={} needs integer_flood=1 (the exact flood has no shorter form)",
+                c.rank
+            ));
+        }
         if let Some(t) = p.flag("learned") {
             c.value = t.then(ValueModel::shipped);
         }
@@ -373,6 +448,21 @@ pub fn leaf_value(eval: &Territory, cfg: &BestConfig, s: &GolState, m: Move) -> 
     share
 }
 
+/// A rougher, cheaper value of `m` than [`leaf_value`], to rank sacrifices
+/// and birth cells (`cfg.rank` > 0): the territory share with the flood cut
+/// after `cfg.rank` steps, after the same generations; exact once the game
+/// is over.
+pub fn rank_value(eval: &Territory, cfg: &BestConfig, s: &GolState, m: Move) -> f64 {
+    let mut t = *s;
+    t.apply(m);
+    if let Some(o) = t.outcome() {
+        return Best::terminal(o, s.to_move);
+    }
+    let f = t.field.steps(cfg.look);
+    let tempo = cfg.tempo.then_some(t.to_move);
+    eval.share_near(&f, s.to_move, tempo, cfg.rank)
+}
+
 /// The search was stopped: its partial result is not a value.
 struct Stopped;
 
@@ -386,12 +476,23 @@ struct RootShare {
     values: Mutex<Vec<Option<f64>>>,
 }
 
+/// A node's scored candidates, by position and width ([`BestConfig::keep_nodes`]).
+type Kept = Arc<Mutex<HashMap<(GolState, Width), Arc<Vec<(f64, Move)>>>>>;
+
+/// The nodes kept for one move at most (each 5-10 KB: at most about 40 MB).
+const KEPT_NODES: usize = 4_000;
+
 /// The `best` agent (see the module documentation).
 pub struct Best {
     name: &'static str,
     cfg: BestConfig,
     eval: Territory,
     evals: u64,
+    /// Nodes searched for this move (every node below the root, leaves
+    /// included), and the deepest depth completed.
+    nodes: u64,
+    reached: usize,
+    kept: Kept,
     /// Per ply, the move that last cut a node (the killer heuristic).
     killers: Vec<Option<Move>>,
     /// When to stop: the soft limit (moved towards the hard one when the
@@ -422,9 +523,16 @@ impl Best {
     pub fn named(name: &'static str, cfg: BestConfig) -> Self {
         Best {
             name,
-            eval: Territory::new(cfg.decay),
+            eval: if cfg.integer_flood {
+                Territory::integer(cfg.decay)
+            } else {
+                Territory::new(cfg.decay)
+            },
             cfg,
             evals: 0,
+            nodes: 0,
+            reached: 0,
+            kept: Kept::default(),
             killers: Vec::new(),
             soft: None,
             hard: None,
@@ -435,6 +543,12 @@ impl Best {
         }
     }
 
+    /// The nodes the last move searched (below the root) and the deepest
+    /// depth it completed (1: the root's candidates only).
+    pub fn searched(&self) -> (u64, usize) {
+        (self.nodes, self.reached)
+    }
+
     /// The value for the side that moved of a finished game.
     fn terminal(o: Outcome, mover: Seat) -> f64 {
         match o.winner() {
@@ -442,6 +556,18 @@ impl Best {
             Some(_) => 1.0 - WIN,
             None => 0.5,
         }
+    }
+
+    /// The mover's value after `m` in `s` for `purpose`: the rougher
+    /// [`rank_value`] to rank (with `cfg.rank` > 0), else [`Best::value`].
+    fn value_for(&mut self, s: &GolState, m: Move, purpose: Purpose) -> f64 {
+        if purpose == Purpose::Value || self.cfg.rank == 0 {
+            return self.value(s, m);
+        }
+        if self.halt_checks && self.halted {
+            return 0.5;
+        }
+        rank_value(&self.eval, &self.cfg, s, m)
     }
 
     /// The mover's value after `m` in `s`.
@@ -488,7 +614,11 @@ impl Best {
     }
 
     fn scored(&mut self, s: &GolState, width: Width) -> Vec<(f64, Move)> {
-        candidates(s, width, |p, m| self.value(p, m))
+        if self.cfg.rank > 0 {
+            candidates_ranked(s, width, |p, m, why| self.value_for(p, m, why))
+        } else {
+            candidates(s, width, |p, m| self.value(p, m))
+        }
     }
 
     /// Negamax: the value of `s` for its side to move, searched `depth`
@@ -502,13 +632,41 @@ impl Best {
         beta: f64,
         stop: &AtomicBool,
     ) -> Result<f64, Stopped> {
-        if depth <= 1 && self.cfg.leaf_cut {
+        self.nodes += 1;
+        if depth <= 1
+            && self.cfg.leaf_cut
+            && !(self.cfg.keep_nodes && ply == 1 && self.cfg.reply_whole)
+        {
             return self.leaf(s, ply, beta, stop);
         }
-        let moves = self.scored(s, self.width_for(ply, depth));
-        if self.out_of_time() || stop.load(Ordering::Relaxed) {
-            return Err(Stopped);
-        }
+        let width = self.width_for(ply, depth);
+        let found = if self.cfg.keep_nodes {
+            self.kept
+                .lock()
+                .ok()
+                .and_then(|k| k.get(&(*s, width)).cloned())
+        } else {
+            None
+        };
+        let moves = match found {
+            Some(kept) => kept,
+            None => {
+                let moves = self.scored(s, width);
+                // Stopped while scoring: some values are placeholders.
+                if self.out_of_time() || stop.load(Ordering::Relaxed) {
+                    return Err(Stopped);
+                }
+                let moves = Arc::new(moves);
+                if self.cfg.keep_nodes {
+                    if let Ok(mut k) = self.kept.lock() {
+                        if k.len() < KEPT_NODES {
+                            k.insert((*s, width), moves.clone());
+                        }
+                    }
+                }
+                moves
+            }
+        };
         let Some(&(first, _)) = moves.first() else {
             // A finished game is scored by its parent; never reached.
             return Ok(0.5);
@@ -517,7 +675,7 @@ impl Best {
             return Ok(first);
         }
         let w = self.width_at(ply).min(moves.len());
-        let mut moves = moves;
+        let mut moves = moves[..w].to_vec();
         // The move that cut at this ply last goes first when it is among
         // the moves searched here (the same moves, so the same value).
         if let Some(k) = self.killers[ply] {
@@ -526,7 +684,7 @@ impl Best {
             }
         }
         let mut best = f64::NEG_INFINITY;
-        for &(v, m) in moves.iter().take(w) {
+        for &(v, m) in &moves {
             let v = if v >= WIN || v <= 1.0 - WIN {
                 v
             } else {
@@ -571,7 +729,11 @@ impl Best {
             }
         }
         let width = self.width_for(ply, 1);
-        let found = best_value(s, width, beta, |p, m| self.value(p, m));
+        let found = if self.cfg.rank > 0 {
+            best_value_ranked(s, width, beta, |p, m, why| self.value_for(p, m, why))
+        } else {
+            best_value(s, width, beta, |p, m| self.value(p, m))
+        };
         if self.out_of_time() || stop.load(Ordering::Relaxed) {
             return Err(Stopped);
         }
@@ -614,6 +776,9 @@ impl Best {
                     cfg: self.cfg.clone(),
                     eval: self.eval.clone(),
                     evals: 0,
+                    nodes: 0,
+                    reached: 0,
+                    kept: self.kept.clone(),
                     killers: vec![None; self.killers.len()],
                     soft: self.soft,
                     hard: self.hard,
@@ -633,6 +798,7 @@ impl Best {
                 self.root_worker(s, depth, root, &shared, stop);
             });
             self.evals += workers.iter().map(|w| w.evals).sum::<u64>();
+            self.nodes += workers.iter().map(|w| w.nodes).sum::<u64>();
         }
         let values = shared
             .values
@@ -712,6 +878,11 @@ impl Agent<GolState> for Best {
 
     fn select(&mut self, s: &GolState, limits: &Limits, stop: &AtomicBool) -> Decision<Move> {
         self.evals = 0;
+        self.nodes = 0;
+        self.reached = 0;
+        if let Ok(mut k) = self.kept.lock() {
+            k.clear();
+        }
         self.halt_checks = false;
         self.halted = false;
         // Under a deadline, a helper only on a core nothing else wants: on
@@ -817,8 +988,11 @@ impl Agent<GolState> for Best {
                 break;
             }
         }
+        self.reached = reached;
         tracing::debug!(
+            agent = self.name,
             depth = reached,
+            nodes = self.nodes,
             evals = self.evals,
             elapsed_ms = deadline.map(|d| d.start.elapsed().as_secs_f64() * 1e3),
             hard_ms = deadline.map(|d| (d.hard - d.start).as_secs_f64() * 1e3),
@@ -913,7 +1087,19 @@ mod tests {
         assert_eq!(
             BestConfig::v1(),
             BestConfig::from_params(
-                &serde_json::from_str(r#"{"learned": 0, "new_depth": 0.5}"#).unwrap()
+                &serde_json::from_str(
+                    r#"{"learned": 0, "new_depth": 0.5, "integer_flood": 0, "keep_nodes": 0}"#
+                )
+                .unwrap()
+            )
+            .unwrap()
+        );
+        // ab-v2 is best with the exact flood, and plays as best did before
+        // issue 48 (the flood is the only difference).
+        assert_eq!(
+            BestConfig::v2(),
+            BestConfig::from_params(
+                &serde_json::from_str(r#"{"integer_flood": 0, "keep_nodes": 0}"#).unwrap()
             )
             .unwrap()
         );
@@ -934,6 +1120,71 @@ mod tests {
         let p: AgentParams =
             serde_json::from_str(r#"{"value_file": "/nonexistent.json"}"#).unwrap();
         assert!(BestConfig::from_params(&p).is_err());
+    }
+
+    #[test]
+    fn kept_nodes_and_the_integer_flood_change_the_work_not_the_search() {
+        // A fixed depth, one thread, no time limit. Keeping the nodes
+        // between depths gives the same root value and move with fewer
+        // evaluations (from depth 4: the first depth whose interior nodes
+        // the depth before scored whole); the integer flood gives the same
+        // move (its values differ from the exact flood's by the rounding
+        // only).
+        let stop = AtomicBool::new(false);
+        let limits = Limits::playouts(100_000_000);
+        for seed in [2, 11, 23] {
+            let mut s = GolState::start(seed, 100);
+            s.apply(Move::Pass);
+            let base = BestConfig {
+                max_depth: 4,
+                widths: vec![8, 4, 3, 3],
+                ..one_thread()
+            };
+            let mut kept = Best::new(base.clone());
+            let a = kept.select(&s, &limits, &stop);
+            let mut plain = Best::new(BestConfig {
+                keep_nodes: false,
+                ..base.clone()
+            });
+            let b = plain.select(&s, &limits, &stop);
+            assert_eq!((a.mv, a.value), (b.mv, b.value), "seed {seed}");
+            assert_eq!(kept.searched(), plain.searched(), "seed {seed}");
+            assert!(a.playouts < b.playouts, "{} vs {}", a.playouts, b.playouts);
+            let exact = Best::new(BestConfig {
+                integer_flood: false,
+                ..base
+            })
+            .select(&s, &limits, &stop);
+            assert_eq!(exact.mv, a.mv, "seed {seed}");
+            assert!((exact.value.unwrap() - a.value.unwrap()).abs() < 1e-3);
+        }
+    }
+
+    #[test]
+    fn a_rougher_ranking_plays_legal_moves_with_fewer_evaluations() {
+        let rank = |k: usize| BestConfig {
+            rank: k,
+            ..one_thread()
+        };
+        check_legal_and_repeatable(|| Best::new(rank(1)), 3, 20, &Limits::playouts(3000));
+        // At a fixed depth the rough ranking spends fewer full evaluations.
+        let stop = AtomicBool::new(false);
+        let limits = Limits::playouts(100_000_000);
+        let mut s = GolState::start(4, 100);
+        s.apply(Move::Pass);
+        let fixed = |k: usize| BestConfig {
+            max_depth: 3,
+            widths: vec![12, 6, 4],
+            ..rank(k)
+        };
+        let a = Best::new(fixed(2)).select(&s, &limits, &stop);
+        let b = Best::new(fixed(0)).select(&s, &limits, &stop);
+        assert!(s.is_legal(&a.mv));
+        assert!(a.playouts < b.playouts, "{} vs {}", a.playouts, b.playouts);
+        // The exact flood has no shorter form.
+        let p: AgentParams = serde_json::from_str(r#"{"rank": 2, "integer_flood": 0}"#).unwrap();
+        let e = BestConfig::from_params(&p).unwrap_err();
+        assert!(e.contains("integer_flood"), "{e}");
     }
 
     #[test]
