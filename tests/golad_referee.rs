@@ -526,3 +526,110 @@ fn a_reply_over_the_limit_is_an_illegal_move_and_a_partial_reply_then_exit_a_cra
     );
     assert_eq!(log_lines(&la).last().map(String::as_str), Some("# EOF"));
 }
+
+#[test]
+fn out_writes_each_game_as_a_record_that_replays_to_its_result_and_analyzes() {
+    use ladderbot::games::golad::GolState;
+    use ladderbot::games::PlayableGame;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games.jsonl");
+    let out_arg = out.display().to_string();
+    // Our bot against a random one, then against one that answers garbage
+    // (its moves are recorded as the passes the engine applied).
+    let ai3 = our_bot_with("--agent ai3");
+    let o = referee(
+        &ai3,
+        &python_bot("--seed 3"),
+        &[
+            "--games",
+            "2",
+            "--seed",
+            "5",
+            "--max-rounds",
+            "30",
+            "--out",
+            &out_arg,
+        ],
+    );
+    let (mut games, _) = games_and_totals(&o);
+    let o = referee(
+        &ai3,
+        &python_bot("--mode garbage"),
+        &[
+            "--games",
+            "1",
+            "--seed",
+            "6",
+            "--max-rounds",
+            "6",
+            "--out",
+            &out_arg,
+        ],
+    );
+    games.extend(games_and_totals(&o).0);
+    let records = ladderbot::records::read_records(&out).unwrap();
+    assert_eq!(records.len(), 3);
+    for (r, g) in records.iter().zip(&games) {
+        assert_eq!(r.game, "golad");
+        assert_eq!(r.moves.len() as u64, g["moves"].as_u64().unwrap(), "{g}");
+        assert_eq!(r.move_ms.len(), r.moves.len());
+        let a_seat = g["a_seat"].as_u64().unwrap() as usize;
+        assert!(r.players[a_seat].starts_with("A:"), "{:?}", r.players);
+        assert!(r.players[1 - a_seat].starts_with("B:"), "{:?}", r.players);
+        // The start field is the referee's, and the moves replay legally
+        // to the result it reported.
+        let mut s = GolState::state_from_json(&r.start).unwrap();
+        let seed = g["start_seed"].as_u64().unwrap();
+        assert_eq!(s, GolState::start(seed, s.max_rounds));
+        for m in &r.moves {
+            let mv = GolState::move_from_json(m).unwrap();
+            assert!(s.is_legal(&mv), "{mv} in game {}", r.id);
+            s.apply(mv);
+        }
+        let o = s.outcome().expect("the replay ends the game");
+        assert_eq!(r.winner, o.winner(), "{}", r.id);
+        let for_a = match o.winner() {
+            None => "draw",
+            Some(w) if w == a_seat => "win",
+            Some(_) => "loss",
+        };
+        assert_eq!(g["result"], for_a, "{g}");
+        assert_eq!(
+            [s.field.count(a_seat), s.field.count(1 - a_seat)],
+            [
+                g["cells"][0].as_u64().unwrap() as u32,
+                g["cells"][1].as_u64().unwrap() as u32
+            ]
+        );
+    }
+    // The garbage bot's every move went in as a pass.
+    let last = &records[2];
+    let garbage_seat = 1 - games[2]["a_seat"].as_u64().unwrap() as usize;
+    assert!(last
+        .moves
+        .iter()
+        .skip(garbage_seat)
+        .step_by(2)
+        .all(|m| m == "pass"));
+    // `analyze` reads them.
+    let a = run(
+        &[
+            "analyze",
+            &out_arg,
+            "--playouts",
+            "300",
+            "--rollouts",
+            "0",
+            "--json",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(a.status.success(), "analyze: {}", stderr(&a));
+    let lines: Vec<Value> = stdout(&a)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4, "three games and the summary: {lines:?}");
+}

@@ -11,6 +11,7 @@ use super::{parse_game, CliError};
 use crate::games::GameKind;
 use crate::platforms::riddles::codec::MatchSettings;
 use crate::platforms::riddles::engine::{self as referee, RefereeConfig};
+use crate::records::RecordWriter;
 
 #[derive(Debug, Args)]
 pub struct RefereeArgs {
@@ -44,6 +45,10 @@ pub struct RefereeArgs {
     /// Milliseconds a bot may take to exit once its stdin is closed.
     #[arg(long, default_value_t = 200)]
     pub grace_ms: u64,
+    /// Append each game's record to this file as it ends (one JSON line: the start field and
+    /// every move as applied), for `analyze`, `report` and the viewer.
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub out: Option<PathBuf>,
 }
 
 impl RefereeArgs {
@@ -91,8 +96,24 @@ impl RefereeArgs {
 pub fn run(args: RefereeArgs) -> Result<(), CliError> {
     let cfg = args.config()?;
     let json = args.json;
+    let writer = match &args.out {
+        Some(p) => Some(RecordWriter::open(p).map_err(|e| {
+            CliError::Runtime(format!("referee: cannot open {}: {e}", p.display()))
+        })?),
+        None => None,
+    };
+    let mut write_error: Option<String> = None;
     let rt = super::runtime()?;
     let report = rt.block_on(referee::run_match(&cfg, |g| {
+        if let (Some(w), Some(r)) = (&writer, &g.record) {
+            if let Err(e) = w.append(r) {
+                tracing::error!(path = %w.path().display(), error = %e, "cannot write the game's record");
+                write_error.get_or_insert(format!(
+                    "referee: cannot write a record to {}: {e}",
+                    w.path().display()
+                ));
+            }
+        }
         if json {
             let mut v = serde_json::to_value(g).unwrap_or_default();
             v["type"] = "game".into();
@@ -103,6 +124,9 @@ pub fn run(args: RefereeArgs) -> Result<(), CliError> {
     }));
     rt.shutdown_timeout(Duration::from_millis(100));
     let report = report.map_err(CliError::Runtime)?;
+    if let Some(e) = write_error {
+        return Err(CliError::Runtime(e));
+    }
     let totals = report.totals_json(&cfg);
     if json {
         say!("{totals}");

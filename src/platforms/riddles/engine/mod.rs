@@ -26,9 +26,11 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::games::golad::{GolState, Move};
+use crate::games::PlayableGame;
 use crate::platforms::riddles::codec::{
     next_time_bank, settings_events, turn_events, MatchSettings,
 };
+use crate::records::{now_ms, EndReason, GameRecord};
 use crate::search::{Outcome, Seat};
 
 pub use crate::platforms::command::split_command;
@@ -134,6 +136,11 @@ pub struct GameReport {
     pub cells: [u32; 2],
     pub a: BotStats,
     pub b: BotStats,
+    /// The game as a record (`referee --out`): the start field and every
+    /// move as the engine applied it (an illegal or missing answer as
+    /// `pass`), so `analyze`, `report` and the viewer replay it.
+    #[serde(skip)]
+    pub record: Option<GameRecord>,
 }
 
 impl GameReport {
@@ -272,6 +279,10 @@ pub async fn play_game(cfg: &RefereeConfig, index: u32) -> Result<GameReport, St
     // Bot index (0 = A, 1 = B) playing each seat.
     let bot_at: [usize; 2] = if a_seat == 0 { [0, 1] } else { [1, 0] };
     let mut state = GolState::start(start_seed, cfg.settings.max_rounds);
+    let start = state;
+    let started_ms = now_ms();
+    let mut played: Vec<serde_json::Value> = Vec::new();
+    let mut move_ms: Vec<u64> = Vec::new();
     let s = &cfg.settings;
     let mut bots: Vec<BotProcess> = Vec::with_capacity(2);
     for (seat, &b) in bot_at.iter().enumerate() {
@@ -320,6 +331,13 @@ pub async fn play_game(cfg: &RefereeConfig, index: u32) -> Result<GameReport, St
         let answer = bots[seat]
             .ask(&lines_text(&events), Duration::from_millis(banks[seat]))
             .await;
+        move_ms.push(match &answer {
+            Answer::Line { elapsed, .. } | Answer::TooLong { elapsed, .. } => {
+                elapsed.as_millis() as u64
+            }
+            Answer::Timeout => banks[seat],
+            Answer::Gone => 0,
+        });
         let mv = match answer {
             Answer::Line { text, elapsed } => {
                 spend(&mut stats[b], &mut banks[seat], elapsed, s);
@@ -357,7 +375,9 @@ pub async fn play_game(cfg: &RefereeConfig, index: u32) -> Result<GameReport, St
             }
             Answer::Gone => None,
         };
-        state.apply(mv.unwrap_or(Move::Pass));
+        let applied = mv.unwrap_or(Move::Pass);
+        played.push(GolState::move_to_json(applied));
+        state.apply(applied);
         last[seat] = mv;
         moves += 1;
     }
@@ -390,6 +410,26 @@ pub async fn play_game(cfg: &RefereeConfig, index: u32) -> Result<GameReport, St
         }
     );
     let [sa, sb] = stats;
+    let winner = outcome.winner();
+    let name = |b: usize| format!("{}:{}", ["A", "B"][b], cfg.bots[b].join(" "));
+    let record = GameRecord {
+        game: GolState::ID.into(),
+        id: format!("referee-{}-{}", cfg.seed, index + 1),
+        players: [name(bot_at[0]), name(bot_at[1])],
+        winner,
+        result: GameRecord::result_string(winner).into(),
+        reason: EndReason::Rules,
+        detail: None,
+        start: start.state_to_json(),
+        moves: played,
+        move_ms,
+        opening: None,
+        ending: None,
+        started_ms,
+        finished_ms: now_ms(),
+        match_tag: None,
+        analysis: None,
+    };
     let report = GameReport {
         game: index + 1,
         start_seed,
@@ -400,6 +440,7 @@ pub async fn play_game(cfg: &RefereeConfig, index: u32) -> Result<GameReport, St
         cells: [state.field.count(a_seat), state.field.count(1 - a_seat)],
         a: sa,
         b: sb,
+        record: Some(record),
     };
     tracing::info!(game = index + 1, result = ?report.result, moves, "game over");
     Ok(report)
@@ -459,6 +500,7 @@ mod tests {
                 timeouts: 1,
                 ..Default::default()
             },
+            record: None,
         };
         let r = MatchReport {
             games: vec![g(GameResult::Win, 3.0), g(GameResult::Draw, 7.0)],
