@@ -49,3 +49,13 @@ fi
 "$B" bench golad-leafcut --samples 3 --json 2>/dev/null | tail -n 1
 "$B" match golad --a best --b ab-v2 --a-param rank=1 --a-param reply_whole=1 --a-param threads=1 \
   --b-param threads=1 --time-ms 60 --games 100 --jobs 2 --seed 482 --sprt 0,20 --json 2>/dev/null | tail -n 1
+# Issue 48's measure against the sparring partner (not in CI; build it as above), with records,
+# and the first 20 games analysed (docs/golad-draws.py summarises the draws).
+if [ -x /work/scratch/eric/eric ]; then
+  P="$B play golad --stdio --profile golad-best"
+  "$B" referee golad --bot "$P" --bot /work/scratch/eric/eric --games 20 --seed 21 --json --out eric20.jsonl 2>/dev/null | tail -n 1
+  "$B" referee golad --bot "$P" --bot /work/scratch/eric/eric --games 80 --seed 31 --json --out eric80.jsonl 2>/dev/null | tail -n 1
+  "$B" analyze eric20.jsonl --agent best --param threads=1 --playouts 300000 --rollouts 0 --jobs 2 \
+    --json --out eric20-analysed.jsonl 2>/dev/null | tail -n 1
+  python3 docs/golad-draws.py eric20-analysed.jsonl --lead 0.75
+fi
