@@ -427,13 +427,10 @@ impl BestConfig {
 /// (`cfg.value`) or the territory share (mixed with the living-cell share
 /// by `cfg.material`), after `cfg.look` pass generations.
 pub fn leaf_value(eval: &Territory, cfg: &BestConfig, s: &GolState, m: Move) -> f64 {
-    let mut t = *s;
-    t.apply(m);
-    if let Some(o) = t.outcome() {
-        return Best::terminal(o, s.to_move);
-    }
-    let f = t.field.steps(cfg.look);
-    let tempo = cfg.tempo.then_some(t.to_move);
+    let (t, f, tempo) = match looked_at(cfg, s, m) {
+        Ok(x) => x,
+        Err(end) => return end,
+    };
     let share = eval.share(&f, s.to_move, tempo);
     if let Some(model) = cfg.value {
         return model.value(&value::inputs(share, &f, s.to_move, value::left(&t)));
@@ -453,14 +450,26 @@ pub fn leaf_value(eval: &Territory, cfg: &BestConfig, s: &GolState, m: Move) -> 
 /// after `cfg.rank` steps, after the same generations; exact once the game
 /// is over.
 pub fn rank_value(eval: &Territory, cfg: &BestConfig, s: &GolState, m: Move) -> f64 {
+    match looked_at(cfg, s, m) {
+        Ok((_, f, tempo)) => eval.share_near(&f, s.to_move, tempo, cfg.rank),
+        Err(end) => end,
+    }
+}
+
+/// What both values look at after `m` in `s`: the position, its field after
+/// `cfg.look` pass generations and the side given the tempo; or, once the
+/// game is over, the mover's exact value.
+fn looked_at(
+    cfg: &BestConfig,
+    s: &GolState,
+    m: Move,
+) -> Result<(GolState, super::Field, Option<crate::search::Seat>), f64> {
     let mut t = *s;
     t.apply(m);
     if let Some(o) = t.outcome() {
-        return Best::terminal(o, s.to_move);
+        return Err(Best::terminal(o, s.to_move));
     }
-    let f = t.field.steps(cfg.look);
-    let tempo = cfg.tempo.then_some(t.to_move);
-    eval.share_near(&f, s.to_move, tempo, cfg.rank)
+    Ok((t, t.field.steps(cfg.look), cfg.tempo.then_some(t.to_move)))
 }
 
 /// The search was stopped: its partial result is not a value.
