@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Reproduces docs/puyo-results.md. Prints one JSON line per measurement.
-# Usage: bash docs/puyo-results.sh > puyo-results.jsonl    (about 20 minutes on 2 cores)
+# Usage: bash docs/puyo-results.sh > puyo-results.jsonl    (about 50 minutes on 2 cores)
 # Lab runs use pair sequences 1..N (--seed 1); drawings, options and thresholds were chosen on
 # sequences 1000 and up. Timed runs (every lab run reports ms per move) take the shared lock.
 set -euo pipefail
@@ -45,3 +45,11 @@ $B match puyo --a combined --b potential --games 500 --jobs 2 --seed 31 --json 2
 $B match puyo --a combined --b potential --a-param kill=now --b-param kill=now --games 500 --jobs 2 --seed 31 --json 2>/dev/null | tail -n 1
 flock "$LOCK" $B match puyo --a best --b combined --games 200 --time-ms 50 --jobs 2 --seed 32 --json 2>/dev/null | tail -n 1
 flock "$LOCK" $B match puyo --a best --b potential --games 200 --time-ms 50 --jobs 2 --seed 33 --json 2>/dev/null | tail -n 1
+# Issue 49 (docs: "Issue 49"). beam-v1 (issue 34's best, one thread) before, best after, with
+# the failure categories of the runs under 13 links; best's two threads want both cores idle.
+$L solo --agent beam-v1 --sequences 200 --jobs 2 --json 2>/dev/null | tail -n 1
+$L solo --agent best --sequences 500 --json 2>/dev/null | tail -n 1
+$B bench puyo-best --json 2>/dev/null | tail -n 1
+flock "$LOCK" $B match puyo --a best --b beam-v1 --time-ms 12 --games 1000 --jobs 1 --seed 4905 --sprt 0,30 --json 2>/dev/null | tail -n 1
+flock "$LOCK" $B match puyo --a best --b beam-v1 --time-ms 50 --games 200 --jobs 1 --seed 4906 --json 2>/dev/null | tail -n 1
+flock "$LOCK" $B match puyo --a best --b combined --time-ms 50 --games 200 --jobs 1 --seed 4907 --json 2>/dev/null | tail -n 1

@@ -500,6 +500,68 @@ fn puyo_lab_reports_completion_and_solo_runs() {
     let chain = j["mean_chain"].as_f64().unwrap();
     assert!(chain == 0.0 || chain >= 2.0 / 3.0, "{j}");
 
+    // Runs under --short links are read for why (issue 49), the same
+    // runs whether one or two threads play the sequences.
+    let solo = |jobs: &str| {
+        let o = run(
+            &[
+                "puyo-lab",
+                "solo",
+                "--agent",
+                "potential",
+                "--sequences",
+                "6",
+                "--seed",
+                "11",
+                "--short",
+                "12",
+                "--jobs",
+                jobs,
+                "--json",
+            ],
+            &[],
+            None,
+            LIMIT,
+        );
+        assert!(o.status.success(), "stderr: {}", stderr(&o));
+        last_json(&o)
+    };
+    let (one, two) = (solo("1"), solo("2"));
+    assert_eq!(one["chains"], two["chains"]);
+    assert_eq!(one["failures"], two["failures"]);
+    let chains: Vec<u64> = one["chains"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .collect();
+    let short = chains.iter().filter(|&&c| c < 12).count() as u64;
+    assert!(
+        short > 0,
+        "potential fires under 12 links on some of these: {one}"
+    );
+    let counted: u64 = one["failures"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(counted, short, "{one}");
+    let failed = one["failed_runs"].as_array().unwrap();
+    assert_eq!(failed.len() as u64, short);
+    for f in failed {
+        let d = &f["diagnosis"];
+        assert!(d["chain"].as_u64().unwrap() < 12, "{f}");
+        assert!(
+            d["peak"].as_u64().unwrap() >= d["chain"].as_u64().unwrap().min(1),
+            "{f}"
+        );
+        assert!(
+            ["died", "broken", "tall", "full", "early"].contains(&d["failure"].as_str().unwrap()),
+            "{f}"
+        );
+    }
+
     // The seed's alternative choice rule and pair weights are options.
     let o = run(
         &[
@@ -544,6 +606,16 @@ fn puyo_lab_reports_completion_and_solo_runs() {
         ],
         vec!["puyo-lab", "solo", "--agent", "nobody"],
         vec!["puyo-lab", "solo", "--agent", "best", "--param", "beam=0"],
+        vec!["puyo-lab", "solo", "--agent", "potential", "--jobs", "0"],
+        vec![
+            "puyo-lab",
+            "solo",
+            "--agent",
+            "potential",
+            "--jobs",
+            "2",
+            "--trace",
+        ],
     ] {
         let o = run(&bad, &[], None, LIMIT);
         assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));

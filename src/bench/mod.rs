@@ -27,6 +27,7 @@ pub const NAMES: &[&str] = &[
     "golad-leafcut",
     "golad-value",
     "golad-flood",
+    "puyo-best",
     "floodit-playouts",
 ];
 
@@ -87,6 +88,7 @@ pub fn run(name: &str, opts: &BenchOptions) -> Result<BenchReport, String> {
         "golad-leafcut" => Ok(golad_leafcut(opts)),
         "golad-value" => Ok(golad_value(opts)),
         "golad-flood" => Ok(golad_flood(opts)),
+        "puyo-best" => Ok(puyo_best(opts)),
         "floodit-playouts" => Ok(floodit_playouts(opts)),
         other => Err(format!(
             "unknown bench '{other}' (known: {})",
@@ -1042,6 +1044,88 @@ fn golad_flood(opts: &BenchOptions) -> BenchReport {
              generation and one more): integer weights (best) vs f64 (ab-v1, ab-v2), one thread; \
              largest difference {worst:.1e}",
             fields.len()
+        ),
+    )
+}
+
+/// Puyo `best` against `beam-v1` (issue 34's, one thread) on the same
+/// positions at their shipped budget (35 ms a move): fields valued by the
+/// search per second of wall time. The positions are eight fields of
+/// `beam-v1`'s builds (two sequences, after moves 8, 16, 24 and 32,
+/// searched with one future a move so that they do not depend on the
+/// clock). The note gives the futures each searched a move.
+fn puyo_best(opts: &BenchOptions) -> BenchReport {
+    use crate::games::puyo::best::{BestPlanner, BestSettings};
+    use crate::games::puyo::board::Board;
+    use crate::games::puyo::planner::View;
+    use crate::games::puyo::rules::{pairs_from, VISIBLE_PAIRS};
+    let dur = Duration::from_secs_f64(opts.seconds);
+    let mut positions = Vec::new();
+    let mut maker = BestPlanner::new(
+        BestSettings {
+            futures: 1,
+            budget: Duration::from_secs(60),
+            ..BestSettings::v1()
+        },
+        1,
+    );
+    for seq in [5u64, 6] {
+        let mut b = Board::empty();
+        for k in 0..32u32 {
+            let pairs = pairs_from(seq, k, VISIBLE_PAIRS);
+            if (k + 1) % 8 == 0 {
+                positions.push(View::solo(b, pairs.clone()));
+            }
+            let at = maker.decide(&View::solo(b, pairs.clone()));
+            let chain = b.play(pairs[0], at).unwrap_or_default();
+            if chain.links >= 2 || b.is_dead() {
+                break;
+            }
+        }
+    }
+    // (fields valued per second, futures per searched move)
+    let measure = |settings: BestSettings| {
+        let mut p = BestPlanner::new(settings, 7);
+        let (mut fields, mut futures, mut searched) = (0u64, 0u64, 0u64);
+        let start = Instant::now();
+        let mut k = 0;
+        while k < positions.len() || start.elapsed() < dur {
+            black_box(p.decide(black_box(&positions[k % positions.len()])));
+            fields += p.searched.1;
+            if p.searched.1 > 0 {
+                futures += p.searched.0;
+                searched += 1;
+            }
+            k += 1;
+        }
+        (
+            fields as f64 / start.elapsed().as_secs_f64(),
+            futures as f64 / searched.max(1) as f64,
+        )
+    };
+    let (mut fast, mut reference, mut f_fast, mut f_ref) = (vec![], vec![], vec![], vec![]);
+    for _ in 0..opts.samples {
+        let (r, f) = measure(BestSettings::default());
+        fast.push(r);
+        f_fast.push(f);
+        let (r, f) = measure(BestSettings::v1());
+        reference.push(r);
+        f_ref.push(f);
+    }
+    let threads = BestSettings::default().threads;
+    report(
+        "puyo-best",
+        fast,
+        reference,
+        opts,
+        "positions/s",
+        format!(
+            "Puyo best ({threads} threads, whole-field terms) vs beam-v1 (one thread) on {} \
+             positions of beam-v1's builds at 35 ms a move: fields valued per second; futures \
+             searched a move (median) {:.1} vs {:.1}",
+            positions.len(),
+            median(f_fast),
+            median(f_ref)
         ),
     )
 }

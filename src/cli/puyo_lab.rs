@@ -8,6 +8,7 @@ use serde_json::json;
 
 use super::CliError;
 use crate::games::puyo::board::Over;
+use crate::games::puyo::failures::{Diagnosis, Failure};
 use crate::games::puyo::wire::parse_options;
 use crate::games::puyo::{lab, planner};
 use crate::games::AgentParams;
@@ -78,6 +79,14 @@ pub struct SoloArgs {
     /// Print every move's pairs, placement, chain and field on stderr.
     #[arg(long)]
     pub trace: bool,
+    /// Runs fired under this many links count as failed and are read for
+    /// why (died, broken, tall, full, early: docs/puyo-results.md).
+    #[arg(long, default_value_t = 13)]
+    pub short: u8,
+    /// Sequences played at once, one thread each (the search is timed:
+    /// more jobs than idle cores change the results).
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
     /// Print one JSON object on the last line instead of the summary.
     #[arg(long)]
     pub json: bool,
@@ -235,17 +244,65 @@ fn solo(a: SoloArgs) -> Result<(), CliError> {
     }
     let over = rule(&a.rules, &a.over)?;
     let params = parse_params(&a.params)?;
-    let mut chooser = planner::build_chooser(&a.agent, &params).map_err(CliError::Usage)?;
-    let runs: Vec<lab::SoloRun> = (0..a.sequences)
-        .map(|i| {
-            if a.trace {
-                eprintln!("== sequence {}", a.seed + i);
-                lab::solo_run_traced(chooser.as_mut(), a.seed + i, over, &mut print_step)
-            } else {
-                lab::solo_run(chooser.as_mut(), a.seed + i, over)
-            }
-        })
+    // Checks the agent and its parameters before any thread starts.
+    planner::build_chooser(&a.agent, &params).map_err(CliError::Usage)?;
+    if a.jobs == 0 || (a.trace && a.jobs > 1) {
+        return Err(CliError::Usage(
+            "puyo-lab solo: --jobs must be at least 1, and 1 with --trace".into(),
+        ));
+    }
+    let next = std::sync::atomic::AtomicU64::new(0);
+    let mut played_runs: Vec<(lab::SoloRun, Diagnosis)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..a.jobs.min(a.sequences as usize))
+            .map(|_| {
+                s.spawn(|| {
+                    let mut chooser =
+                        planner::build_chooser(&a.agent, &params).expect("checked above");
+                    let mut done = vec![];
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if i >= a.sequences {
+                            return done;
+                        }
+                        if a.trace {
+                            eprintln!("== sequence {}", a.seed + i);
+                        }
+                        let trace: &mut dyn FnMut(&lab::SoloStep) = if a.trace {
+                            &mut print_step
+                        } else {
+                            &mut |_| {}
+                        };
+                        done.push(lab::solo_run_diagnosed(
+                            chooser.as_mut(),
+                            a.seed + i,
+                            over,
+                            trace,
+                        ));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a solo worker panicked"))
+            .collect()
+    });
+    played_runs.sort_by_key(|r| r.0.seed);
+    let runs: Vec<lab::SoloRun> = played_runs.iter().map(|r| r.0).collect();
+    // Why the runs under --short links fell short.
+    let failed: Vec<serde_json::Value> = played_runs
+        .iter()
+        .filter(|r| r.0.chain < a.short)
+        .map(|(r, d)| json!({"seed": r.seed, "played": r.played, "diagnosis": d}))
         .collect();
+    let mut failures = serde_json::Map::new();
+    for f in Failure::ALL {
+        let n = played_runs
+            .iter()
+            .filter(|r| r.0.chain < a.short && r.1.failure == f)
+            .count();
+        failures.insert(f.name().into(), json!(n));
+    }
     let played: u32 = runs.iter().map(|r| r.played).sum();
     let ms_per_move = runs.iter().map(|r| r.total_ms).sum::<f64>() / played.max(1) as f64;
     let max_ms = runs.iter().map(|r| r.max_ms).fold(0.0, f64::max);
@@ -275,6 +332,10 @@ fn solo(a: SoloArgs) -> Result<(), CliError> {
         "under8_share": under8,
         "chain_counts": chain_counts,
         "chains": runs.iter().map(|r| r.chain).collect::<Vec<_>>(),
+        "under10_share": runs.iter().filter(|r| r.chain < 10).count() as f64 / runs.len() as f64,
+        "short": a.short,
+        "failures": failures,
+        "failed_runs": failed,
         "mean_ms_per_move": ms_per_move,
         "max_ms_per_move": max_ms,
     });
@@ -293,6 +354,13 @@ fn solo(a: SoloArgs) -> Result<(), CliError> {
             under8 * 100.0,
             ms_per_move,
             max_ms
+        );
+        let counts: Vec<String> = failures.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        say!(
+            "  {} runs under {} links: {}",
+            failed.len(),
+            a.short,
+            counts.join(", ")
         );
     }
     Ok(())

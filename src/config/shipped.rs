@@ -36,6 +36,7 @@ pub const SHIPPED: &[(&str, &str)] = shipped![
     "golad-best-bank",
     "golad-mcts-v1",
     "goofspiel-match",
+    "puyo-beam-v1",
     "puyo-best",
     "puyo-combined",
     "puyo-potential",

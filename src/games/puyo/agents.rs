@@ -7,6 +7,7 @@
 //! | `potential` | the seed's potential maximisation |
 //! | `combined` (default) | templates until the best match exceeds 0.9, then potential |
 //! | `best` | our design ([`super::best`]) |
+//! | `beam-v1` | issue 34's `best`, frozen ([`super::best::BestSettings::v1`]) |
 //!
 //! Parameters: see [`super::planner::build_chooser`] and [`decl`]. `best` keeps within
 //! the move's soft deadline as well as its own `ms` budget.
@@ -29,7 +30,14 @@ use crate::search::{Agent, Decision, Limits};
 pub const DEFAULT: &str = "combined";
 
 /// The agent names [`build`] accepts (and `default`).
-pub const NAMES: &[&str] = &["random", "template", "potential", "combined", "best"];
+pub const NAMES: &[&str] = &[
+    "random",
+    "template",
+    "potential",
+    "combined",
+    "best",
+    "beam-v1",
+];
 
 /// The parameters of every agent, declared once: what [`build`] reads,
 /// `ladderbot agents --params` prints and `ladderbot tune` moves (the
@@ -38,7 +46,7 @@ pub fn decl(name: &str) -> Result<Decl, String> {
     let name = crate::games::agent_name(name, DEFAULT);
     match name {
         "random" => Ok(Decl::new(name)),
-        "template" | "potential" | "combined" | "best" => chooser_decl(name),
+        "template" | "potential" | "combined" | "best" | "beam-v1" => chooser_decl(name),
         other => Err(crate::games::unknown_agent("puyo", other, NAMES)),
     }
 }
@@ -56,11 +64,12 @@ pub fn build(
         "random" => Ok(Box::new(RandomPlacer {
             rng: SmallRng::seed_from_u64(seed),
         })),
-        "best" => {
+        "best" | "beam-v1" => {
             // The agent keeps its own planner; its seed by default.
-            let settings = BestSettings::default().over(&p);
+            let settings = BestSettings::named(name).over(&p);
             let seed = p.u64("seed").unwrap_or(seed);
             Ok(Box::new(BestAgent {
+                name: if name == "best" { "best" } else { "beam-v1" },
                 planner: BestPlanner::new(settings, seed),
             }))
         }
@@ -118,14 +127,15 @@ impl Agent<PuyoDuel> for ChooserAgent {
     }
 }
 
-/// `best` on a duel seat, within the move's soft deadline.
+/// `best` (or `beam-v1`) on a duel seat, within the move's soft deadline.
 pub struct BestAgent {
+    name: &'static str,
     planner: BestPlanner,
 }
 
 impl Agent<PuyoDuel> for BestAgent {
     fn name(&self) -> &str {
-        "best"
+        self.name
     }
     fn select(
         &mut self,

@@ -6,6 +6,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::board::{Board, Over};
+use super::failures::{diagnose, Diagnosis, FieldNote};
 use super::planner::{tidy_move, Chooser, TemplatePlanner, View};
 use super::rules::{pairs_from, VISIBLE_PAIRS};
 
@@ -91,6 +92,26 @@ pub struct SoloStep<'a> {
     pub at: super::board::Placement,
     pub board: &'a Board,
     pub chain: &'a super::board::Chain,
+}
+
+/// [`solo_run`], and the run read for why it fell short
+/// ([`super::failures::diagnose`]).
+pub fn solo_run_diagnosed(
+    chooser: &mut dyn Chooser,
+    seed: u64,
+    over: Over,
+    trace: &mut dyn FnMut(&SoloStep),
+) -> (SoloRun, Diagnosis) {
+    let mut notes = vec![];
+    let run = solo_run_traced(chooser, seed, over, &mut |s| {
+        // The firing move's field is the one before it.
+        if s.chain.links < 2 {
+            notes.push(FieldNote::of(s.board));
+        }
+        trace(s)
+    });
+    let d = diagnose(&notes, run.chain);
+    (run, d)
 }
 
 /// [`solo_run`], calling `trace` after every move.

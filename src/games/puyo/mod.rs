@@ -51,6 +51,8 @@
 //! - [`best`]: our own agent (a beam search ten pairs deep over sampled
 //!   pairs, valued by the chain a few dropped puyos start; firing policy).
 //! - [`lab`]: one-player runs (completion, solo).
+//! - [`failures`]: why a solo run fell short (died, broken, tall, full,
+//!   early).
 //! - [`rules`]: the duel ([`Model`](crate::model::Model)), pairs and ojama.
 //! - [`agents`]: the agents by name.
 //! - [`wire`]: [`PlayableGame`](crate::games::PlayableGame) (id `puyo`), JSON.
@@ -58,6 +60,7 @@
 pub mod agents;
 pub mod best;
 pub mod board;
+pub mod failures;
 pub mod lab;
 pub mod planner;
 pub mod reference;

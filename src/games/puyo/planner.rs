@@ -713,7 +713,7 @@ fn potential_decl(d: Decl) -> Decl {
 }
 
 /// The chooser names [`build_chooser`] knows.
-pub const CHOOSERS: &[&str] = &["template", "potential", "combined", "best"];
+pub const CHOOSERS: &[&str] = &["template", "potential", "combined", "best", "beam-v1"];
 
 /// The parameters of a chooser, declared once (see [`build_chooser`]).
 pub fn chooser_decl(name: &str) -> Result<Decl, String> {
@@ -728,6 +728,7 @@ pub fn chooser_decl(name: &str) -> Result<Decl, String> {
             "the best template match after which potential maximisation plays",
         ),
         "best" => super::best::BestSettings::default().decl(name),
+        "beam-v1" => super::best::BestSettings::v1().decl(name),
         other => {
             return Err(format!(
                 "unknown puyo chooser '{other}' (known: {})",
@@ -798,7 +799,9 @@ fn potential_from(p: &Read) -> Result<PotentialPlanner, String> {
 ///   default 10), `kill` (now, known: [`Kill`]; default known), `ties`
 ///   (connect, flat: [`Ties`]; default connect);
 /// - `combined`: all of those and `switch_at` (default 0.9);
-/// - `best`: see [`super::best::BestSettings::decl`] (`seed` default 0).
+/// - `best`: see [`super::best::BestSettings::decl`] (`seed` default 0);
+/// - `beam-v1`: the same parameters over issue 34's `best`
+///   ([`super::best::BestSettings::v1`]).
 pub fn build_chooser(
     name: &str,
     params: &crate::games::AgentParams,
@@ -817,8 +820,8 @@ pub fn chooser_from(name: &str, p: &Read) -> Result<Box<dyn Chooser>, String> {
             potential_from(p)?,
             p.f64("switch_at").unwrap_or(SWITCH_AT),
         ))),
-        "best" => {
-            let s = super::best::BestSettings::default().over(p);
+        "best" | "beam-v1" => {
+            let s = super::best::BestSettings::named(name).over(p);
             let seed = p.u64("seed").unwrap_or(0);
             Ok(Box::new(super::best::BestPlanner::new(s, seed)))
         }

@@ -162,6 +162,18 @@ pub struct Weights {
     /// best one's starts (the same chain reached from another column
     /// counts: a field with more than one way to fire).
     pub second: i32,
+    /// Per group of two same-coloured puyos (issue 49's whole-field
+    /// terms: [`groups_value`]).
+    pub link2: i32,
+    /// Per group of three.
+    pub link3: i32,
+    /// Per coloured puyo with no same-coloured neighbour.
+    pub lone: i32,
+    /// Per row of difference between neighbouring columns.
+    pub bump: i32,
+    /// Per puyo the potential chain clears beyond four a link (a chain
+    /// that spends more puyos than it needs fills the field sooner).
+    pub excess: i32,
     /// Most puyos a trigger may need.
     pub max_need: u8,
 }
@@ -181,9 +193,55 @@ impl Default for Weights {
             short: 3,
             tear: 0,
             second: 0,
+            link2: 0,
+            link3: 0,
+            lone: 0,
+            bump: 0,
+            excess: 0,
             max_need: 2,
         }
     }
+}
+
+/// Coloured groups of one, two and three puyos (orthogonally connected,
+/// one colour): `[lone, twos, threes]`. Groups of four or more do not
+/// stand on a settled field.
+pub fn small_groups(b: &Board) -> [u32; 3] {
+    let mut n = [0u32; 3];
+    for k in 0..COLOURS as u8 {
+        let plane = b.plane(k);
+        // Puyos with no same-coloured neighbour, at once.
+        let lone = plane & !neighbours(plane);
+        n[0] += lone.count_ones();
+        let mut rest = plane & !lone;
+        while rest != 0 {
+            let seed = rest & rest.wrapping_neg();
+            let g = flood(seed, plane);
+            rest &= !g;
+            match g.count_ones() {
+                2 => n[1] += 1,
+                3 => n[2] += 1,
+                _ => {}
+            }
+        }
+    }
+    n
+}
+
+/// The whole-field terms: lone puyos, groups of two and three, and the
+/// bumps between neighbouring columns (zero when their weights are).
+pub fn groups_value(b: &Board, w: &Weights) -> i32 {
+    let mut v = 0;
+    if w.link2 != 0 || w.link3 != 0 || w.lone != 0 {
+        let [lone, twos, threes] = small_groups(b);
+        v += twos as i32 * w.link2 + threes as i32 * w.link3 - lone as i32 * w.lone;
+    }
+    if w.bump != 0 {
+        let hs = heights(b);
+        let bumps: i32 = hs.windows(2).map(|p| (p[0] - p[1]).abs()).sum();
+        v -= bumps * w.bump;
+    }
+    v
 }
 
 /// The U the heights are held to: rows above the middle columns.
@@ -217,6 +275,10 @@ pub fn evaluate(b: &Board, w: &Weights) -> i32 {
     let count = b.count() as i32;
     let waste = (count + p.need as i32 - p.cleared as i32).max(0);
     let mut v = p.links as i32 * w.chain - p.need as i32 * w.need - waste * w.waste;
+    if p.links > 0 {
+        let excess = (p.cleared as i32 - 4 * p.links as i32).max(0);
+        v -= excess * w.excess;
+    }
     let hs = heights(b);
     if p.links > 0 {
         v += room(&hs, p.col as usize) * w.room + hs[p.col as usize] * w.trigger_y;
@@ -232,7 +294,7 @@ pub fn evaluate(b: &Board, w: &Weights) -> i32 {
             .unwrap_or(0);
         v += second as i32 * w.second;
     }
-    v + shape_value(b, w)
+    v + shape_value(b, w) + groups_value(b, w)
 }
 
 fn heights(b: &Board) -> [i32; COLS] {
@@ -317,6 +379,50 @@ mod tests {
         // top-row rule the tallest column less one, one row above it.
         assert_eq!(full - shape_value(&b, &w), 2 * w.death);
         assert_eq!(full - shape_value(&b.with_over(Over::Top), &w), w.death);
+    }
+
+    #[test]
+    fn a_chain_that_spends_more_than_four_a_link_costs_its_excess() {
+        // Two reds on each side of column 1: one red there clears five,
+        // one link, one puyo beyond four.
+        let five = Board::from_rows(&["R.R...", "R.R..."]).unwrap();
+        let p = potential(&five, 2);
+        assert_eq!((p.links, p.need, p.cleared, p.col), (1, 1, 5, 1));
+        let w = Weights::default();
+        let spend = Weights { excess: 70, ..w };
+        assert_eq!(evaluate(&five, &w) - evaluate(&five, &spend), 70);
+        // Exactly four a link: nothing.
+        let four = Board::from_rows(&["R.....", "R.....", "R....."]).unwrap();
+        assert_eq!(evaluate(&four, &w), evaluate(&four, &spend));
+    }
+
+    #[test]
+    fn small_groups_are_counted_by_size() {
+        // Reds: a group of three (L) and a lone one; greens: a group of
+        // two and a lone one; a lone blue and a lone yellow.
+        let b = Board::from_rows(&[
+            "....B.", //
+            "R..GG.", //
+            "RR.YRG",
+        ])
+        .unwrap();
+        assert_eq!(small_groups(&b), [4, 1, 1]);
+        let w = Weights::default();
+        assert_eq!(groups_value(&b, &w), 0);
+        let whole = Weights {
+            link2: 10,
+            link3: 100,
+            lone: 1000,
+            bump: 10_000,
+            ..w
+        };
+        // Heights 2, 1, 0, 2, 3, 1: bumps 1 + 1 + 2 + 1 + 2 = 7.
+        assert_eq!(groups_value(&b, &whole), 10 + 100 - 4 * 1000 - 7 * 10_000);
+        // The terms move the whole evaluation by as much.
+        assert_eq!(
+            evaluate(&b, &whole) - evaluate(&b, &w),
+            groups_value(&b, &whole)
+        );
     }
 
     #[test]

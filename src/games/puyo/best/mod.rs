@@ -7,11 +7,14 @@
 //!   by dropping them), less the puyos the trigger needs and the puyos
 //!   outside that chain, with the room beside the trigger's column and its
 //!   height, same-colour neighbours, a U-shaped surface and the height of
-//!   the losing column. A line that fires a chain of `fire_at` links or
+//!   the losing column, and the whole field's shape (issue 49: puyos the
+//!   chain clears beyond four a link, groups of two and three, lone
+//!   puyos, bumps, tears). A line that fires a chain of `fire_at` links or
 //!   more counts as reached; one that fires a shorter chain of two links or
 //!   more ends there, worth a few links less than its length. Sampled
-//!   futures are searched while time allows; each first move keeps its
-//!   mean over them.
+//!   futures are searched while time allows, on `threads` threads (2);
+//!   each first move keeps its mean over them. `beam-v1` is issue 34's
+//!   settings ([`BestSettings::v1`]).
 //! - **Fire**: when a placement of the current pair fires a chain of at
 //!   least `fire_at` links (13 by default), when the field is nearly full
 //!   and the chain ready now is within `slack` links of the potential chain
@@ -55,8 +58,10 @@ pub struct BestSettings {
     pub slack: u8,
     /// Time budget per move (`ms`).
     pub budget: Duration,
-    /// Most sampled futures per move (`futures`).
+    /// Most sampled futures per move (`futures`), shared by the threads.
     pub futures: usize,
+    /// Threads searching futures at once (`threads`).
+    pub threads: usize,
     /// The evaluation (`need`, `w_chain`, `w_need`, `w_waste`, `w_link`,
     /// `w_shape`, `w_death`, `death_at`, `w_room`, `w_trigger_y`,
     /// `w_short`, `w_tear`, `w_second`).
@@ -64,7 +69,46 @@ pub struct BestSettings {
 }
 
 impl Default for BestSettings {
+    /// Issue 49's: two threads, the whole-field terms, the weights tuned
+    /// together by SPSA (docs/puyo-results.md, "Issue 49").
     fn default() -> Self {
+        BestSettings {
+            threads: 2,
+            weights: Weights {
+                need: 237,
+                waste: 36,
+                link: 32,
+                shape: 4,
+                death: 2348,
+                room: 175,
+                trigger_y: 104,
+                tear: 53,
+                link2: 26,
+                link3: 22,
+                lone: 17,
+                bump: 17,
+                excess: 50,
+                ..Weights::default()
+            },
+            ..BestSettings::v1()
+        }
+    }
+}
+
+impl BestSettings {
+    /// The settings of the agent `name`: `beam-v1` ([`BestSettings::v1`]),
+    /// else `best`'s.
+    pub fn named(name: &str) -> Self {
+        if name == "beam-v1" {
+            BestSettings::v1()
+        } else {
+            BestSettings::default()
+        }
+    }
+
+    /// Issue 34's `best`, frozen as the agent `beam-v1`: one thread, no
+    /// whole-field terms.
+    pub fn v1() -> Self {
         BestSettings {
             beam: 100,
             depth: 10,
@@ -73,12 +117,11 @@ impl Default for BestSettings {
             slack: 1,
             budget: Duration::from_millis(35),
             futures: 64,
+            threads: 1,
             weights: Weights::default(),
         }
     }
-}
 
-impl BestSettings {
     /// The parameters of the agent `name` over `self`: the search
     /// (`beam`, `depth`, `futures`, `ms`), when to fire (`fire_at`,
     /// `full_at`, `slack`), the sampling `seed` (default: the agent's) and
@@ -135,6 +178,13 @@ impl BestSettings {
                 1..=100_000,
                 0,
                 "most sampled futures per move",
+            )
+            .int(
+                "threads",
+                self.threads as u64,
+                1..=16,
+                0,
+                "threads searching sampled futures at once",
             )
             .int_or_none(
                 "seed",
@@ -221,12 +271,47 @@ impl BestSettings {
             5,
             "per unit of squared step between columns beyond two rows",
         );
-        weight(
+        d = weight(
             d,
             "w_second",
             w.second,
             50,
             "per link of the longest chain from another column",
+        );
+        d = weight(
+            d,
+            "w_link2",
+            w.link2,
+            10,
+            "per group of two same-coloured puyos",
+        );
+        d = weight(
+            d,
+            "w_link3",
+            w.link3,
+            20,
+            "per group of three same-coloured puyos",
+        );
+        d = weight(
+            d,
+            "w_lone",
+            w.lone,
+            10,
+            "per puyo with no same-coloured neighbour",
+        );
+        d = weight(
+            d,
+            "w_excess",
+            w.excess,
+            10,
+            "per puyo the potential chain clears beyond four a link",
+        );
+        weight(
+            d,
+            "w_bump",
+            w.bump,
+            5,
+            "per row of difference between neighbouring columns",
         )
     }
 
@@ -261,6 +346,9 @@ impl BestSettings {
         if let Some(x) = p.u64("futures") {
             s.futures = x as usize;
         }
+        if let Some(x) = p.u64("threads") {
+            s.threads = x as usize;
+        }
         let w = &mut s.weights;
         if let Some(x) = p.u64("need") {
             w.max_need = x as u8;
@@ -280,6 +368,11 @@ impl BestSettings {
             ("w_short", &mut w.short),
             ("w_tear", &mut w.tear),
             ("w_second", &mut w.second),
+            ("w_link2", &mut w.link2),
+            ("w_link3", &mut w.link3),
+            ("w_lone", &mut w.lone),
+            ("w_bump", &mut w.bump),
+            ("w_excess", &mut w.excess),
         ] {
             if let Some(x) = p.u64(key) {
                 *field = x as i32;
@@ -307,6 +400,10 @@ fn future(known: &[Pair], depth: usize, rng: &mut SmallRng) -> Vec<Pair> {
 struct Totals {
     sums: Vec<(Placement, i64)>,
     counted: i64,
+    /// The only future counted was cut short.
+    partial: bool,
+    /// Fields the searches valued, counted or not.
+    evaluated: u64,
 }
 
 impl Totals {
@@ -327,6 +424,7 @@ impl Totals {
             }
             let pairs = future(&v.pairs, depth, rng);
             let out = search(&v.board, &pairs, cfg, &mut || Instant::now() >= end);
+            self.evaluated += out.evaluated;
             if f > 0 && !out.complete {
                 break;
             }
@@ -341,7 +439,35 @@ impl Totals {
                 t.1 += x.1.unwrap_or(floor) as i64;
             }
             self.counted += 1;
+            self.partial = !out.complete;
         }
+    }
+
+    /// The futures of several threads together; a thread's cut-short
+    /// future counts only when no thread finished one.
+    fn merge(parts: Vec<Totals>) -> Totals {
+        let whole = parts.iter().any(|t| t.counted > 0 && !t.partial);
+        let mut all = Totals {
+            evaluated: parts.iter().map(|t| t.evaluated).sum(),
+            ..Totals::default()
+        };
+        for t in parts {
+            if t.counted == 0 || (whole && t.partial) {
+                continue;
+            }
+            if all.sums.is_empty() {
+                all.sums = t.sums;
+            } else {
+                for (at, x) in t.sums {
+                    if let Some(a) = all.sums.iter_mut().find(|a| a.0 == at) {
+                        a.1 += x;
+                    }
+                }
+            }
+            all.counted += t.counted;
+            all.partial = !whole;
+        }
+        all
     }
 }
 
@@ -352,6 +478,9 @@ pub struct BestPlanner {
     rng: SmallRng,
     /// Set by the agent to end the search early.
     pub deadline: Option<Instant>,
+    /// The last search's futures counted and fields valued (`bench
+    /// puyo-best`); zero when the move was chosen without a search.
+    pub searched: (u64, u64),
 }
 
 impl BestPlanner {
@@ -361,6 +490,7 @@ impl BestPlanner {
             seed,
             rng: SmallRng::seed_from_u64(seed),
             deadline: None,
+            searched: (0, 0),
         }
     }
 
@@ -404,6 +534,7 @@ impl BestPlanner {
     /// Chooses the move.
     pub fn decide(&mut self, v: &View) -> Placement {
         let start = Instant::now();
+        self.searched = (0, 0);
         let pair = v.pairs[0];
         if let Some((attack, links, at)) = Self::fire_now(&v.board, pair) {
             if self.should_fire(v, attack, links) {
@@ -421,8 +552,38 @@ impl BestPlanner {
             weights: self.settings.weights,
         };
         let (depth, futures) = (self.settings.depth, self.settings.futures);
+        let threads = self.settings.threads.max(1);
         let mut totals = Totals::default();
-        totals.run(v, &cfg, depth, futures, &mut self.rng, end);
+        if threads == 1 {
+            totals.run(v, &cfg, depth, futures, &mut self.rng, end);
+        } else {
+            // Each helper samples its own futures; this thread keeps the
+            // planner's generator.
+            let seeds: Vec<u64> = (1..threads).map(|_| self.rng.gen()).collect();
+            let share = futures.div_ceil(threads);
+            let rng = &mut self.rng;
+            let parts = std::thread::scope(|s| {
+                let helpers: Vec<_> = seeds
+                    .iter()
+                    .map(|&seed| {
+                        let cfg = &cfg;
+                        s.spawn(move || {
+                            let mut t = Totals::default();
+                            let mut r = SmallRng::seed_from_u64(seed);
+                            t.run(v, cfg, depth, share, &mut r, end);
+                            t
+                        })
+                    })
+                    .collect();
+                totals.run(v, &cfg, depth, share, rng, end);
+                let mut parts: Vec<Totals> =
+                    helpers.into_iter().filter_map(|h| h.join().ok()).collect();
+                parts.push(std::mem::take(&mut totals));
+                parts
+            });
+            totals = Totals::merge(parts);
+        }
+        self.searched = (totals.counted as u64, totals.evaluated);
         let (totals, counted) = (totals.sums, totals.counted);
         if counted > 0 {
             if let Some(t) = totals.iter().max_by_key(|t| t.1) {
@@ -537,6 +698,87 @@ mod tests {
         };
         assert!(fires(11));
         assert!(!fires(3));
+    }
+
+    #[test]
+    fn two_threads_search_more_futures_and_merge_by_first_move() {
+        // A fixed number of futures, no clock: two threads share them and
+        // every future is counted once.
+        let s = BestSettings {
+            beam: 8,
+            depth: 4,
+            futures: 6,
+            threads: 2,
+            budget: Duration::from_secs(60),
+            ..Default::default()
+        };
+        let mut p = BestPlanner::new(s, 5);
+        let b = Board::from_rows(&["G.....", "R.....", "RG....", "RGG..."]).unwrap();
+        let v = View::solo(b, pairs_from(2, 0, 3));
+        let at = p.choose(&v);
+        assert!(b.fits(at));
+        assert_eq!(p.searched.0, 6);
+        assert!(p.searched.1 > 6 * 8);
+        // Merging: sums by first move, whatever the order; a thread's
+        // cut-short future is dropped when another thread finished one.
+        let a = Placement { col: 0, rot: 0 };
+        let c = Placement { col: 1, rot: 0 };
+        let t = |sums: Vec<(Placement, i64)>, counted, partial| Totals {
+            sums,
+            counted,
+            partial,
+            evaluated: 10,
+        };
+        let m = Totals::merge(vec![
+            t(vec![(a, 5), (c, 1)], 2, false),
+            t(vec![(c, 3), (a, 4)], 1, false),
+            t(vec![(a, 100), (c, 0)], 1, true),
+        ]);
+        assert_eq!(
+            (m.sums, m.counted, m.evaluated),
+            (vec![(a, 9), (c, 4)], 3, 30)
+        );
+        let only_cut = Totals::merge(vec![t(vec![(a, 1)], 1, true), t(vec![], 0, false)]);
+        assert_eq!((only_cut.counted, only_cut.partial), (1, true));
+    }
+
+    #[test]
+    fn beam_v1_is_issue_34s_best() {
+        let v1 = BestSettings::v1();
+        assert_eq!(
+            (v1.beam, v1.depth, v1.fire_at, v1.threads),
+            (100, 10, 13, 1)
+        );
+        assert_eq!(v1.budget, Duration::from_millis(35));
+        let w = v1.weights;
+        assert_eq!(
+            (w.link2, w.link3, w.lone, w.bump, w.tear, w.second, w.excess),
+            (0, 0, 0, 0, 0, 0, 0)
+        );
+        assert_eq!(
+            (
+                w.chain,
+                w.need,
+                w.waste,
+                w.link,
+                w.room,
+                w.trigger_y,
+                w.shape,
+                w.death
+            ),
+            (1000, 250, 40, 30, 150, 100, 2, 2000)
+        );
+        assert_eq!((w.death_at, w.short, w.max_need), (9, 3, 2));
+        // The agent's parameters are read over its own settings.
+        let d = BestSettings::v1().decl("beam-v1");
+        let given = params(&[("beam", "50")]);
+        let r = d.read(&given).unwrap();
+        let s = BestSettings::named("beam-v1").over(&r);
+        assert_eq!((s.beam, s.threads), (50, 1));
+        assert_eq!(
+            BestSettings::named("best").threads,
+            BestSettings::default().threads
+        );
     }
 
     #[test]

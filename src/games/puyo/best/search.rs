@@ -42,6 +42,8 @@ pub fn fired_value(links: u8, target: u8, w: &Weights) -> i32 {
 pub struct Outcome {
     pub firsts: Vec<(Placement, Option<i32>)>,
     pub complete: bool,
+    /// Fields valued by [`evaluate`] (the search's positions).
+    pub evaluated: u64,
 }
 
 struct Node {
@@ -90,6 +92,7 @@ pub fn search(
     stop: &mut dyn FnMut() -> bool,
 ) -> Outcome {
     let w = &cfg.weights;
+    let mut evaluated = 0u64;
     let mut firsts: Vec<(Placement, Option<i32>)> = vec![];
     let mut beam: Vec<Node> = vec![];
     for c in children(board, pairs[0]) {
@@ -102,6 +105,7 @@ pub fn search(
             continue;
         }
         firsts.push((c.at, None));
+        evaluated += 1;
         beam.push(Node {
             board: c.board,
             first,
@@ -135,6 +139,7 @@ pub fn search(
                 if !seen.insert(key(&c.board)) {
                     continue;
                 }
+                evaluated += 1;
                 next.push(Node {
                     board: c.board,
                     first: n.first,
@@ -161,7 +166,11 @@ pub fn search(
         let best = &mut firsts[n.first as usize].1;
         *best = Some(best.map_or(n.value, |b| b.max(n.value)));
     }
-    Outcome { firsts, complete }
+    Outcome {
+        firsts,
+        complete,
+        evaluated,
+    }
 }
 
 #[cfg(test)]
