@@ -50,6 +50,7 @@ flock "$LOCK" $B match puyo --a best --b potential --games 200 --time-ms 50 --jo
 $L solo --agent beam-v1 --sequences 200 --jobs 2 --json 2>/dev/null | tail -n 1
 $L solo --agent best --sequences 500 --json 2>/dev/null | tail -n 1
 $B bench puyo-best --json 2>/dev/null | tail -n 1
-flock "$LOCK" $B match puyo --a best --b beam-v1 --time-ms 12 --games 1000 --jobs 1 --seed 4905 --sprt 0,30 --json 2>/dev/null | tail -n 1
+flock "$LOCK" $B match puyo --a best --b beam-v1 --a-param race=0 --time-ms 12 --games 1000 --jobs 1 --seed 4905 --sprt 0,30 --json 2>/dev/null | tail -n 1
+flock "$LOCK" $B match puyo --a best --b beam-v1 --a-param race=1 --time-ms 12 --games 1000 --jobs 1 --seed 4908 --sprt 0,30 --json 2>/dev/null | tail -n 1
 flock "$LOCK" $B match puyo --a best --b beam-v1 --time-ms 50 --games 200 --jobs 1 --seed 4906 --json 2>/dev/null | tail -n 1
 flock "$LOCK" $B match puyo --a best --b combined --time-ms 50 --games 200 --jobs 1 --seed 4907 --json 2>/dev/null | tail -n 1

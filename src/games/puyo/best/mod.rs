@@ -13,7 +13,9 @@
 //!   more counts as reached; one that fires a shorter chain of two links or
 //!   more ends there, worth a few links less than its length. Sampled
 //!   futures are searched while time allows, on `threads` threads (2);
-//!   each first move keeps its mean over them. `beam-v1` is issue 34's
+//!   each first move keeps its mean over them. In a duel (`race`) the
+//!   search aims at the shortest chain that would kill the other field
+//!   ([`kill_links`]) rather than `fire_at`. `beam-v1` is issue 34's
 //!   settings ([`BestSettings::v1`]).
 //! - **Fire**: when a placement of the current pair fires a chain of at
 //!   least `fire_at` links (13 by default), when the field is nearly full
@@ -62,6 +64,9 @@ pub struct BestSettings {
     pub futures: usize,
     /// Threads searching futures at once (`threads`).
     pub threads: usize,
+    /// In a duel, search toward the shortest chain that would kill the
+    /// other field ([`kill_links`]) instead of `fire_at` (`race`).
+    pub race: bool,
     /// The evaluation (`need`, `w_chain`, `w_need`, `w_waste`, `w_link`,
     /// `w_shape`, `w_death`, `death_at`, `w_room`, `w_trigger_y`,
     /// `w_short`, `w_tear`, `w_second`).
@@ -74,6 +79,7 @@ impl Default for BestSettings {
     fn default() -> Self {
         BestSettings {
             threads: 2,
+            race: true,
             weights: Weights {
                 need: 237,
                 waste: 36,
@@ -118,6 +124,7 @@ impl BestSettings {
             budget: Duration::from_millis(35),
             futures: 64,
             threads: 1,
+            race: false,
             weights: Weights::default(),
         }
     }
@@ -185,6 +192,13 @@ impl BestSettings {
                 1..=16,
                 0,
                 "threads searching sampled futures at once",
+            )
+            .int(
+                "race",
+                u64::from(self.race),
+                0..=1,
+                0,
+                "in a duel, build toward the shortest chain that kills the other field (1) or toward fire_at (0)",
             )
             .int_or_none(
                 "seed",
@@ -349,6 +363,9 @@ impl BestSettings {
         if let Some(x) = p.u64("threads") {
             s.threads = x as usize;
         }
+        if let Some(x) = p.u64("race") {
+            s.race = x == 1;
+        }
         let w = &mut s.weights;
         if let Some(x) = p.u64("need") {
             w.max_need = x as u8;
@@ -380,6 +397,16 @@ impl BestSettings {
         }
         self
     }
+}
+
+/// The shortest chain (of four puyos a link) whose attack, `3N(N-1)`,
+/// covers every empty cell of `opp` plus `margin`; `fire_at` when none
+/// shorter does.
+pub fn kill_links(opp: &Board, margin: u32, fire_at: u8) -> u8 {
+    let need = empty_cells(opp) + margin;
+    (2..fire_at)
+        .find(|&n| 3 * u32::from(n) * (u32::from(n) - 1) >= need)
+        .unwrap_or(fire_at)
 }
 
 /// The pairs of one future: the known ones, then sampled ones up to
@@ -546,9 +573,15 @@ impl BestPlanner {
             Some(d) if d < budget_end => d,
             _ => budget_end,
         };
+        let target = match v.opponent {
+            Some(opp) if self.settings.race => {
+                kill_links(&opp, v.outgoing.min(30), self.settings.fire_at)
+            }
+            _ => self.settings.fire_at,
+        };
         let cfg = SearchConfig {
             width: self.settings.beam,
-            target: self.settings.fire_at,
+            target,
             weights: self.settings.weights,
         };
         let (depth, futures) = (self.settings.depth, self.settings.futures);
@@ -779,6 +812,21 @@ mod tests {
             BestSettings::named("best").threads,
             BestSettings::default().threads
         );
+    }
+
+    #[test]
+    fn the_kill_size_is_the_shortest_chain_that_covers_the_other_field() {
+        // 78 empty cells: 3*6*5 = 90 covers them, 3*5*4 = 60 does not.
+        assert_eq!(kill_links(&Board::empty(), 0, 13), 6);
+        // 40 puyos: 38 empty, 3*4*3 = 36 short, 60 covers.
+        let mut b = Board::empty();
+        for k in 0..40 {
+            b.drop_puyo(k % 6, (k % 4) as u8);
+        }
+        assert_eq!(kill_links(&b, 0, 13), 5);
+        assert_eq!(kill_links(&b, 30, 13), 6);
+        // Never longer than fire_at.
+        assert_eq!(kill_links(&Board::empty(), 0, 4), 4);
     }
 
     #[test]
