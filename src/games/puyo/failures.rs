@@ -36,12 +36,11 @@ pub struct FieldNote {
 impl FieldNote {
     pub fn of(b: &Board) -> Self {
         let p = potential(b, NEED);
-        let count = b.count();
         FieldNote {
             potential: p.links,
             tall: b.height(DEATH_COL) as u8,
-            empty: CELLS as u32 - count,
-            waste: (count + p.need as u32).saturating_sub(p.cleared as u32),
+            empty: CELLS as u32 - b.count(),
+            waste: p.waste(b),
         }
     }
 }

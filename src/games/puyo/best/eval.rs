@@ -21,6 +21,12 @@ pub struct Potential {
 }
 
 impl Potential {
+    /// The puyos of `b` outside this chain (the dropped ones count in
+    /// `cleared` and in `need`).
+    pub fn waste(&self, b: &Board) -> u32 {
+        (b.count() + self.need as u32).saturating_sub(self.cleared as u32)
+    }
+
     /// Longer first, then fewer puyos needed, then more cleared.
     fn key(&self) -> (u8, std::cmp::Reverse<u8>, u8) {
         (self.links, std::cmp::Reverse(self.need), self.cleared)
@@ -228,20 +234,14 @@ pub fn small_groups(b: &Board) -> [u32; 3] {
     n
 }
 
-/// The whole-field terms: lone puyos, groups of two and three, and the
-/// bumps between neighbouring columns (zero when their weights are).
+/// The whole-field group terms: lone puyos, groups of two and three
+/// (zero when their weights are). The bumps are in [`shape_value`].
 pub fn groups_value(b: &Board, w: &Weights) -> i32 {
-    let mut v = 0;
-    if w.link2 != 0 || w.link3 != 0 || w.lone != 0 {
-        let [lone, twos, threes] = small_groups(b);
-        v += twos as i32 * w.link2 + threes as i32 * w.link3 - lone as i32 * w.lone;
+    if w.link2 == 0 && w.link3 == 0 && w.lone == 0 {
+        return 0;
     }
-    if w.bump != 0 {
-        let hs = heights(b);
-        let bumps: i32 = hs.windows(2).map(|p| (p[0] - p[1]).abs()).sum();
-        v -= bumps * w.bump;
-    }
-    v
+    let [lone, twos, threes] = small_groups(b);
+    twos as i32 * w.link2 + threes as i32 * w.link3 - lone as i32 * w.lone
 }
 
 /// The U the heights are held to: rows above the middle columns.
@@ -272,8 +272,7 @@ pub fn room(hs: &[i32; COLS], col: usize) -> i32 {
 /// The build value of a settled, living field (higher is better).
 pub fn evaluate(b: &Board, w: &Weights) -> i32 {
     let (p, by_col) = potential_by_column(b, w.max_need);
-    let count = b.count() as i32;
-    let waste = (count + p.need as i32 - p.cleared as i32).max(0);
+    let waste = p.waste(b) as i32;
     let mut v = p.links as i32 * w.chain - p.need as i32 * w.need - waste * w.waste;
     if p.links > 0 {
         let excess = (p.cleared as i32 - 4 * p.links as i32).max(0);
@@ -318,15 +317,17 @@ pub fn shape_value(b: &Board, w: &Weights) -> i32 {
         dev += d * d;
     }
     v -= dev / 6 * w.shape;
-    if w.tear != 0 {
-        let mut tear = 0;
+    if w.tear != 0 || w.bump != 0 {
+        let (mut tear, mut bumps) = (0, 0);
         for c in 1..COLS {
-            let step = (hs[c] - hs[c - 1]).abs() - 2;
+            let diff = (hs[c] - hs[c - 1]).abs();
+            bumps += diff;
+            let step = diff - 2;
             if step > 0 {
                 tear += step * step;
             }
         }
-        v -= tear * w.tear;
+        v -= tear * w.tear + bumps * w.bump;
     }
     // The danger column's height on Tsu's scale (the losing cell is its
     // twelfth row): Tsu's third column, or under the top-row rule the
@@ -416,12 +417,13 @@ mod tests {
             bump: 10_000,
             ..w
         };
-        // Heights 2, 1, 0, 2, 3, 1: bumps 1 + 1 + 2 + 1 + 2 = 7.
-        assert_eq!(groups_value(&b, &whole), 10 + 100 - 4 * 1000 - 7 * 10_000);
-        // The terms move the whole evaluation by as much.
+        assert_eq!(groups_value(&b, &whole), 10 + 100 - 4 * 1000);
+        // Heights 2, 1, 0, 2, 3, 1: bumps 1 + 1 + 2 + 1 + 2 = 7 (in
+        // shape_value); the terms move the whole evaluation by as much.
+        assert_eq!(shape_value(&b, &w) - shape_value(&b, &whole), 7 * 10_000);
         assert_eq!(
             evaluate(&b, &whole) - evaluate(&b, &w),
-            groups_value(&b, &whole)
+            10 + 100 - 4 * 1000 - 7 * 10_000
         );
     }
 
