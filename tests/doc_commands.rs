@@ -93,6 +93,21 @@ const SKIP: &[(&str, &str, &str)] = &[
         "Naotti-2020, a C++ GAT client built by hand",
     ),
     (
+        "docs/geister-results.md",
+        "analyze base501-lost.jsonl",
+        "the lost games against Naotti-2020 (above), which nothing here plays",
+    ),
+    (
+        "docs/geister.md",
+        "--agent best --time-policy bank --games 20",
+        "a GAT session at the platform's pace (moves of up to 9 s: hours for 20 games) on a server the page leaves to the reader",
+    ),
+    (
+        "docs/geister.md",
+        "--agent best --time-policy bank --bank-ms 120000",
+        "a GAT session at the platform's pace (moves of up to 3 s) on a server the page leaves to the reader",
+    ),
+    (
         "docs/testing.md",
         "ladderbot latency campaign/four3d.jsonl",
         "reads the records of the deadline campaign (15 minutes), which this test does not run",

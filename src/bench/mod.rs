@@ -28,6 +28,7 @@ pub const NAMES: &[&str] = &[
     "golad-value",
     "golad-flood",
     "puyo-best",
+    "geister-playouts",
     "floodit-playouts",
 ];
 
@@ -89,6 +90,7 @@ pub fn run(name: &str, opts: &BenchOptions) -> Result<BenchReport, String> {
         "golad-value" => Ok(golad_value(opts)),
         "golad-flood" => Ok(golad_flood(opts)),
         "puyo-best" => Ok(puyo_best(opts)),
+        "geister-playouts" => Ok(geister_playouts(opts)),
         "floodit-playouts" => Ok(floodit_playouts(opts)),
         other => Err(format!(
             "unknown bench '{other}' (known: {})",
@@ -1140,6 +1142,90 @@ pub fn render(r: &BenchReport) -> String {
     );
     let _ = write!(s, "  {}", r.note);
     s
+}
+
+/// Geister playouts with `best`'s learned move preferences (the shipped
+/// `prefs.json`) against today's hand-set weights (`ismcts-v2`'s), from
+/// the same eight determinized starting positions, one thread, samples
+/// interleaved.
+fn geister_playouts(opts: &BenchOptions) -> BenchReport {
+    use crate::games::geister::best::board::Board;
+    use crate::games::geister::best::prefs::Prefs;
+    use crate::games::geister::best::BestConfig;
+    use crate::games::geister::{View, PIECES};
+    let dur = Duration::from_secs_f64(opts.seconds);
+    let start = View::from_gat("14R24R34R44R15B25B35B45B41u31u21u11u40u30u20u10u")
+        .expect("the initial board parses");
+    // Eight colourings of the opponent's pieces, four reds each.
+    let starts: Vec<Board> = [0x0fu8, 0xf0, 0x33, 0xcc, 0x55, 0xaa, 0x3c, 0xc3]
+        .iter()
+        .map(|&reds| Board::from_view(&start, reds))
+        .collect();
+    debug_assert!(starts
+        .iter()
+        .all(|b| b.pieces(1).count_ones() as usize == PIECES));
+    let hand = BestConfig::ismcts_v2().policy;
+    let learned = crate::games::geister::best::policy::PlayoutPolicy {
+        prefs: Some(Prefs::shipped()),
+        ..hand
+    };
+    let mut rng = SmallRng::seed_from_u64(0x6E15_7E40);
+    // Mean plies a playout lasts, for the note (a policy that avoids
+    // contact plays longer games, so fewer of them a second).
+    let plies = |policy: &crate::games::geister::best::policy::PlayoutPolicy,
+                 rng: &mut SmallRng| {
+        let n = 400;
+        let total: u64 = (0..n)
+            .map(|k| {
+                let mut b = starts[k % 8];
+                policy.playout(&mut b, rng);
+                u64::from(b.ply - starts[k % 8].ply)
+            })
+            .sum();
+        total as f64 / n as f64
+    };
+    let (fast_plies, reference_plies) = (plies(&learned, &mut rng), plies(&hand, &mut rng));
+    let mut check = 0f64;
+    let (mut i, mut j) = (0usize, 0usize);
+    let mut fast = Vec::with_capacity(opts.samples);
+    let mut reference = Vec::with_capacity(opts.samples);
+    for _ in 0..opts.samples {
+        fast.push(rate(dur, 64, || {
+            let mut b = black_box(starts[i % 8]);
+            i += 1;
+            check += learned.playout(&mut b, &mut rng);
+        }));
+        reference.push(rate(dur, 64, || {
+            let mut b = black_box(starts[j % 8]);
+            j += 1;
+            check += hand.playout(&mut b, &mut rng);
+        }));
+    }
+    black_box(check);
+    let per_s = median(fast);
+    let reference_per_s = median(reference);
+    BenchReport {
+        bench: "geister-playouts".into(),
+        per_s,
+        reference_per_s,
+        ratio: if reference_per_s > 0.0 {
+            per_s / reference_per_s
+        } else {
+            0.0
+        },
+        samples: opts.samples,
+        unit: "playouts/s".into(),
+        note: format!(
+            "Geister playouts to the end from the initial position (eight colourings of the \
+             opponent) on one thread: best's learned move preferences (prefs.json) vs the \
+             hand-set weights of ismcts-v2, {} interleaved samples of {} s each, medians; \
+             plies a playout: {fast_plies:.1} vs {reference_plies:.1}, plies/s {:.0} vs {:.0}",
+            opts.samples,
+            opts.seconds,
+            per_s * fast_plies,
+            reference_per_s * reference_plies
+        ),
+    }
 }
 
 #[cfg(test)]

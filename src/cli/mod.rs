@@ -13,6 +13,7 @@ mod analyze;
 mod bench_cmd;
 mod four3d_lab;
 mod geister_beliefs;
+mod geister_policy;
 mod golad_lab;
 mod latency;
 mod match_cmd;
@@ -95,6 +96,9 @@ pub enum Command {
     Referee(referee::RefereeArgs),
     /// Fit the learned Geister belief model on records, and score belief sources.
     GeisterBeliefs(geister_beliefs::GeisterBeliefsArgs),
+    /// Fit the learned Geister move preferences (best's playout policy) on the moves a search
+    /// chose in records, and score models.
+    GeisterPolicy(geister_policy::GeisterPolicyArgs),
     /// Puyo Puyo one-player experiments: template completion and solo chains.
     PuyoLab(puyo_lab::PuyoLabArgs),
     /// Score Four data: self-play games, solved positions, the fitted evaluation.
@@ -271,6 +275,10 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::GeisterBeliefs(args) => {
             start_logging(&cli.log_format, &settings)?;
             geister_beliefs::run(args)
+        }
+        Command::GeisterPolicy(args) => {
+            start_logging(&cli.log_format, &settings)?;
+            geister_policy::run(args)
         }
         Command::Report(args) => {
             start_logging(&cli.log_format, &settings)?;

@@ -471,6 +471,12 @@ fn gat_client_config(s: &Settings, addr: String, games: u32, seed: u64) -> GatCl
         time_ms: s.search.time_ms,
         playouts: s.search.playouts,
         margin_ms: s.search.margin_ms,
+        plan: (s.search.time_policy == crate::config::TimePolicy::Bank).then(|| {
+            crate::platforms::gat::clock::GatPlan::with_bank(s.search.bank_ms.map_or(
+                crate::platforms::gat::clock::GatPlan::GAT_BANK,
+                Duration::from_millis,
+            ))
+        }),
         games,
         seed,
         connect_timeout: Duration::from_millis(s.client.connect_timeout_ms),

@@ -666,10 +666,10 @@ impl Settings {
                 .server
                 .as_deref()
                 .is_some_and(|u| u.starts_with("ws://") || u.starts_with("wss://"));
-        if self.search.time_policy == TimePolicy::Bank && gat {
+        if self.search.time_policy == TimePolicy::Bank && gat && self.search.increment_ms > 0 {
             return Err(
-                "search.time_policy: 'bank' is for GOLAD on stdin/stdout and for match-server \
-                 (ws://) clients; a GAT server gives each move its own limit"
+                "search.increment_ms: a GAT server's clock has no increment (a bank for the \
+                 game, then 10 s a move)"
                     .into(),
             );
         }
@@ -987,7 +987,7 @@ mod tests {
     }
 
     #[test]
-    fn the_bank_time_policy_is_for_stdio_golad_and_match_server_clients() {
+    fn the_bank_time_policy_is_for_stdio_golad_gat_and_match_server_clients() {
         let (_d, p) =
             profile("game = \"golad\"\n[search]\ntime_policy = \"bank\"\n[client]\nstdio = true\n");
         let s = load(Some(&p), env(&[])).unwrap();
@@ -997,10 +997,18 @@ mod tests {
         );
         let s = load(Some(&p), env(&[])).unwrap();
         assert_eq!((s.search.bank_ms, s.search.increment_ms), (Some(8000), 50));
-        // A GAT server's moves each have their own limit.
+        // A GAT server's clock: a bank for the game (the plan's), no increment.
         let (_d, p) = profile("game = \"geister\"\n[search]\ntime_policy = \"bank\"\n");
+        let s = load(Some(&p), env(&[])).unwrap();
+        assert_eq!(
+            (s.search.time_policy, s.search.bank_ms),
+            (TimePolicy::Bank, None)
+        );
+        let (_d, p) = profile(
+            "game = \"geister\"\n[search]\ntime_policy = \"bank\"\nbank_ms = 60000\nincrement_ms = 100\n",
+        );
         let err = load(Some(&p), env(&[])).unwrap_err().0;
-        assert!(err.contains("search.time_policy"), "{err}");
+        assert!(err.contains("search.increment_ms"), "{err}");
         // A bank without the policy that spends it, or on stdio.
         let (_d, p) = profile("game = \"four3d\"\n[search]\nbank_ms = 8000\n");
         let err = load(Some(&p), env(&[])).unwrap_err().0;

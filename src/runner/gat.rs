@@ -223,6 +223,7 @@ impl Driver for OverGat {
                 time_ms: sides[k].time_ms,
                 playouts: sides[k].playouts,
                 margin_ms: cfg.margin_ms,
+                plan: None,
                 games: 1,
                 seed: derive_seed(cfg.seed, index as u64, k as u64 + 1),
                 connect_timeout: Duration::from_secs(5),

@@ -136,7 +136,7 @@ pub fn fit_toward<const N: usize, S: Labelled<N>>(
 /// Solves `a x = b` by Gaussian elimination with partial pivoting (`a` is
 /// symmetric positive definite here); a singular pivot gives a zero step.
 #[allow(clippy::needless_range_loop)]
-fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> [f64; N] {
+pub(crate) fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> [f64; N] {
     for col in 0..N {
         let pivot = (col..N)
             .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))

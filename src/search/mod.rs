@@ -4,6 +4,7 @@
 pub mod agent;
 pub mod bandit;
 pub mod bound;
+pub mod choice;
 pub mod clock;
 pub mod cores;
 pub mod deadline;

@@ -53,7 +53,15 @@ impl RandomGeister {
 }
 
 /// The agent names [`build`] accepts (and `default`).
-pub const NAMES: &[&str] = &["random", "charge", "rule", "dmc-v1", "ismcts-v1", "best"];
+pub const NAMES: &[&str] = &[
+    "random",
+    "charge",
+    "rule",
+    "dmc-v1",
+    "ismcts-v1",
+    "ismcts-v2",
+    "best",
+];
 
 /// The agent `default` stands for.
 pub const DEFAULT: &str = "random";
@@ -67,6 +75,7 @@ pub fn decl(name: &str) -> Result<Decl, String> {
         "random" | "charge" | "rule" => Decl::new(name),
         "dmc-v1" => BestConfig::dmc_v1().decl(name),
         "ismcts-v1" => BestConfig::ismcts_v1().decl(name),
+        "ismcts-v2" => BestConfig::ismcts_v2().decl(name),
         "best" => BestConfig::default().decl(name),
         other => return Err(crate::games::unknown_agent("geister", other, NAMES)),
     })
@@ -85,12 +94,13 @@ pub fn build(
         "random" => Ok(Box::new(RandomGeister::new(seed))),
         "charge" => Ok(Box::new(super::charge::Charge::new(seed))),
         "rule" => Ok(Box::new(super::rule_agent::RuleAgent::new(seed))),
-        "dmc-v1" | "ismcts-v1" => {
+        "dmc-v1" | "ismcts-v1" | "ismcts-v2" => {
             // Earlier `best`s, kept fixed under their own names.
-            let (name, base) = if name == "dmc-v1" {
-                ("dmc-v1", super::best::BestConfig::dmc_v1())
-            } else {
-                ("ismcts-v1", super::best::BestConfig::ismcts_v1())
+            use super::best::BestConfig;
+            let (name, base) = match name {
+                "dmc-v1" => ("dmc-v1", BestConfig::dmc_v1()),
+                "ismcts-v1" => ("ismcts-v1", BestConfig::ismcts_v1()),
+                _ => ("ismcts-v2", BestConfig::ismcts_v2()),
             };
             let config = super::best::BestConfig::from_params_over(name, base, params)?;
             Ok(Box::new(crate::search::Renamed {

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
+use super::clock::{self, GatPlan};
 use super::{show_line, LineReader};
 use crate::games::geister::agents;
 use crate::games::geister::{Action, GeisterGame, Move, Obs, Setup, View, PIECES};
@@ -48,6 +49,10 @@ pub struct GatClientConfig {
     pub playouts: Option<u64>,
     /// Kept for I/O out of every move's time, in milliseconds.
     pub margin_ms: u64,
+    /// A plan over the game's clock (`time_policy = "bank"`): each move its
+    /// free second and a share of the bank ([`GatPlan`]); `time_ms` is then
+    /// not used.
+    pub plan: Option<GatPlan>,
     /// Games to play, one connection each.
     pub games: u32,
     pub seed: u64,
@@ -364,11 +369,12 @@ pub async fn run_client_with(
 }
 
 /// What every move may spend.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct MoveBudget {
     time: Duration,
     playouts: Option<u64>,
     margin: Duration,
+    plan: Option<GatPlan>,
 }
 
 impl MoveBudget {
@@ -382,17 +388,39 @@ impl MoveBudget {
             time: Duration::from_millis(ms.clamp(1, MAX_TIME_MS)),
             playouts: cfg.playouts,
             margin: Duration::from_millis(cfg.margin_ms),
+            plan: cfg.plan,
         }
     }
 
-    /// The limits of a move whose clock started at `start`.
-    fn limits(&self, start: Instant) -> Limits {
+    /// The limits of a move whose clock started at `start`: with a plan,
+    /// the move `our_moves` (from 0) at `ply` with `left` of the bank.
+    fn limits(&self, start: Instant, left: Duration, our_moves: u32, ply: u32) -> Limits {
+        let deadline = match self.plan {
+            Some(p) => Deadline::per_move(
+                start,
+                p.move_time(left, our_moves, ply, self.margin),
+                Duration::ZERO,
+            ),
+            None => Deadline::per_move(start, self.time, self.margin),
+        };
         Limits {
             playouts: self.playouts,
-            deadline: Some(Deadline::per_move(start, self.time, self.margin)),
+            deadline: Some(deadline),
+        }
+    }
+
+    /// The most a move may take before the fallback is played.
+    fn most(&self) -> Duration {
+        match self.plan {
+            Some(_) => GatPlan::CAP,
+            None => self.time,
         }
     }
 }
+
+/// The time the server is taken to add to a move we measured, for
+/// counting what it charges the bank ([`clock::charge`]).
+const CHARGE_SLACK: Duration = Duration::from_millis(20);
 
 /// Which of a setup's pieces are red, for `SET:`.
 fn reds_of(setup: Setup) -> Result<Reds, String> {
@@ -472,6 +500,10 @@ async fn play_game(
     let mut rd = LineReader::new(BufReader::new(rd));
     let mut phase = Phase::Connected;
     let mut set_retries = 0;
+    // What is left of our bank this game (a plan's bank; the server's may
+    // be larger).
+    let mut left = budget.plan.map_or(Duration::ZERO, |p| p.bank);
+    let mut asked_at: Option<Instant> = None;
     loop {
         let line = match tokio::time::timeout(IDLE_TIMEOUT, rd.next_line()).await {
             Err(_) => {
@@ -536,6 +568,7 @@ async fn play_game(
             ServerMsg::Ok | ServerMsg::OkCaptured(_) => None,
             ServerMsg::MoveQuestion(board) => {
                 let start = Instant::now();
+                asked_at = Some(start);
                 let seat = *game
                     .seat
                     .get_or_insert(if opponent_unmoved(&board) { 0 } else { 1 });
@@ -547,12 +580,13 @@ async fn play_game(
                 let Some(&fallback) = legal.first() else {
                     return Err(Broke::Server("no legal move on the server's board".into()));
                 };
-                let limits = budget.limits(start);
+                let ply = 2 * game.our_moves + seat as u32;
+                let limits = budget.limits(start, left, game.our_moves, ply);
                 let mv = match choose(
                     agent,
                     view,
                     limits,
-                    budget.time + Duration::from_millis(500),
+                    budget.most() + Duration::from_millis(500),
                 )
                 .await
                 {
@@ -587,6 +621,9 @@ async fn play_game(
             wr.write_all(format_client(&m).as_bytes())
                 .await
                 .map_err(|e| Broke::Server(format!("writing to the server: {e}")))?;
+            if let (ClientMsg::Move { .. }, Some(start)) = (&m, asked_at.take()) {
+                left = left.saturating_sub(clock::charge(start.elapsed(), CHARGE_SLACK));
+            }
         }
     }
 }
@@ -629,6 +666,7 @@ mod tests {
             time_ms,
             playouts,
             margin_ms: 20,
+            plan: None,
             games: 1,
             seed: 1,
             connect_timeout: Duration::from_secs(1),
@@ -664,8 +702,22 @@ mod tests {
         let b = MoveBudget::of(&cfg(None, Some(300)));
         assert_eq!((ms(b), b.playouts), (MAX_TIME_MS, Some(300)));
         let start = Instant::now();
-        let l = MoveBudget::of(&cfg(Some(100), Some(5))).limits(start);
+        let l = MoveBudget::of(&cfg(Some(100), Some(5))).limits(start, Duration::ZERO, 0, 0);
         assert_eq!(l.playouts, Some(5));
         assert_eq!(l.deadline.unwrap().hard - start, Duration::from_millis(80));
+        // With a plan over the game's clock, each move's deadline is the
+        // plan's time for it (the margin already taken off), whatever
+        // time_ms says.
+        let plan = GatPlan::with_bank(GatPlan::GAT_BANK);
+        let b = MoveBudget::of(&GatClientConfig {
+            plan: Some(plan),
+            ..cfg(Some(100), None)
+        });
+        let left = Duration::from_secs(120);
+        let l = b.limits(start, left, 30, 61);
+        let want = plan.move_time(left, 30, 61, Duration::from_millis(20));
+        assert_eq!(l.deadline.unwrap().hard - start, want);
+        assert_eq!(want, Duration::from_millis(4_980));
+        assert_eq!(b.most(), GatPlan::CAP);
     }
 }

@@ -5,6 +5,7 @@
 //! search thread ([`crate::runtime::SearchThread`]).
 
 pub mod client;
+pub mod clock;
 pub mod codec;
 pub mod server;
 

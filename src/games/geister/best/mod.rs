@@ -55,6 +55,7 @@ pub mod board;
 pub mod evidence;
 pub mod learned;
 pub mod policy;
+pub mod prefs;
 pub mod search;
 
 use std::sync::atomic::AtomicBool;
@@ -100,7 +101,20 @@ pub struct BestConfig {
     /// `1 - bluff` times the chosen move's visits, play the one after which
     /// our colours are least readable; 0 = off.
     pub bluff: f64,
+    /// With learned beliefs and `adapt` > 0: each time a capture reveals an
+    /// opponent colour, refit the beliefs within the game on the pieces
+    /// revealed so far ([`Adaptive::within_game`]), so that a first game
+    /// learns what the opponent's moves mean from its own captured pieces.
+    pub live: bool,
+    /// A stranger's moves may not mean what the prior learned from our own
+    /// agents: on a first game the likelihoods' inverse temperature is
+    /// `belief * stranger`, rising to `belief` as the session's refits
+    /// learn the opponent (1 = off).
+    pub stranger: f64,
 }
+
+/// Games of a session after which `stranger` no longer tempers the beliefs.
+pub const STRANGER_GAMES: usize = 10;
 
 /// The source of the per-piece blue-likelihoods.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -113,11 +127,22 @@ pub enum Beliefs {
 }
 
 impl Default for BestConfig {
-    /// `best` today: the shipped model fitted on our own agents' games
-    /// only, a playout policy in which reds are offered as bait and a side
-    /// that has taken reds grows wary of taking more, and the tree kept
-    /// from move to move (docs/geister-results.md measures each).
+    /// `best` today: [`BestConfig::ismcts_v2`] (docs/geister-results.md
+    /// measures each lever).
     fn default() -> Self {
+        BestConfig::ismcts_v2()
+    }
+}
+
+impl BestConfig {
+    /// `ismcts-v2`: `best` as issue 31 left it: the shipped model fitted on
+    /// our own agents' games only, a playout policy in which reds are
+    /// offered as bait, a side that has taken reds grows wary of taking
+    /// more and runners next to their exits are taken first, and the tree
+    /// kept from move to move. Kept under its own name as the reference the
+    /// next `best` is measured against: when `best` changes, it changes
+    /// [`Default`], not this.
+    pub fn ismcts_v2() -> Self {
         BestConfig {
             tree: TreeConfig {
                 reuse: true,
@@ -134,11 +159,11 @@ impl Default for BestConfig {
             adapt: 100.0,
             threads: 2,
             bluff: 0.0,
+            live: false,
+            stranger: 1.0,
         }
     }
-}
 
-impl BestConfig {
     /// `ismcts-v1`: `best` as issue 11 left it (learned beliefs with its
     /// model, [`BeliefModel::v1`], refitted from game to game,
     /// information-set MCTS on two threads), kept under its own name as the
@@ -153,6 +178,8 @@ impl BestConfig {
             adapt: 100.0,
             threads: 2,
             bluff: 0.0,
+            live: false,
+            stranger: 1.0,
         }
     }
 
@@ -175,6 +202,16 @@ impl BestConfig {
             Beliefs::Learned(m) if std::ptr::eq(m, BeliefModel::shipped()) => Some("learned"),
             Beliefs::Learned(m) if std::ptr::eq(m, BeliefModel::v1()) => Some("v1"),
             Beliefs::Learned(_) => None,
+        }
+    }
+
+    /// The name `prefs` gives [`PlayoutPolicy::prefs`] (none for a model
+    /// read from a file).
+    fn prefs_name(&self) -> Option<&'static str> {
+        match self.policy.prefs {
+            None => Some("hand"),
+            Some(m) if std::ptr::eq(m, prefs::Prefs::shipped()) => Some("learned"),
+            Some(_) => None,
         }
     }
 
@@ -207,6 +244,13 @@ impl BestConfig {
                 1..=u32::MAX as u64,
                 1,
                 "visits of a leaf before it is expanded",
+            )
+            .float(
+                "prior",
+                t.prior,
+                0.0..=100.0,
+                0.05,
+                "weight of the learned preferences as the tree's prior at our nodes (0: off)",
             )
             .flag(
                 "reuse",
@@ -259,6 +303,18 @@ impl BestConfig {
             pol.caution,
             "playouts: a capture's factor per red already taken",
         );
+        d = d.text(
+            "prefs",
+            Value::from(self.prefs_name().unwrap_or("file")),
+            "the playouts' move preferences: hand (the weights above) or learned (prefs.json), or a model file",
+        );
+        d = d.float(
+            "contempt",
+            f64::from(pol.contempt),
+            0.0..=0.5,
+            0.02,
+            "a draw's value below 1/2 for us: play for a win at the ply limit (0: a draw is 1/2)",
+        );
         d = weight(
             d,
             "guard",
@@ -278,6 +334,18 @@ impl BestConfig {
             0.0..=1e9,
             10.0,
             "samples' worth of the starting belief model when refitted after each game (0: never)",
+        )
+        .float(
+            "stranger",
+            self.stranger,
+            0.0..=1.0,
+            0.05,
+            "the beliefs' inverse temperature on a first game, as a share of belief (1: off)",
+        )
+        .flag(
+            "live",
+            self.live,
+            "refit the beliefs within the game each time a capture reveals a colour",
         )
         .float(
             "bluff",
@@ -318,11 +386,29 @@ impl BestConfig {
                 }
             };
         }
+        if let Some(v) = p.value("prefs") {
+            c.policy.prefs = match v.as_str() {
+                Some("hand") => None,
+                Some("learned") => Some(prefs::Prefs::shipped()),
+                Some(path) => Some(
+                    prefs::load_file(std::path::Path::new(path))
+                        .map_err(|e| format!("{name}: prefs: {e}"))?,
+                ),
+                None => {
+                    return Err(format!(
+                        "{name}: prefs must be 'hand', 'learned' or a model file, not {v}"
+                    ))
+                }
+            };
+        }
         if let Some(x) = p.f64("exploration") {
             c.tree.exploration = x;
         }
         if let Some(x) = p.u64("threshold") {
             c.tree.expand_threshold = x as u32;
+        }
+        if let Some(x) = p.f64("prior") {
+            c.tree.prior = x;
         }
         if let Some(x) = p.flag("reuse") {
             c.tree.reuse = x;
@@ -332,6 +418,15 @@ impl BestConfig {
         }
         if let Some(x) = p.f64("adapt") {
             c.adapt = x;
+        }
+        if let Some(x) = p.f64("contempt") {
+            c.policy.contempt = x as f32;
+        }
+        if let Some(x) = p.f64("stranger") {
+            c.stranger = x;
+        }
+        if let Some(x) = p.flag("live") {
+            c.live = x;
         }
         if let Some(x) = p.f64("bluff") {
             c.bluff = x;
@@ -388,6 +483,10 @@ pub struct Best {
     searches: Vec<Search>,
     /// What our moves told the opponent (with `bluff` > 0).
     exposure: Exposure,
+    /// The beliefs refitted within this game (`live`), and how many
+    /// opponent colours were known when they were.
+    live_model: Option<BeliefModel>,
+    revealed_at_fit: usize,
     pub last: LastChoice,
 }
 
@@ -407,6 +506,8 @@ impl Best {
             pending: Vec::new(),
             searches: Vec::new(),
             exposure: Exposure::new(),
+            live_model: None,
+            revealed_at_fit: 0,
             last: LastChoice::default(),
         }
     }
@@ -425,7 +526,7 @@ impl Best {
             return self.fallback(view, &legal);
         }
         let l = self.likelihoods(view);
-        let belief = Belief::new(view, &l, self.config.belief);
+        let belief = Belief::new(view, &l, self.inverse_temperature());
         let base = Board::from_view(view, 0);
         let threads = self.config.threads.max(1);
         self.searches.resize_with(threads, Search::new);
@@ -511,13 +612,26 @@ impl Best {
         best.0
     }
 
+    /// The inverse temperature of the likelihoods now: `belief`, times
+    /// `stranger` on a first game against an opponent, rising to `belief`
+    /// over the first [`STRANGER_GAMES`] games the model has learned from.
+    fn inverse_temperature(&self) -> f64 {
+        let learned = self.games_learned().min(STRANGER_GAMES) as f64 / STRANGER_GAMES as f64;
+        let s = self.config.stranger.clamp(0.0, 1.0);
+        self.config.belief * (s + (1.0 - s) * learned)
+    }
+
     /// Each opponent piece's blue-likelihood from the configured source
     /// (-1000 for a piece that skipped a sure escape, as in the seed).
     fn likelihoods(&self, view: &View) -> [f64; PIECES] {
         match self.config.beliefs {
             Beliefs::Seed => self.likelihood.likelihoods(view),
             Beliefs::Learned(shipped) => {
-                let model = self.adaptive.as_ref().map_or(shipped, |a| a.model());
+                let model = self
+                    .live_model
+                    .as_ref()
+                    .or(self.adaptive.as_ref().map(|a| a.model()))
+                    .unwrap_or(shipped);
                 let mut out = [f64::NEG_INFINITY; PIECES];
                 for (p, o) in out.iter_mut().enumerate() {
                     let p = p as u8;
@@ -559,6 +673,35 @@ impl Best {
         self.evidence.reset();
         self.exposure.reset();
         self.pending.clear();
+        self.live_model = None;
+        self.revealed_at_fit = 0;
+    }
+
+    /// The `live` lever: when more opponent colours are known than at the
+    /// last refit, refit the beliefs on this game's samples of the pieces
+    /// now revealed.
+    fn refit_within_game(&mut self, view: &View) {
+        let Some(adaptive) = self.adaptive.as_ref() else {
+            return;
+        };
+        let revealed = (0..PIECES as u8)
+            .filter(|&p| view.opp_colour(p).is_some())
+            .count();
+        if revealed <= self.revealed_at_fit {
+            return;
+        }
+        self.revealed_at_fit = revealed;
+        let samples: Vec<Sample> = self
+            .pending
+            .iter()
+            .filter_map(|&(p, features)| {
+                view.opp_colour(p).map(|c| Sample {
+                    features,
+                    blue: c == Colour::Blue,
+                })
+            })
+            .collect();
+        self.live_model = Some(adaptive.within_game(&samples));
     }
 
     /// Games the learned model has been refitted on so far.
@@ -618,6 +761,9 @@ impl Best {
                     }
                 }
             }
+        }
+        if self.config.live {
+            self.refit_within_game(view);
         }
         let mv = self.decide(view, limits, stop);
         // The trees may start the next search below this move, if one ran.

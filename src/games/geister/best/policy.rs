@@ -18,6 +18,7 @@ use rand::Rng;
 use super::board::{
     distance, BMove, Board, ADJACENT, ESCAPE, EXITS, EXIT_DISTANCE, NEIGHBOURS, WITHIN,
 };
+use super::prefs::{Prefs, StepContext};
 use crate::search::Outcome;
 
 /// Weights of the playout moves (multiplied together) and the depth.
@@ -43,6 +44,13 @@ pub struct PlayoutPolicy {
     pub guard: f32,
     /// Plies before the playout is cut and evaluated (0: to the end).
     pub depth: u32,
+    /// Learned move preferences ([`Prefs`]): when set, step 4 weighs the
+    /// moves by them instead of the hand-set weights above.
+    pub prefs: Option<&'static Prefs>,
+    /// A draw is worth 1/2 less this to side 0 (the searching player) and
+    /// 1/2 plus this to the other: with contempt the search plays for a
+    /// win where the ply limit would end the game drawn (0: a draw is 1/2).
+    pub contempt: f32,
 }
 
 impl Default for PlayoutPolicy {
@@ -56,6 +64,8 @@ impl Default for PlayoutPolicy {
             caution: 1.0,
             guard: 1.0,
             depth: 0,
+            prefs: None,
+            contempt: 0.0,
         }
     }
 }
@@ -153,8 +163,7 @@ impl PlayoutPolicy {
         if let Some(m) = free_run(b, s) {
             return m;
         }
-        let forward_step: i8 = if s == 0 { -6 } else { 6 };
-        let capture_w = self.capture * self.caution.powi(b.lost[o][0] as i32);
+        let learned = self.prefs.map(|p| (p, StepContext::of(b)));
         let mut moves = [BMove { from: 0, to: 0 }; 32];
         let mut weights = [0f32; 32];
         let mut n = 0;
@@ -163,32 +172,17 @@ impl PlayoutPolicy {
         while bits != 0 {
             let from = bits.trailing_zeros() as u8;
             bits &= bits - 1;
-            let blue = b.blue[s] >> from & 1 == 1;
             for &to in &NEIGHBOURS[from as usize] {
                 if to == u8::MAX || own >> to & 1 == 1 {
                     continue;
                 }
-                let mut w = 1f32;
-                let capture = opp >> to & 1 == 1;
-                if capture {
-                    w *= capture_w;
-                    if EXIT_DISTANCE[o][to as usize] == 1 {
-                        w *= self.guard;
+                let w = match &learned {
+                    Some((prefs, ctx)) => {
+                        let (x, wary) = ctx.bits(from, to);
+                        prefs.weight(x, wary)
                     }
-                }
-                if to as i8 - from as i8 == forward_step {
-                    w *= self.forward;
-                }
-                if blue {
-                    if EXIT_DISTANCE[s][to as usize] < EXIT_DISTANCE[s][from as usize] {
-                        w *= self.blue_run;
-                    }
-                    if !capture && ADJACENT[to as usize] & opp != 0 {
-                        w *= self.blue_danger;
-                    }
-                } else if !capture && ADJACENT[to as usize] & opp != 0 {
-                    w *= self.red_bait;
-                }
+                    None => self.hand_weight(b, from, to),
+                };
                 moves[n] = BMove { from, to };
                 weights[n] = w;
                 total += w;
@@ -206,12 +200,54 @@ impl PlayoutPolicy {
         moves[n.saturating_sub(1)]
     }
 
+    /// The hand-set weight of the step `from` -> `to` of the side to move
+    /// on `b` (step 4 without [`PlayoutPolicy::prefs`]).
+    #[inline]
+    pub fn hand_weight(&self, b: &Board, from: u8, to: u8) -> f32 {
+        let s = b.to_move as usize;
+        let o = 1 - s;
+        let opp = b.pieces(o);
+        let forward_step: i8 = if s == 0 { -6 } else { 6 };
+        let blue = b.blue[s] >> from & 1 == 1;
+        let mut w = 1f32;
+        let capture = opp >> to & 1 == 1;
+        if capture {
+            w *= self.capture * self.caution.powi(b.lost[o][0] as i32);
+            if EXIT_DISTANCE[o][to as usize] == 1 {
+                w *= self.guard;
+            }
+        }
+        if to as i8 - from as i8 == forward_step {
+            w *= self.forward;
+        }
+        if blue {
+            if EXIT_DISTANCE[s][to as usize] < EXIT_DISTANCE[s][from as usize] {
+                w *= self.blue_run;
+            }
+            if !capture && ADJACENT[to as usize] & opp != 0 {
+                w *= self.blue_danger;
+            }
+        } else if !capture && ADJACENT[to as usize] & opp != 0 {
+            w *= self.red_bait;
+        }
+        w
+    }
+
+    /// The reward of an outcome for side 0, a draw less the contempt.
+    #[inline]
+    pub fn value(&self, o: Outcome) -> f64 {
+        match o {
+            Outcome::Draw => 0.5 - f64::from(self.contempt),
+            o => reward(o),
+        }
+    }
+
     /// Plays `b` out; the reward for side 0.
     pub fn playout<R: Rng + ?Sized>(&self, b: &mut Board, rng: &mut R) -> f64 {
         let mut plies = 0;
         loop {
             if let Some(o) = b.outcome {
-                return reward(o);
+                return self.value(o);
             }
             if self.depth > 0 && plies >= self.depth {
                 return evaluate(b);

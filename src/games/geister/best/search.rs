@@ -24,7 +24,8 @@ use rand::Rng;
 
 use super::belief::Belief;
 use super::board::{BMove, Board, MoveList, ESCAPE, EXITS};
-use super::policy::{reward, PlayoutPolicy};
+use super::policy::PlayoutPolicy;
+use super::prefs::{Prefs, StepContext};
 use crate::search::{Budget, Limits};
 
 /// The least time kept between the last iteration's start and the hard
@@ -58,6 +59,12 @@ pub struct TreeConfig {
     /// Keep the subtree of the move played and the opponent's answer for
     /// the next search ([`Search::played`]).
     pub reuse: bool,
+    /// Weight of learned move preferences as a prior at our nodes
+    /// (progressive bias: `prior * p / (visits + 1)` added to UCB1, untried
+    /// moves taken most preferred first); 0 = off. The preferences are the
+    /// playouts' ([`prefs`](super::policy::PlayoutPolicy::prefs)) when they
+    /// have learned ones, else the shipped model.
+    pub prior: f64,
 }
 
 impl Default for TreeConfig {
@@ -67,6 +74,7 @@ impl Default for TreeConfig {
             expand_threshold: 4,
             max_nodes: 1 << 20,
             reuse: false,
+            prior: 0.0,
         }
     }
 }
@@ -83,6 +91,9 @@ pub struct Node {
     /// Iterations in which this node's move was legal when its parent was left.
     pub available: u32,
     pub reward: f64,
+    /// The policy's probability of this move when its parent was expanded
+    /// (0 without a prior).
+    pub prior: f32,
     first: u32,
     count: u32,
 }
@@ -95,6 +106,7 @@ impl Node {
             visits: 0,
             available: 0,
             reward: 0.0,
+            prior: 0.0,
             first: NONE,
             count: 0,
         }
@@ -268,13 +280,29 @@ impl Search {
     /// Adds `i`'s children for the position `b` (its mover to move): every
     /// step, and an escape for each of the mover's pieces on an exit (ours
     /// only if blue: we know our colours).
-    fn expand(&mut self, i: usize, b: &Board, list: &mut MoveList) {
+    fn expand(&mut self, i: usize, b: &Board, list: &mut MoveList, prefs: Option<&Prefs>) {
         let s = b.to_move as usize;
         b.moves_into(list);
         let first = self.nodes.len() as u32;
         for &m in list.as_slice() {
             if m.to != ESCAPE {
                 self.nodes.push(Node::new(m, s as u8));
+            }
+        }
+        // Our steps get the policy's probabilities (we know our colours).
+        if let (Some(prefs), 0) = (prefs, s) {
+            let ctx = StepContext::of(b);
+            let kids = &mut self.nodes[first as usize..];
+            let mut total = 0f32;
+            for n in kids.iter_mut() {
+                let (x, wary) = ctx.bits(n.mv.from, n.mv.to);
+                n.prior = prefs.weight(x, wary);
+                total += n.prior;
+            }
+            if total > 0.0 {
+                for n in kids.iter_mut() {
+                    n.prior /= total;
+                }
             }
         }
         let runners = if s == 0 { b.blue[0] } else { b.pieces(1) };
@@ -293,18 +321,20 @@ impl Search {
 
     /// The available child of `i` with the best UCB1 value under `b`'s
     /// colours (an untried one first); counts availability.
-    fn select(&mut self, i: usize, b: &Board, c: f64) -> Option<usize> {
+    fn select(&mut self, i: usize, b: &Board, c: f64, prior: f64) -> Option<usize> {
         let s = b.to_move as usize;
         let (first, count) = (self.nodes[i].first as usize, self.nodes[i].count as usize);
         let mut untried = None;
+        let mut untried_p = -1f32;
         for k in first..first + count {
             let n = &mut self.nodes[k];
             if n.mv.to == ESCAPE && b.blue[s] >> n.mv.from & 1 == 0 {
                 continue;
             }
             n.available += 1;
-            if n.visits == 0 && untried.is_none() {
+            if n.visits == 0 && n.prior > untried_p {
                 untried = Some(k);
+                untried_p = n.prior;
             }
         }
         if untried.is_some() {
@@ -318,7 +348,9 @@ impl Search {
                 continue;
             }
             let m = n.visits as f64;
-            let v = n.reward / m + c * ((n.available as f64).ln() / m).sqrt();
+            let v = n.reward / m
+                + c * ((n.available as f64).ln() / m).sqrt()
+                + prior * f64::from(n.prior) / (m + 1.0);
             if v > best_v {
                 best_v = v;
                 best = Some(k);
@@ -354,8 +386,10 @@ impl Search {
         if base.outcome.is_some() || belief.is_empty() {
             return SearchResult::default();
         }
+        // The prior: the playouts' learned preferences, else the shipped ones.
+        let prefs = (cfg.prior > 0.0).then(|| policy.prefs.unwrap_or(Prefs::shipped()));
         if !self.nodes[0].expanded() {
-            self.expand(0, base, &mut list);
+            self.expand(0, base, &mut list, prefs);
         }
         let opp = base.pieces(1);
         let mut budget = Budget::new(&within_hard_limit(limits), stop).with_check_every(16);
@@ -370,7 +404,7 @@ impl Search {
             let mut i = 0;
             let r = loop {
                 if let Some(o) = b.outcome {
-                    break reward(o);
+                    break policy.value(o);
                 }
                 if !self.nodes[i].expanded() {
                     let grow = i == 0
@@ -379,9 +413,9 @@ impl Search {
                     if !grow {
                         break policy.playout(&mut b, rng);
                     }
-                    self.expand(i, &b, &mut list);
+                    self.expand(i, &b, &mut list, prefs);
                 }
-                let Some(k) = self.select(i, &b, cfg.exploration) else {
+                let Some(k) = self.select(i, &b, cfg.exploration, cfg.prior) else {
                     break policy.playout(&mut b, rng);
                 };
                 b.play(self.nodes[k].mv);

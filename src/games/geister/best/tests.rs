@@ -674,3 +674,232 @@ fn bluffing_plays_the_least_readable_of_the_moves_searched_nearly_as_often() {
     let l = Limits::playouts(200);
     play_game([&mut best, &mut other], [&l, &l], &no_stop()).unwrap();
 }
+
+#[test]
+fn ismcts_v2_stays_as_issue_31_left_it() {
+    let v2 = BestConfig::ismcts_v2();
+    assert_eq!(v2.beliefs, Beliefs::Learned(BeliefModel::shipped()));
+    assert!(v2.tree.reuse);
+    assert_eq!(
+        (v2.policy.red_bait, v2.policy.caution, v2.policy.guard),
+        (3.0, 0.3, 4.0)
+    );
+    assert_eq!(
+        (v2.belief, v2.adapt, v2.threads, v2.bluff, v2.live),
+        (1.0, 100.0, 2, 0.0, false)
+    );
+    assert_eq!((v2.policy.prefs, v2.tree.prior), (None, 0.0));
+    assert_eq!(
+        v2.tree,
+        TreeConfig {
+            reuse: true,
+            ..TreeConfig::default()
+        }
+    );
+    // The agent of that name is built over it and reads its parameters.
+    let a = crate::games::geister::agents::build("ismcts-v2", &AgentParams::new(), 1).unwrap();
+    assert_eq!(a.name(), "ismcts-v2");
+    let d = crate::games::geister::agents::decl("ismcts-v2").unwrap();
+    assert!(d.read(&AgentParams::new()).is_ok());
+}
+
+/// The hand-set playout weights written as a preference model weigh every
+/// step as the hand-set policy does: the learned policy generalises it.
+#[test]
+fn the_hand_weights_as_a_preference_model_weigh_steps_as_the_hand_policy() {
+    use super::board::{Board, MoveList, ESCAPE};
+    use super::prefs::{Prefs, StepContext};
+    use rand::rngs::SmallRng;
+    use rand::SeedableRng;
+    let hand = BestConfig::ismcts_v2().policy;
+    let model = Prefs::hand();
+    let mut rng = SmallRng::seed_from_u64(9);
+    let mut list = MoveList::default();
+    let mut checked = 0;
+    for game in 0..40u64 {
+        let v = view("14R24B34R44B15B25R35B45R", "41u31u21u11u40u30u20u10u");
+        let mut b = Board::from_view(&v, (game % 200) as u8 | 0x0f);
+        while b.outcome.is_none() {
+            b.moves_into(&mut list);
+            let ctx = StepContext::of(&b);
+            for m in list.as_slice().iter().filter(|m| m.to != ESCAPE) {
+                let (x, wary) = ctx.bits(m.from, m.to);
+                let want = hand.hand_weight(&b, m.from, m.to);
+                let got = model.weight(x, wary);
+                assert!(
+                    (got - want).abs() <= 1e-4 * want,
+                    "{m:?} on {b:?}: {got} vs {want}"
+                );
+                checked += 1;
+            }
+            let m = hand.choose(&b, &mut rng);
+            b.play(m);
+        }
+    }
+    assert!(checked > 5_000, "{checked}");
+}
+
+/// Fitted on choices drawn from a known preference model, the fit finds
+/// its weights again, and a fitted model reads back from its file.
+#[test]
+fn preferences_fitted_on_a_models_own_choices_recover_it() {
+    use super::board::{Board, MoveList, ESCAPE};
+    use super::prefs::{self, Prefs, StepContext, FEATURES};
+    use crate::search::choice::Choice;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    let mut truth = Prefs::hand().weights;
+    truth[9] = -1.0; // keeper_leaves
+    truth[10] = 0.7; // defend
+    truth[4] = -0.5; // backward
+    let truth_model = Prefs::new(truth);
+    let policy = PlayoutPolicy {
+        prefs: Some(Box::leak(Box::new(truth_model.clone()))),
+        ..BestConfig::ismcts_v2().policy
+    };
+    let mut rng = SmallRng::seed_from_u64(11);
+    let mut list = MoveList::default();
+    let mut choices: Vec<Choice<FEATURES>> = Vec::new();
+    for game in 0..400u64 {
+        let v = view("14R24B34R44B15B25R35B45R", "41u31u21u11u40u30u20u10u");
+        let mut b = Board::from_view(&v, [0x0f, 0xf0, 0x33, 0xcc, 0x5a][game as usize % 5]);
+        while b.outcome.is_none() {
+            let m = policy.choose(&b, &mut rng);
+            if !prefs::ruled(&b) {
+                b.moves_into(&mut list);
+                let steps: Vec<_> = list
+                    .as_slice()
+                    .iter()
+                    .copied()
+                    .filter(|m| m.to != ESCAPE)
+                    .collect();
+                let ctx = StepContext::of(&b);
+                let chosen = steps.iter().position(|&s| s == m).unwrap();
+                choices.push(Choice {
+                    alternatives: steps.iter().map(|s| ctx.features(s.from, s.to)).collect(),
+                    chosen,
+                });
+            }
+            b.play(m);
+            let _ = rng.gen::<u8>();
+        }
+    }
+    let fitted = prefs::fit(&choices, &Prefs::new([0.0; FEATURES]), 1e-6);
+    for (k, name) in [
+        (9, "keeper_leaves"),
+        (10, "defend"),
+        (4, "backward"),
+        (0, "capture"),
+    ] {
+        assert!(
+            (fitted.weights[k] - truth[k]).abs() < 0.25,
+            "{name}: {} vs {}",
+            fitted.weights[k],
+            truth[k]
+        );
+    }
+    let (loss, _) = prefs::score(&fitted, &choices);
+    assert!(loss < prefs::score(&Prefs::new([0.0; FEATURES]), &choices).0);
+    let back = Prefs::from_json(&fitted.to_json("test")).unwrap();
+    assert_eq!(back, fitted);
+    assert!(Prefs::from_json("{\"weights\": {\"capture\": 1}}").is_err());
+    // The shipped model parses and differs from the hand weights.
+    assert_ne!(Prefs::shipped().weights, Prefs::hand().weights);
+}
+
+/// The `live` lever: pieces that charged forward and were captured red
+/// teach the beliefs, within the game, that charging is not a blue's sign.
+#[test]
+fn colours_revealed_by_captures_refit_the_beliefs_within_the_game() {
+    use super::evidence::NAMES;
+    let forward = NAMES.iter().position(|&n| n == "forward_moves").unwrap();
+    let adaptive = Adaptive::new(BeliefModel::shipped().clone(), 100.0);
+    let mut charger = [0.0; super::evidence::FEATURES];
+    charger[0] = 1.0;
+    charger[forward] = 3.0;
+    let before = adaptive.model().log_odds(&charger);
+    assert!(
+        before > 1.0,
+        "the prior takes a charger for a blue: {before}"
+    );
+    // Two chargers revealed red, seen at ten turns each.
+    let revealed: Vec<Sample> = (0..20)
+        .map(|_| Sample {
+            features: charger,
+            blue: false,
+        })
+        .collect();
+    let after = adaptive.within_game(&revealed);
+    assert!(
+        after.log_odds(&charger) < before - 1.0,
+        "{} vs {before}",
+        after.log_odds(&charger)
+    );
+    // Nothing revealed: the model as it stands; the session's model is untouched.
+    assert_eq!(&adaptive.within_game(&[]), adaptive.model());
+    assert_eq!(adaptive.model(), BeliefModel::shipped());
+    // In play: a game with captures leaves a refitted model, and the next
+    // game starts from the session's model again.
+    let config = BestConfig {
+        live: true,
+        threads: 1,
+        ..BestConfig::default()
+    };
+    let mut best = Best::new(config, 21);
+    let mut other = crate::games::geister::agents::RandomGeister::new(22);
+    let l = Limits::playouts(300);
+    let played = play_game([&mut best, &mut other], [&l, &l], &no_stop()).unwrap();
+    let captured = !played.moves.is_empty() && best.revealed_at_fit > 0;
+    assert!(captured, "random pieces walk into captures");
+    assert!(best.live_model.is_some());
+    best.new_game();
+    assert!(best.live_model.is_none() && best.revealed_at_fit == 0);
+}
+
+/// `stranger`: a first game tempers the beliefs, and the session's refits
+/// bring them back to `belief` over STRANGER_GAMES games.
+#[test]
+fn a_stranger_is_read_with_tempered_beliefs_until_the_session_learns_it() {
+    let config = BestConfig {
+        stranger: 0.5,
+        belief: 0.8,
+        ..BestConfig::default()
+    };
+    let mut best = Best::new(config, 5);
+    assert!((best.inverse_temperature() - 0.4).abs() < 1e-12);
+    let sample = Sample {
+        features: [1.0; super::evidence::FEATURES],
+        blue: true,
+    };
+    for g in 1..=super::STRANGER_GAMES + 2 {
+        best.adaptive.as_mut().unwrap().learn(&[sample]);
+        let want = 0.8 * (0.5 + 0.5 * (g.min(super::STRANGER_GAMES) as f64 / 10.0));
+        assert!(
+            (best.inverse_temperature() - want).abs() < 1e-12,
+            "game {g}"
+        );
+    }
+    // Off (the default): belief itself from the first game.
+    let plain = Best::new(BestConfig::default(), 5);
+    assert_eq!(plain.inverse_temperature(), 1.0);
+}
+
+/// `contempt`: a draw is worth less than 1/2 to the searching side, and
+/// the parameter reaches the policy.
+#[test]
+fn contempt_makes_a_draw_worth_less_than_half_to_us() {
+    let p = PlayoutPolicy {
+        contempt: 0.1,
+        ..PlayoutPolicy::default()
+    };
+    assert!((p.value(Outcome::Draw) - 0.4).abs() < 1e-6);
+    assert_eq!(p.value(Outcome::Win(0)), 1.0);
+    assert_eq!(p.value(Outcome::Win(1)), 0.0);
+    assert_eq!(PlayoutPolicy::default().value(Outcome::Draw), 0.5);
+    let mut params = AgentParams::new();
+    params.insert("contempt".into(), 0.2.into());
+    let c = BestConfig::from_params(&params).unwrap();
+    assert!((c.policy.contempt - 0.2).abs() < 1e-6);
+    params.insert("contempt".into(), 0.7.into());
+    assert!(BestConfig::from_params(&params).is_err());
+}
