@@ -814,3 +814,52 @@ fn a_session_survives_the_ports_closing_and_reopening_between_games() {
         "{recs:?}"
     );
 }
+
+/// On a real GAT server an answer sent before the server's timer thread has
+/// started leaves that timer running, and it later declares a timeout
+/// against us (seen on the real server). `play geister` therefore holds
+/// even an instant answer (a random move, a forced win) for MIN_ANSWER
+/// after its `MOV?`.
+#[test]
+fn instant_answers_are_held_until_the_servers_timer_has_started() {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    let child = Command::new(BIN)
+        .args(["play", "geister", "--server", &format!("127.0.0.1:{port}")])
+        .args(["--agent", "random", "--games", "1", "--seed", "4"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let c = Guard(Some(child));
+    let (s, _) = l.accept().unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut raw = Raw {
+        rd: BufReader::new(s.try_clone().unwrap()),
+        wr: s,
+    };
+    raw.send("SET?");
+    assert!(raw.line().starts_with("SET:"));
+    raw.send("OK ");
+    // A blue on the exit: the forced win is an instant escape.
+    for board in [
+        "14R24B34B44R15B25R35B45R41u31u21u11u40u30u20u10u",
+        "14R24B34B44R05B25R35B45R41u31u21u11u40u30u20u10u",
+        "14R24B34B44R00B25R35B45R41u31u21u11u40u30u20u10u",
+    ] {
+        let asked = Instant::now();
+        raw.send(&format!("MOV?{board}"));
+        assert!(raw.line().starts_with("MOV:"));
+        let took = asked.elapsed();
+        assert!(
+            took >= ladderbot::platforms::gat::client::MIN_ANSWER,
+            "answered {took:?} after MOV?"
+        );
+        raw.send("OK ");
+    }
+    raw.send("WON:14R24B34B44R88b25R35B45R41r31r21r11r40b30b20b10b");
+    drop(raw);
+    drop(l);
+    let o = c.wait(LIMIT);
+    assert!(stdout_of(&o).contains("game 1: seat 0: win"), "{o:?}");
+}

@@ -477,6 +477,7 @@ fn gat_client_config(s: &Settings, addr: String, games: u32, seed: u64) -> GatCl
                 Duration::from_millis,
             ))
         }),
+        min_answer: crate::platforms::gat::client::MIN_ANSWER,
         games,
         seed,
         connect_timeout: Duration::from_millis(s.client.connect_timeout_ms),

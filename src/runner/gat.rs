@@ -224,6 +224,8 @@ impl Driver for OverGat {
                 playouts: sides[k].playouts,
                 margin_ms: cfg.margin_ms,
                 plan: None,
+                // Our own serve-gat code has no timer thread to race.
+                min_answer: Duration::ZERO,
                 games: 1,
                 seed: derive_seed(cfg.seed, index as u64, k as u64 + 1),
                 connect_timeout: Duration::from_secs(5),

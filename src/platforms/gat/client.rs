@@ -31,6 +31,16 @@ pub const IDLE_TIMEOUT: Duration = Duration::from_secs(15 * 60);
 /// The most time per move we ever ask for: below the server's 10 s timeout.
 pub const MAX_TIME_MS: u64 = 9_000;
 
+/// The least time between a `MOV?` and our answer on a real GAT server.
+/// Its per-move timer is a thread started when `MOV?` is sent, and
+/// stopping it only clears a flag the thread sets when it starts: an answer
+/// that arrives before the thread has started (a forced win answered at
+/// once) leaves the timer running, and it declares a timeout against us
+/// `budget + 10` seconds later, in whatever game is being played then
+/// (seen on the real server: a game lost so, 226 s after an instant
+/// escape). Holding instant answers this long lets the thread start.
+pub const MIN_ANSWER: Duration = Duration::from_millis(30);
+
 /// Time per move when neither a time nor a playout budget is given.
 pub const DEFAULT_TIME_MS: u64 = 1_000;
 
@@ -53,6 +63,9 @@ pub struct GatClientConfig {
     /// free second and a share of the bank ([`GatPlan`]); `time_ms` is then
     /// not used.
     pub plan: Option<GatPlan>,
+    /// No answer leaves sooner than this after its `MOV?` ([`MIN_ANSWER`]
+    /// on a real server; zero against our own `serve-gat` code).
+    pub min_answer: Duration,
     /// Games to play, one connection each.
     pub games: u32,
     pub seed: u64,
@@ -319,7 +332,7 @@ pub async fn run_client_with(
                 finished_ms: 0,
             };
             let played = tokio::select! {
-                r = play_game(stream, agent, budget, &mut game) => r,
+                r = play_game(stream, agent, budget, cfg.min_answer, &mut game) => r,
                 _ = abandon_after(cfg.stop.clone(), cfg.stop_grace) => {
                     // Dropping the game closes its connection: the server
                     // scores it as lost by disconnect.
@@ -494,6 +507,7 @@ async fn play_game(
     stream: TcpStream,
     agent: &SearchThread<GeisterGame>,
     budget: MoveBudget,
+    cfg_min_answer: Duration,
     game: &mut GatGame,
 ) -> Result<(), Broke> {
     let (rd, mut wr) = stream.into_split();
@@ -600,6 +614,9 @@ async fn play_game(
                     }
                 };
                 game.our_moves += 1;
+                if let Some(wait) = cfg_min_answer.checked_sub(start.elapsed()) {
+                    tokio::time::sleep(wait).await;
+                }
                 Some(ClientMsg::Move {
                     piece: mv.piece,
                     dir: mv.dir,
@@ -667,6 +684,7 @@ mod tests {
             playouts,
             margin_ms: 20,
             plan: None,
+            min_answer: Duration::ZERO,
             games: 1,
             seed: 1,
             connect_timeout: Duration::from_secs(1),
