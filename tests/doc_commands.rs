@@ -94,6 +94,11 @@ const SKIP: &[(&str, &str, &str)] = &[
     ),
     (
         "docs/geister-results.md",
+        "--games 2 --records real.jsonl",
+        "plays on the real GAT server (Java) against Naotti-2020, at the platform's pace",
+    ),
+    (
+        "docs/geister-results.md",
         "analyze base501-lost.jsonl",
         "the lost games against Naotti-2020 (above), which nothing here plays",
     ),
