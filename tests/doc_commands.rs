@@ -94,7 +94,7 @@ const SKIP: &[(&str, &str, &str)] = &[
     ),
     (
         "docs/geister-results.md",
-        "--games 2 --records real.jsonl",
+        "--bank-ms 600000 --games 2 --records real.jsonl",
         "plays on the real GAT server (Java) against Naotti-2020, at the platform's pace",
     ),
     (
