@@ -6,7 +6,7 @@
 //! learning rate. Written once for every game whose move preferences are
 //! learned (Geister's playout policy).
 
-use super::logistic::{dot, solve};
+use super::logistic::{damped_newton, dot};
 
 /// One decision: its alternatives' features and the one chosen.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,91 +52,52 @@ pub fn top_one<const N: usize>(w: &[f64; N], choices: &[Choice<N>]) -> f64 {
 
 /// Fits the weights by damped Newton steps on the mean log loss of the
 /// choices plus `l2`/2 times the squared distance from `prior`, starting at
-/// `prior`, until no weight moves by more than 1e-9 (at most 50 steps).
-/// A constant feature cannot be learned (the softmax cancels it): the L2
-/// term keeps it at its prior.
+/// `prior` ([`super::logistic::damped_newton`]). A constant feature cannot
+/// be learned (the softmax cancels it): the L2 term keeps it at its prior.
 #[allow(clippy::needless_range_loop)] // index algebra reads best as indices
 pub fn fit_toward<const N: usize>(choices: &[Choice<N>], prior: &[f64; N], l2: f64) -> [f64; N] {
-    let used: Vec<&Choice<N>> = choices
+    let used: Vec<Choice<N>> = choices
         .iter()
         .filter(|c| c.alternatives.len() > 1 && c.chosen < c.alternatives.len())
+        .cloned()
         .collect();
     let n = used.len().max(1) as f64;
-    let reg = l2.max(1e-9);
-    let mut w = *prior;
-    for _ in 0..50 {
-        let mut grad = [0.0; N];
-        let mut hess = [[0.0; N]; N];
-        for c in &used {
-            let p = probabilities(&w, &c.alternatives);
-            // Mean features under the model.
-            let mut mean = [0.0; N];
-            for (x, pk) in c.alternatives.iter().zip(&p) {
-                for i in 0..N {
-                    mean[i] += pk * x[i];
-                }
-            }
-            let chosen = &c.alternatives[c.chosen];
-            for i in 0..N {
-                grad[i] += (mean[i] - chosen[i]) / n;
-            }
-            // The covariance of the features under the model.
-            for (x, pk) in c.alternatives.iter().zip(&p) {
-                for i in 0..N {
-                    let di = x[i] - mean[i];
-                    if di == 0.0 {
-                        continue;
-                    }
-                    for j in i..N {
-                        hess[i][j] += pk * di * (x[j] - mean[j]) / n;
+    damped_newton(
+        prior,
+        l2,
+        |w| {
+            let mut grad = [0.0; N];
+            let mut hess = [[0.0; N]; N];
+            for c in &used {
+                let p = probabilities(w, &c.alternatives);
+                // Mean features under the model.
+                let mut mean = [0.0; N];
+                for (x, pk) in c.alternatives.iter().zip(&p) {
+                    for i in 0..N {
+                        mean[i] += pk * x[i];
                     }
                 }
+                let chosen = &c.alternatives[c.chosen];
+                for i in 0..N {
+                    grad[i] += (mean[i] - chosen[i]) / n;
+                }
+                // The covariance of the features under the model.
+                for (x, pk) in c.alternatives.iter().zip(&p) {
+                    for i in 0..N {
+                        let di = x[i] - mean[i];
+                        if di == 0.0 {
+                            continue;
+                        }
+                        for j in i..N {
+                            hess[i][j] += pk * di * (x[j] - mean[j]) / n;
+                        }
+                    }
+                }
             }
-        }
-        for i in 0..N {
-            for j in 0..i {
-                hess[i][j] = hess[j][i];
-            }
-            grad[i] += reg * (w[i] - prior[i]);
-            hess[i][i] += reg;
-        }
-        let step = solve(hess, grad);
-        let before = objective_of(&used, &w, prior, reg);
-        let mut t = 1.0;
-        let mut next = w;
-        loop {
-            for i in 0..N {
-                next[i] = w[i] - t * step[i];
-            }
-            if objective_of(&used, &next, prior, reg) <= before || t < 1e-6 {
-                break;
-            }
-            t *= 0.5;
-        }
-        let largest = (0..N)
-            .map(|i| (next[i] - w[i]).abs())
-            .fold(0.0f64, f64::max);
-        w = next;
-        if largest < 1e-9 {
-            break;
-        }
-    }
-    w
-}
-
-fn objective_of<const N: usize>(
-    used: &[&Choice<N>],
-    w: &[f64; N],
-    prior: &[f64; N],
-    reg: f64,
-) -> f64 {
-    let mut total = 0.0;
-    for c in used {
-        let p = probabilities(w, &c.alternatives);
-        total -= p[c.chosen].max(1e-300).ln();
-    }
-    let penalty: f64 = w.iter().zip(prior).map(|(a, b)| (a - b) * (a - b)).sum();
-    total / used.len().max(1) as f64 + 0.5 * reg * penalty
+            (grad, hess)
+        },
+        |w| log_loss(w, &used),
+    )
 }
 
 #[cfg(test)]

@@ -78,27 +78,57 @@ pub fn fit_toward<const N: usize, S: Labelled<N>>(
     l2: f64,
 ) -> [f64; N] {
     let n = samples.len().max(1) as f64;
-    let mut w = *prior;
-    // A whisker of ridge keeps the system solvable with l2 = 0.
-    let reg = l2.max(1e-9);
-    for _ in 0..50 {
-        let mut grad = [0.0; N];
-        let mut hess = [[0.0; N]; N];
-        for s in samples {
-            let x = s.x();
-            let p = sigmoid(dot(&w, x));
-            let r = p - s.y();
-            let h = p * (1.0 - p);
-            for i in 0..N {
-                if x[i] == 0.0 {
-                    continue;
-                }
-                grad[i] += r * x[i] / n;
-                for j in i..N {
-                    hess[i][j] += h * x[i] * x[j] / n;
+    damped_newton(
+        prior,
+        l2,
+        |w| {
+            let mut grad = [0.0; N];
+            let mut hess = [[0.0; N]; N];
+            for s in samples {
+                let x = s.x();
+                let p = sigmoid(dot(w, x));
+                let r = p - s.y();
+                let h = p * (1.0 - p);
+                for i in 0..N {
+                    if x[i] == 0.0 {
+                        continue;
+                    }
+                    grad[i] += r * x[i] / n;
+                    for j in i..N {
+                        hess[i][j] += h * x[i] * x[j] / n;
+                    }
                 }
             }
-        }
+            (grad, hess)
+        },
+        |w| log_loss(w, samples),
+    )
+}
+
+/// Minimises `loss(w)` plus `l2`/2 times the squared distance of `w` from
+/// `prior` by damped Newton steps from `prior`: `derivatives(w)` gives the
+/// loss's gradient and the upper triangle of its Hessian; each step is
+/// halved until the objective does not grow (a plain Newton step can
+/// overshoot from a start far from the optimum, e.g. a prior that is
+/// confidently wrong on the data), until no weight moves by more than 1e-9
+/// (at most 50 steps). Shared by every model fitted this way (this module's
+/// logistic regression, [`super::choice`]'s conditional logit).
+#[allow(clippy::needless_range_loop)]
+pub(crate) fn damped_newton<const N: usize>(
+    prior: &[f64; N],
+    l2: f64,
+    derivatives: impl Fn(&[f64; N]) -> ([f64; N], [[f64; N]; N]),
+    loss: impl Fn(&[f64; N]) -> f64,
+) -> [f64; N] {
+    // A whisker of ridge keeps the system solvable with l2 = 0.
+    let reg = l2.max(1e-9);
+    let objective = |w: &[f64; N]| {
+        let penalty: f64 = w.iter().zip(prior).map(|(a, b)| (a - b) * (a - b)).sum();
+        loss(w) + 0.5 * reg * penalty
+    };
+    let mut w = *prior;
+    for _ in 0..50 {
+        let (mut grad, mut hess) = derivatives(&w);
         for i in 0..N {
             for j in 0..i {
                 hess[i][j] = hess[j][i];
@@ -107,17 +137,14 @@ pub fn fit_toward<const N: usize, S: Labelled<N>>(
             hess[i][i] += reg;
         }
         let step = solve(hess, grad);
-        // Damped Newton: halve the step until the objective does not grow
-        // (a plain Newton step can overshoot from a start far from the
-        // optimum, e.g. a prior that is confidently wrong on these samples).
-        let before = objective(samples, &w, prior, reg);
+        let before = objective(&w);
         let mut t = 1.0;
         let mut next = w;
         loop {
             for i in 0..N {
                 next[i] = w[i] - t * step[i];
             }
-            if objective(samples, &next, prior, reg) <= before || t < 1e-6 {
+            if objective(&next) <= before || t < 1e-6 {
                 break;
             }
             t *= 0.5;
@@ -136,7 +163,7 @@ pub fn fit_toward<const N: usize, S: Labelled<N>>(
 /// Solves `a x = b` by Gaussian elimination with partial pivoting (`a` is
 /// symmetric positive definite here); a singular pivot gives a zero step.
 #[allow(clippy::needless_range_loop)]
-pub(crate) fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> [f64; N] {
+fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> [f64; N] {
     for col in 0..N {
         let pivot = (col..N)
             .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
