@@ -474,3 +474,63 @@ fn every_relative_link_of_the_readme_and_docs_resolves() {
     assert!(count > 100, "only {count} links found");
     assert!(bad.is_empty(), "broken links:\n{}", bad.join("\n"));
 }
+
+/// Issue 57: docs/puyo.md named its template files as
+/// `src/games/puyo/templates/{stairs,sandwich,domino}.txt`, a pattern no
+/// reader can open or copy. Every path of the repository that the README
+/// and docs name in code spans exists; a placeholder is written as one
+/// (`<game>`, `NAME`, `*`), never as a brace pattern.
+#[test]
+fn every_path_the_docs_name_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("README.md")];
+    for e in std::fs::read_dir(root.join("docs")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "md") {
+            pages.push(p);
+        }
+    }
+    let tops = [
+        "src/",
+        "docs/",
+        "bots/",
+        "protocol/",
+        "tests/",
+        "openings/",
+        "scripts/",
+        "deploy/",
+        "benches/",
+        "fuzz/",
+        "examples/",
+        ".ci/",
+    ];
+    let (mut bad, mut count) = (Vec::new(), 0);
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        let name = page.strip_prefix(root).unwrap().display().to_string();
+        for span in text.split('`').skip(1).step_by(2) {
+            if !tops.iter().any(|t| span.starts_with(t)) || span.contains(' ') {
+                continue;
+            }
+            let path = span.split_once(':').map_or(span, |(p, _)| p);
+            if path.contains('{') {
+                bad.push(format!("{name}: `{span}`: a brace pattern; name each file"));
+                continue;
+            }
+            let placeholder = path.contains('*')
+                || path.contains('<')
+                || path
+                    .split(['/', '.', '-'])
+                    .any(|w| w.len() > 1 && w.chars().all(|c| c.is_ascii_uppercase()));
+            if placeholder {
+                continue;
+            }
+            count += 1;
+            if !root.join(path).exists() {
+                bad.push(format!("{name}: `{span}`: no such file"));
+            }
+        }
+    }
+    assert!(count > 50, "only {count} paths found");
+    assert!(bad.is_empty(), "paths the docs name:\n{}", bad.join("\n"));
+}

@@ -7,7 +7,7 @@
 mod common;
 
 use std::path::Path;
-use std::process::Stdio;
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::*;
@@ -344,4 +344,212 @@ fn against_a_fixed_opponent_each_setting_plays_it() {
     );
     let b = tuned_value(&s, "blunder");
     assert!(b < 0.45, "blunder {b} did not move down from 0.5");
+}
+
+fn tiny(dir: &Path, playouts: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "tune",
+        "four3d",
+        "--agent",
+        "pmc",
+        "--param",
+        "blunder",
+        "--set",
+        "blunder=0.5",
+        "--games",
+        "4",
+        "--playouts",
+        playouts,
+        "--seed",
+        "5",
+        "--out",
+        dir.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    run(&args, &[], None, LIMIT)
+}
+
+/// Issue 57: with OpenBench's 0.002 as the default, the README's 400-game
+/// run ended where it started (`good` within 89.7-90.4 over 200
+/// iterations). The default rate now follows the run's length: 200 games
+/// without `--r-end` take `blunder` (best at 0) down from 0.5, and the end
+/// says how far each parameter went.
+#[test]
+fn the_default_rate_moves_the_parameters_of_a_short_run() {
+    for seed in ["1", "2"] {
+        let dir = tempfile::tempdir().unwrap();
+        let o = run(
+            &[
+                "tune",
+                "four3d",
+                "--agent",
+                "pmc",
+                "--param",
+                "blunder",
+                "--set",
+                "blunder=0.5",
+                "--games",
+                "200",
+                "--playouts",
+                "100",
+                "--seed",
+                seed,
+                "--out",
+                dir.path().to_str().unwrap(),
+            ],
+            &[],
+            None,
+            LIMIT,
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let s = state(dir.path());
+        let b = tuned_value(&s, "blunder");
+        assert!(
+            b < 0.4,
+            "seed {seed}: blunder {b} did not move down from 0.5"
+        );
+        assert!(
+            stderr(&o).contains("r_end 0.2 (scaled to the run)"),
+            "{}",
+            stderr(&o)
+        );
+        let out = stdout(&o);
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("tune: blunder 0.5 -> "))
+            .unwrap_or_else(|| panic!("no summary line: {out}"));
+        assert!(line.contains(" steps; explored "), "{line}");
+        assert!(line.ends_with(" of 0..=1)"), "{line}");
+        // The profile ends its last line.
+        let profile = std::fs::read_to_string(dir.path().join("tuned.toml")).unwrap();
+        assert!(profile.ends_with('\n'), "{profile:?}");
+    }
+}
+
+/// Issue 57: Score Four's `best` declared six hand weights that its fitted
+/// evaluation never reads, and `tune --agent best` tuned them by default.
+/// Now the default list leaves them out and asking for one is refused.
+#[test]
+fn a_parameter_the_agent_does_not_read_is_not_tuned() {
+    let o = run(
+        &[
+            "tune", "four3d", "--agent", "best", "--param", "good", "--games", "10",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o)
+            .contains("agent 'best' reads good only with fitted=0, no eval_file (here fitted=1)"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("--set fitted=0"), "{}", stderr(&o));
+    // With the hand evaluation chosen, the weight is tuned.
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(
+        &[
+            "tune",
+            "four3d",
+            "--agent",
+            "best",
+            "--games",
+            "2",
+            "--playouts",
+            "200",
+            "--set",
+            "threads=1",
+            "--out",
+            dir.path().to_str().unwrap(),
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let names: Vec<String> = state(dir.path())["spsa"]["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap().to_string())
+        .collect();
+    for hand in ["line1", "line2", "good", "bad", "dead", "stacked"] {
+        assert!(!names.iter().any(|n| n == hand), "{hand} tuned: {names:?}");
+    }
+    assert!(names.iter().any(|n| n == "solve"), "{names:?}");
+    let o = run(&["agents", "four3d", "--params"], &[], None, LIMIT);
+    assert!(
+        stdout(&o).contains(
+            "good (int 0..=10000, default 90, step 10; read only with fitted=0, no eval_file)"
+        ),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// Issue 57: a resume with other settings said only "game, agent,
+/// parameters, opponent, budget, games, gains or seed differ"; a finished
+/// run resumed said "resuming at iteration 3 of 2".
+#[test]
+fn a_resume_names_what_differs_and_a_finished_run_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = tiny(dir.path(), "10", &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = tiny(dir.path(), "20", &["--resume"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("--playouts: was 10, now 20"), "{err}");
+    assert!(!err.contains("--r-end"), "{err}");
+    let o = tiny(dir.path(), "10", &["--resume"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("the run is finished (2 of 2 iterations, 4 games)"),
+        "{err}"
+    );
+    assert!(!err.contains("iteration 3"), "{err}");
+}
+
+/// Issue 57: Ctrl-C on `tune` printed "error: stopped by SIGINT; records
+/// flushed": it is no error and tune keeps no records.
+#[test]
+fn ctrl_c_stops_tune_quietly_with_its_state_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let child = bin()
+        .args([
+            "tune",
+            "four3d",
+            "--agent",
+            "pmc",
+            "--param",
+            "blunder",
+            "--games",
+            "4000",
+            "--playouts",
+            "200",
+            "--out",
+            dir.path().to_str().unwrap(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while !dir.path().join("tune.json").exists() {
+        assert!(t0.elapsed() < LIMIT, "no iteration saved");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    signal(&child, "-INT");
+    let o = wait_with_limit(child, LIMIT);
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(!err.contains("error"), "{err}");
+    assert!(!err.contains("records"), "{err}");
+    assert!(
+        err.contains("tune: stopped by SIGINT after iteration"),
+        "{err}"
+    );
+    assert!(err.contains("--resume continues it"), "{err}");
 }

@@ -388,6 +388,16 @@ pub(super) struct Interrupt {
 
 impl Interrupt {
     pub fn watch(command: &'static str) -> Self {
+        Self::watch_saying(
+            command,
+            "no new game starts; the games in progress are played out, then the report",
+            "quitting; every finished game is recorded",
+        )
+    }
+
+    /// [`Interrupt::watch`] saying what the command does on the first
+    /// signal (`then`) and on the second (`quit`).
+    pub fn watch_saying(command: &'static str, then: &'static str, quit: &'static str) -> Self {
         use std::sync::atomic::Ordering;
         let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let signal = std::sync::Arc::new(std::sync::Mutex::new(None));
@@ -402,12 +412,9 @@ impl Interrupt {
                         let first = signals.next().await;
                         *s.lock().unwrap_or_else(|e| e.into_inner()) = Some(first);
                         f.store(true, Ordering::SeqCst);
-                        eprintln!(
-                            "{command}: {first}: no new game starts; the games in progress are \
-                             played out, then the report (again to quit now)"
-                        );
+                        eprintln!("{command}: {first}: {then} (again to quit now)");
                         let again = signals.next().await;
-                        eprintln!("{command}: {again}: quitting; every finished game is recorded");
+                        eprintln!("{command}: {again}: {quit}");
                         std::process::exit(if again == "SIGTERM" { 143 } else { 130 });
                     })
                 })

@@ -138,6 +138,9 @@ pub enum CliError {
     /// Ended early by a signal, records flushed and summary printed: exit
     /// 128 + the signal's number (130 for SIGINT, 143 for SIGTERM).
     Interrupted(&'static str),
+    /// Ended early by a signal, the command having said what it kept: exit
+    /// 130 or 143 with no further message (not an error).
+    Stopped(&'static str),
 }
 
 /// The exit codes, for schedulers: done, failed, bad configuration, worth
@@ -152,8 +155,8 @@ impl CliError {
             CliError::Usage(_) => EXIT_USAGE,
             CliError::Runtime(_) => EXIT_FAILED,
             CliError::Retry(_) => EXIT_RETRY,
-            CliError::Interrupted("SIGTERM") => 143,
-            CliError::Interrupted(_) => 130,
+            CliError::Interrupted("SIGTERM") | CliError::Stopped("SIGTERM") => 143,
+            CliError::Interrupted(_) | CliError::Stopped(_) => 130,
         }
     }
     fn message(&self) -> String {
@@ -161,6 +164,7 @@ impl CliError {
             CliError::Usage(m) | CliError::Runtime(m) => m.clone(),
             CliError::Retry(m) => format!("{m} (worth retrying later)"),
             CliError::Interrupted(sig) => format!("stopped by {sig}; records flushed"),
+            CliError::Stopped(sig) => format!("stopped by {sig}"),
         }
     }
 }
@@ -177,6 +181,8 @@ pub fn main_exit() -> ExitCode {
         matches.value_source("profile") == Some(clap::parser::ValueSource::EnvVariable);
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        // A command stopped by a signal said so itself: no "error".
+        Err(e @ CliError::Stopped(_)) => ExitCode::from(e.code()),
         Err(e) => {
             eprintln!("error: {}", e.message());
             ExitCode::from(e.code())

@@ -84,10 +84,11 @@ pub struct TuneArgs {
     /// Also write the plots to this file.
     #[arg(long, value_name = "OUT.html")]
     pub html: Option<PathBuf>,
-    /// SPSA's final learning rate (r_end = a_N / c_N^2; OpenBench's default 0.002 suits runs of
-    /// thousands of games).
-    #[arg(long, default_value_t = Gains::default().r_end)]
-    pub r_end: f64,
+    /// SPSA's final learning rate (r_end = a_N / c_N^2). Default: scaled to the run, 20 / the
+    /// iterations and at least OpenBench's 0.002 (made for runs of 10,000 iterations), so that a
+    /// run of any length can move a parameter about 30 steps if one setting wins every pair.
+    #[arg(long)]
+    pub r_end: Option<f64>,
     /// The decay exponent of a_k.
     #[arg(long, default_value_t = Gains::default().alpha)]
     pub alpha: f64,
@@ -116,17 +117,6 @@ fn prepare(args: &TuneArgs, settings: &Settings) -> Result<Prepared, CliError> {
     }
     if args.playouts == Some(0) || args.time_ms == Some(0) {
         return Err(usage("--playouts and --time-ms must be at least 1".into()));
-    }
-    let gains = Gains {
-        alpha: args.alpha,
-        gamma: args.gamma,
-        a_share: args.a_share,
-        r_end: args.r_end,
-    };
-    if !(gains.r_end > 0.0 && gains.alpha > 0.0 && gains.gamma > 0.0 && gains.a_share >= 0.0) {
-        return Err(usage(
-            "--r-end, --alpha and --gamma must be positive, --a-share at least 0".into(),
-        ));
     }
     let decl = args.game.agent_decl(&args.agent).map_err(usage)?;
     let fixed = params_from(&args.set);
@@ -183,24 +173,27 @@ fn prepare(args: &TuneArgs, settings: &Settings) -> Result<Prepared, CliError> {
             cfg.per_iteration()
         )));
     }
+    let gains = Gains {
+        alpha: args.alpha,
+        gamma: args.gamma,
+        a_share: args.a_share,
+        r_end: args.r_end.unwrap_or_else(|| Gains::r_end_for(iterations)),
+    };
+    if !(gains.r_end > 0.0 && gains.alpha > 0.0 && gains.gamma > 0.0 && gains.a_share >= 0.0) {
+        return Err(usage(
+            "--r-end, --alpha and --gamma must be positive, --a-share at least 0".into(),
+        ));
+    }
     let state_path = args.out.as_ref().map(|d| d.join("tune.json"));
     let state = match (&state_path, args.resume) {
         (Some(path), true) => {
             let s = TuneState::load(path).map_err(usage)?;
-            if s.key != cfg.key()
-                || s.spsa.iterations != iterations
-                || s.spsa.gains != gains
-                || args.seed.is_some_and(|seed| seed != s.spsa.seed)
-                || s.spsa
-                    .params
-                    .iter()
-                    .map(|p| (&p.name, p.lo, p.hi, p.c_end))
-                    .ne(params.iter().map(|p| (&p.name, p.lo, p.hi, p.c_end)))
-            {
+            let differ = differences(&s, &cfg, iterations, &gains, args, &params);
+            if !differ.is_empty() {
                 return Err(usage(format!(
-                    "--resume: {} is a run of other settings (game, agent, parameters, opponent, \
-                     budget, games, gains or seed differ)",
-                    path.display()
+                    "--resume: {} is a run of other settings: {}",
+                    path.display(),
+                    differ.join("; ")
                 )));
             }
             s
@@ -229,6 +222,91 @@ fn prepare(args: &TuneArgs, settings: &Settings) -> Result<Prepared, CliError> {
         state,
         state_path,
     })
+}
+
+/// What differs between a saved run and the command that would resume it,
+/// each as `what: was X, now Y`.
+fn differences(
+    saved: &TuneState,
+    cfg: &TuneConfig,
+    iterations: u32,
+    gains: &Gains,
+    args: &TuneArgs,
+    params: &[crate::tune::spsa::Tuned],
+) -> Vec<String> {
+    let seed = args.seed;
+    let mut out = Vec::new();
+    let show = |v: &serde_json::Value| match v {
+        serde_json::Value::Null => "none".to_string(),
+        serde_json::Value::String(s) => s.clone(),
+        v => v.to_string(),
+    };
+    let key = cfg.key();
+    let empty = serde_json::Map::new();
+    let (was, now) = (
+        saved.key.as_object().unwrap_or(&empty),
+        key.as_object().unwrap_or(&empty),
+    );
+    let null = serde_json::Value::Null;
+    for name in now
+        .keys()
+        .chain(was.keys().filter(|k| !now.contains_key(*k)))
+    {
+        let (a, b) = (
+            was.get(name).unwrap_or(&null),
+            now.get(name).unwrap_or(&null),
+        );
+        if a != b {
+            let flag = match name.as_str() {
+                "fixed" => "--set",
+                "vs" => "--vs",
+                "playouts" => "--playouts",
+                "time_ms" => "--time-ms",
+                "openings" => "--openings",
+                "game_options" => "--game-option",
+                "objective" => "--objective",
+                "agent" => "--agent",
+                other => other,
+            };
+            out.push(format!("{flag}: was {}, now {}", show(a), show(b)));
+        }
+    }
+    if saved.spsa.iterations != iterations {
+        out.push(format!(
+            "--games: was {} iterations, now {iterations}",
+            saved.spsa.iterations
+        ));
+    }
+    let g = &saved.spsa.gains;
+    for (flag, a, b) in [
+        ("--r-end", g.r_end, gains.r_end),
+        ("--alpha", g.alpha, gains.alpha),
+        ("--gamma", g.gamma, gains.gamma),
+        ("--a-share", g.a_share, gains.a_share),
+    ] {
+        // A default r_end follows --games, which is named already.
+        let derived =
+            flag == "--r-end" && args.r_end.is_none() && saved.spsa.iterations != iterations;
+        if a != b && !derived {
+            out.push(format!("{flag}: was {a}, now {b}"));
+        }
+    }
+    if let Some(seed) = seed.filter(|s| *s != saved.spsa.seed) {
+        out.push(format!("--seed: was {}, now {seed}", saved.spsa.seed));
+    }
+    let describe = |ps: &mut dyn Iterator<Item = &crate::tune::spsa::Tuned>| {
+        ps.map(|p| format!("{}={}:{}:{}", p.name, p.lo, p.hi, p.c_end))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let (a, b) = (
+        describe(&mut saved.spsa.params.iter()),
+        describe(&mut params.iter()),
+    );
+    if a != b {
+        out.push(format!("--param: was {a}, now {b}"));
+    }
+    out
 }
 
 struct LoadBook<'a>(
@@ -294,15 +372,41 @@ fn command_line() -> String {
 
 pub fn run(args: TuneArgs, settings: &Settings) -> Result<(), CliError> {
     let mut prepared = prepare(&args, settings)?;
-    if prepared.state.done > 0 {
+    let state = &prepared.state;
+    if state.finished() {
+        eprintln!(
+            "tune: the run is finished ({} of {} iterations, {} games); nothing to play: {}",
+            state.done,
+            state.spsa.iterations,
+            state.games,
+            state.describe()
+        );
+    } else if state.done > 0 {
         eprintln!(
             "tune: resuming at iteration {} of {}: {}",
-            prepared.state.done + 1,
-            prepared.state.spsa.iterations,
-            prepared.state.describe()
+            state.done + 1,
+            state.spsa.iterations,
+            state.describe()
+        );
+    } else {
+        eprintln!(
+            "tune: {} iterations of {} games; r_end {}{} (a parameter can travel about {:.0} steps)",
+            state.spsa.iterations,
+            prepared.cfg.per_iteration(),
+            state.spsa.gains.r_end,
+            if args.r_end.is_none() {
+                " (scaled to the run)"
+            } else {
+                ""
+            },
+            state.spsa.travel()
         );
     }
-    let interrupt = super::match_cmd::Interrupt::watch("tune");
+    let interrupt = super::match_cmd::Interrupt::watch_saying(
+        "tune",
+        "the iteration in progress is played out and the state saved",
+        "quitting; the state of the last finished iteration is saved",
+    );
     let result = args.game.visit(Run {
         p: &mut prepared,
         interrupt: &interrupt.flag,
@@ -337,6 +441,16 @@ pub fn run(args: TuneArgs, settings: &Settings) -> Result<(), CliError> {
         state.games,
         state.describe()
     );
+    // How far each parameter went: a run that moved nothing says so.
+    let moved = state.moved();
+    for m in &moved {
+        say!("tune: {}", m.describe());
+    }
+    if state.done > 0 && moved.iter().all(|m| m.high - m.low < m.c_end) {
+        say!(
+            "tune: no parameter explored a whole step: more games, or a larger --r-end, move them further"
+        );
+    }
     if written.is_empty() {
         say!("{}", profile.trim_end());
     } else {
@@ -345,15 +459,18 @@ pub fn run(args: TuneArgs, settings: &Settings) -> Result<(), CliError> {
     match interrupt.signal() {
         Some(sig) => {
             eprintln!(
-                "tune: interrupted by {sig} after iteration {}{}",
+                "tune: stopped by {sig} after iteration {} of {}{}",
                 state.done,
-                if args.out.is_some() {
-                    "; the same command with --resume continues it"
-                } else {
-                    ""
+                state.spsa.iterations,
+                match &args.out {
+                    Some(dir) => format!(
+                        "; its state is in {}: the same command with --resume continues it",
+                        dir.join("tune.json").display()
+                    ),
+                    None => String::new(),
                 }
             );
-            Err(CliError::Interrupted(sig))
+            Err(CliError::Stopped(sig))
         }
         None => Ok(()),
     }

@@ -50,6 +50,11 @@ pub struct Param {
     pub step: f64,
     /// What it does, in a few words.
     pub doc: &'static str,
+    /// The agent reads it only when each of these parameters has this
+    /// value (given or by default; `null`: not given): Score Four's hand
+    /// weights only without the fitted evaluation. Empty: always read.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub only_with: Vec<(&'static str, Value)>,
 }
 
 impl Param {
@@ -80,7 +85,8 @@ impl Param {
     pub fn describe(&self) -> String {
         let what = match &self.kind {
             Kind::Float => format!("float {}..={}", self.lo, self.hi),
-            Kind::Int => format!("int {}..={}", self.lo, self.hi),
+            // Whole numbers as whole numbers (u64::MAX, not 18446744073709552000).
+            Kind::Int => format!("int {}..={}", self.lo as u64, self.hi as u64),
             Kind::Flag => "flag 0|1".to_string(),
             Kind::Choice(c) => c.join("|"),
             Kind::File => "file".to_string(),
@@ -96,10 +102,28 @@ impl Param {
             Value::String(s) => s.clone(),
             v => v.to_string(),
         };
+        let when = if self.only_with.is_empty() {
+            String::new()
+        } else {
+            format!("; read only with {}", self.condition())
+        };
         format!(
-            "{} ({what}, default {default}{step}): {}",
+            "{} ({what}, default {default}{step}{when}): {}",
             self.name, self.doc
         )
+    }
+
+    /// The condition under which the agent reads it: `fitted=0, no eval_file`.
+    pub fn condition(&self) -> String {
+        self.only_with
+            .iter()
+            .map(|(k, v)| match v {
+                Value::Null => format!("no {k}"),
+                Value::String(s) => format!("{k}={s}"),
+                v => format!("{k}={v}"),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -147,6 +171,7 @@ impl Decl {
             hi: *range.end(),
             step,
             doc,
+            only_with: Vec::new(),
         })
     }
 
@@ -167,6 +192,7 @@ impl Decl {
             hi: *range.end() as f64,
             step: step as f64,
             doc,
+            only_with: Vec::new(),
         })
     }
 
@@ -185,6 +211,7 @@ impl Decl {
             hi: *range.end() as f64,
             step: 0.0,
             doc,
+            only_with: Vec::new(),
         })
     }
 
@@ -198,6 +225,7 @@ impl Decl {
             hi: 1.0,
             step: 0.0,
             doc,
+            only_with: Vec::new(),
         })
     }
 
@@ -217,6 +245,7 @@ impl Decl {
             hi: 0.0,
             step: 0.0,
             doc,
+            only_with: Vec::new(),
         })
     }
 
@@ -230,6 +259,7 @@ impl Decl {
             hi: 0.0,
             step: 0.0,
             doc,
+            only_with: Vec::new(),
         })
     }
 
@@ -243,6 +273,7 @@ impl Decl {
             hi: 0.0,
             step: 0.0,
             doc,
+            only_with: Vec::new(),
         })
     }
 
@@ -252,6 +283,45 @@ impl Decl {
             self = self.push(p);
         }
         self
+    }
+
+    /// Marks the parameters `names` as read only when `key` is `value`
+    /// (given or by default; `Value::Null`: `key` not given). Conditions
+    /// add up.
+    pub fn only_with(mut self, names: &[&str], key: &'static str, value: Value) -> Self {
+        debug_assert!(self.get(key).is_some(), "{}: no {key}", self.agent);
+        for p in self.params.iter_mut().filter(|p| names.contains(&p.name)) {
+            p.only_with.push((key, value.clone()));
+        }
+        self
+    }
+
+    /// Whether the agent reads `name` under the parameters `given` (and
+    /// the defaults): `Err` says the condition it lacks and what holds.
+    pub fn applies(&self, name: &str, given: &AgentParams) -> Result<(), String> {
+        let Some(p) = self.get(name) else {
+            return Ok(());
+        };
+        for (key, want) in &p.only_with {
+            let now = given
+                .get(*key)
+                .cloned()
+                .or_else(|| self.get(key).map(|q| q.default.clone()))
+                .unwrap_or(Value::Null);
+            if !same_value(&now, want) {
+                let now = match &now {
+                    Value::Null => format!("no {key}"),
+                    Value::String(s) => format!("{key}={s}"),
+                    v => format!("{key}={v}"),
+                };
+                return Err(format!(
+                    "agent '{}' reads {name} only with {} (here {now})",
+                    self.agent,
+                    p.condition()
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The declared parameter `name`.
@@ -289,6 +359,23 @@ impl Decl {
             check_value(p, v)?;
         }
         Ok(Read { decl: self, params })
+    }
+}
+
+/// Two values of a parameter alike: numbers (and flags, and their text)
+/// by value, anything else as JSON.
+fn same_value(a: &Value, b: &Value) -> bool {
+    let num = |v: &Value| match v {
+        Value::Bool(x) => Some(f64::from(u8::from(*x))),
+        v => number(v),
+    };
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Null, _) | (_, Value::Null) => false,
+        _ => match (num(a), num(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => a == b,
+        },
     }
 }
 
@@ -485,5 +572,48 @@ mod tests {
         assert!(depth
             .describe()
             .starts_with("depth (int 1..=64, default 8, step 1)"));
+    }
+
+    /// Score Four's `best` declared six hand weights it never read (its
+    /// fitted evaluation replaces them): a parameter says when it is read.
+    #[test]
+    fn a_parameter_read_only_under_a_condition_says_so() {
+        let d = Decl::new("demo")
+            .flag("fitted", true, "fitted")
+            .file("eval_file", "file")
+            .int("good", 90, 0..=10_000, 10, "hand")
+            .only_with(&["good"], "fitted", json!(0))
+            .only_with(&["good"], "eval_file", Value::Null);
+        let none = AgentParams::new();
+        let err = d.applies("good", &none).unwrap_err();
+        assert_eq!(
+            err,
+            "agent 'demo' reads good only with fitted=0, no eval_file (here fitted=1)"
+        );
+        assert!(d.applies("good", &params(json!({"fitted": "0"}))).is_ok());
+        assert!(d.applies("good", &params(json!({"fitted": false}))).is_ok());
+        assert!(d
+            .applies("good", &params(json!({"fitted": 0, "eval_file": "x.json"})))
+            .unwrap_err()
+            .contains("(here eval_file=x.json)"));
+        assert!(d.applies("fitted", &none).is_ok());
+        assert!(d
+            .get("good")
+            .unwrap()
+            .describe()
+            .contains("step 10; read only with fitted=0, no eval_file)"));
+    }
+
+    #[test]
+    fn whole_number_ranges_are_printed_whole() {
+        let d = Decl::new("demo").int("seed", 0, 0..=u64::MAX, 0, "seed");
+        assert!(
+            d.get("seed")
+                .unwrap()
+                .describe()
+                .starts_with("seed (int 0..=18446744073709551615, default 0)"),
+            "{}",
+            d.get("seed").unwrap().describe()
+        );
     }
 }

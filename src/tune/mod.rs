@@ -89,7 +89,9 @@ pub fn tuned_params(
     start: &AgentParams,
 ) -> Result<Vec<Tuned>, String> {
     let asked: Vec<ParamRange> = if asked.is_empty() {
+        // Every tunable parameter the agent reads under these settings.
         decl.tunable()
+            .filter(|p| decl.applies(p.name, start).is_ok())
             .map(|p| ParamRange {
                 name: p.name.to_string(),
                 lo: None,
@@ -123,6 +125,24 @@ pub fn tuned_params(
         if !matches!(p.kind, Kind::Float | Kind::Int) {
             return Err(format!("--param {}: not a number, cannot be tuned", a.name));
         }
+        // A parameter the agent does not read would be tuned on noise.
+        decl.applies(&a.name, start).map_err(|e| {
+            let fix = p
+                .only_with
+                .iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| {
+                    format!(
+                        " --set {k}={}",
+                        v.as_str().map_or(v.to_string(), str::to_string)
+                    )
+                })
+                .collect::<String>();
+            format!(
+                "--param {}: {e}; it would be tuned on noise (add{fix})",
+                a.name
+            )
+        })?;
         if out.iter().any(|t| t.name == a.name) {
             return Err(format!("--param {}: given twice", a.name));
         }
@@ -274,6 +294,53 @@ pub struct TuneState {
     /// Games (or runs) played.
     pub games: u32,
     pub history: Vec<Step>,
+    /// Every tuned parameter's value at the start (absent in a state
+    /// written before it was kept: the first iteration's value stands in).
+    #[serde(default)]
+    pub start: Vec<f64>,
+}
+
+/// How far one parameter went over a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Moved {
+    pub name: String,
+    pub start: f64,
+    pub end: f64,
+    /// The lowest and highest value of its path (the start included).
+    pub low: f64,
+    pub high: f64,
+    /// `end - start` in steps (`c_end`).
+    pub steps: f64,
+    pub c_end: f64,
+    pub int: bool,
+    /// The range it was allowed.
+    pub lo: f64,
+    pub hi: f64,
+}
+
+impl Moved {
+    /// One line: `good 90 -> 104 (+1.4 steps of 10; explored 84..112 of 0..=10000)`.
+    pub fn describe(&self) -> String {
+        let v = |x: f64| {
+            if self.int {
+                format!("{}", x.round())
+            } else {
+                let s = format!("{x:.4}");
+                s.trim_end_matches('0').trim_end_matches('.').to_string()
+            }
+        };
+        format!(
+            "{} {} -> {} ({:+.1} steps; explored {}..{} of {}..={})",
+            self.name,
+            v(self.start),
+            v(self.end),
+            self.steps,
+            v(self.low),
+            v(self.high),
+            self.lo,
+            self.hi
+        )
+    }
 }
 
 impl TuneState {
@@ -295,7 +362,55 @@ impl TuneState {
             done: 0,
             games: 0,
             history: Vec::new(),
+            start: Vec::new(),
         }
+        .with_start()
+    }
+
+    fn with_start(mut self) -> Self {
+        self.start = self.spsa.params.iter().map(|p| p.value).collect();
+        self
+    }
+
+    /// Whether every planned iteration was played.
+    pub fn finished(&self) -> bool {
+        self.done >= self.spsa.iterations
+    }
+
+    /// Where each parameter started, where it is, and the range its path
+    /// covered (unrounded values, as the tuner holds them).
+    pub fn moved(&self) -> Vec<Moved> {
+        self.spsa
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let path = self.history.iter().map(|h| h.values[i]);
+                let start = self
+                    .start
+                    .get(i)
+                    .copied()
+                    .or_else(|| self.history.first().map(|h| h.values[i]))
+                    .unwrap_or(p.value);
+                let (low, high) = path
+                    .chain([start, p.value])
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+                        (lo.min(x), hi.max(x))
+                    });
+                Moved {
+                    name: p.name.clone(),
+                    start,
+                    end: p.value,
+                    low,
+                    high,
+                    steps: (p.value - start) / p.c_end,
+                    c_end: p.c_end,
+                    int: p.int,
+                    lo: p.lo,
+                    hi: p.hi,
+                }
+            })
+            .collect()
     }
 
     /// Reads a state file.
@@ -366,6 +481,7 @@ impl TuneState {
             };
             text.push_str(&format!("{k} = {v}\n"));
         }
+        debug_assert!(text.ends_with('\n'));
         text
     }
 }
@@ -512,6 +628,26 @@ mod tests {
         let t = tuned_params(&d, &["x=0:0.5".parse().unwrap()], &start);
         assert!(t.unwrap_err().contains("start 0.9 is outside"));
         assert!("x=1".parse::<ParamRange>().is_err());
+        // A parameter read only under a condition: left out of the default
+        // list, refused when asked, tuned once the condition holds.
+        let c = Decl::new("demo")
+            .flag("fitted", true, "fitted")
+            .int("good", 90, 0..=10_000, 10, "hand")
+            .float("x", 0.5, 0.0..=1.0, 0.05, "x")
+            .only_with(&["good"], "fitted", json!(0));
+        let names = |v: Vec<Tuned>| v.into_iter().map(|t| t.name).collect::<Vec<_>>();
+        assert_eq!(
+            names(tuned_params(&c, &[], &AgentParams::new()).unwrap()),
+            ["x"]
+        );
+        let err = tuned_params(&c, &["good".parse().unwrap()], &AgentParams::new()).unwrap_err();
+        assert!(
+            err.contains("reads good only with fitted=0 (here fitted=1)"),
+            "{err}"
+        );
+        assert!(err.contains("--set fitted=0"), "{err}");
+        let hand = json!({"fitted": 0}).as_object().unwrap().clone();
+        assert_eq!(names(tuned_params(&c, &[], &hand).unwrap()), ["good", "x"]);
         assert!("=1:2".parse::<ParamRange>().is_err());
     }
 

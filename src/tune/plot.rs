@@ -38,11 +38,13 @@ fn plot(title: &str, ys: &[f64], lo: f64, hi: f64, start: Option<f64>) -> String
     );
     let _ = write!(
         s,
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{hi}</text><text x=\"{}\" y=\"{}\" text-anchor=\"end\">{lo}</text>",
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text><text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
         L - 4.0,
         y(hi) + 4.0,
+        label(hi),
         L - 4.0,
-        y(lo)
+        y(lo),
+        label(lo)
     );
     let _ = write!(
         s,
@@ -74,6 +76,26 @@ fn plot(title: &str, ys: &[f64], lo: f64, hi: f64, start: Option<f64>) -> String
     s
 }
 
+/// The axis of a path that covered `low..=high`: that range and a tenth of
+/// it more each side, at least one step `c_end` wide in all.
+pub fn explored_axis(low: f64, high: f64, c_end: f64) -> (f64, f64) {
+    let width = (high - low).max(c_end).max(f64::EPSILON);
+    let mid = (low + high) / 2.0;
+    let half = width * 0.6;
+    (mid - half, mid + half)
+}
+
+/// A number for an axis label: at most four decimals, no trailing zeros.
+fn label(x: f64) -> String {
+    let s = format!("{x:.4}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".into()
+    } else {
+        s.into()
+    }
+}
+
 /// The whole page.
 pub fn page(state: &TuneState, title: &str) -> String {
     let mut body = String::new();
@@ -85,17 +107,20 @@ pub fn page(state: &TuneState, title: &str) -> String {
         state.games,
         esc(&state.describe())
     );
-    for (i, p) in state.spsa.params.iter().enumerate() {
+    // Each path on the range it explored (a tenth more each side), not on
+    // the whole declared range, where a short run's path is a flat line.
+    for (i, (p, m)) in state.spsa.params.iter().zip(state.moved()).enumerate() {
         let ys: Vec<f64> = state.history.iter().map(|h| h.values[i]).collect();
-        let start = state.history.first().map(|_| state.history[0].values[i]);
+        let (lo, hi) = explored_axis(m.low, m.high, p.c_end);
         let _ = write!(
             body,
-            "<h2>{}</h2><p>range {}..={}, step (c_end) {}</p>{}",
+            "<h2>{}</h2><p>{}; declared range {}..={}, step (c_end) {}</p>{}",
             esc(&p.name),
+            esc(&m.describe()),
             p.lo,
             p.hi,
             p.c_end,
-            plot(&p.name, &ys, p.lo, p.hi, start)
+            plot(&p.name, &ys, lo, hi, Some(m.start))
         );
     }
     // The running mean of the results (wins minus losses of `+` a pair):
@@ -154,11 +179,69 @@ mod tests {
                     values: vec![0.5 - 0.1 * f64::from(k)],
                 })
                 .collect(),
+            start: vec![0.5],
         };
         let html = page(&state, "tune <pmc>");
         assert!(html.contains("<h1>tune &lt;pmc&gt;</h1>"));
         assert!(html.contains("<h2>blunder</h2>"));
         assert_eq!(html.matches("<polyline").count(), 2);
         assert!(html.contains("3 of 3 iterations, 6 games"));
+    }
+
+    /// The heights of the first polyline's points.
+    fn ys_of_first_path(html: &str) -> Vec<f64> {
+        let at = html.find("points=\"").unwrap() + 8;
+        let pts = &html[at..at + html[at..].find('"').unwrap()];
+        pts.split(' ')
+            .map(|p| p.split(',').nth(1).unwrap().parse().unwrap())
+            .collect()
+    }
+
+    /// A short run of `good` (declared 0..=10000) went from 90 to 112:
+    /// drawn on its declared range that path was 0.4 px high (a flat
+    /// line); drawn on the range it explored it fills the plot.
+    #[test]
+    fn each_path_is_drawn_on_the_range_it_explored() {
+        let path = [90.0, 95.0, 84.0, 100.0, 112.0];
+        let state = TuneState {
+            key: serde_json::Value::Null,
+            spsa: Spsa {
+                params: vec![Tuned {
+                    name: "good".into(),
+                    lo: 0.0,
+                    hi: 10000.0,
+                    c_end: 10.0,
+                    int: true,
+                    value: 112.0,
+                }],
+                gains: Gains::default(),
+                iterations: 5,
+                seed: 1,
+            },
+            done: 5,
+            games: 10,
+            history: path
+                .iter()
+                .enumerate()
+                .map(|(i, v)| Step {
+                    k: i as u32 + 1,
+                    result: 0.0,
+                    values: vec![*v],
+                })
+                .collect(),
+            start: vec![90.0],
+        };
+        let html = page(&state, "tune");
+        let ys = ys_of_first_path(&html);
+        let span = ys.iter().cloned().fold(f64::MIN, f64::max)
+            - ys.iter().cloned().fold(f64::MAX, f64::min);
+        assert!(span > 100.0, "the path spans {span} px of {H}");
+        assert!(
+            html.contains("good 90 -&gt; 112 (+2.2 steps; explored 84..112 of 0..=10000)"),
+            "{html}"
+        );
+        // A path that never moved still gets an axis a step wide.
+        let (lo, hi) = explored_axis(5.0, 5.0, 0.5);
+        assert!(lo < 5.0 && hi > 5.0 && (hi - lo - 0.6).abs() < 1e-9);
     }
 }

@@ -17,6 +17,12 @@
 //!
 //! A parameter stays within its range; a whole-number parameter moves as a
 //! real number and is rounded only when an agent is built.
+//!
+//! OpenBench's `r_end` of 0.002 suits its runs of 10,000 iterations and
+//! more; over a run of a few hundred it moves nothing. [`Gains::r_end_for`]
+//! scales it to the run: the distance a parameter could travel if one
+//! setting won every pair by one game (the sum of `a_k / c_k`, about `1.48
+//! N r_end` steps) is kept at what such a long run allows.
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -35,6 +41,21 @@ pub struct Gains {
     pub a_share: f64,
     /// The final learning rate `r_end = a_N / c_N²`.
     pub r_end: f64,
+}
+
+/// Iterations of the run OpenBench's `r_end` (0.002) is made for.
+pub const LONG_RUN: u32 = 10_000;
+
+impl Gains {
+    /// The default `r_end` of a run of `iterations`: OpenBench's 0.002 for
+    /// runs of [`LONG_RUN`] iterations or more, and `0.002 * LONG_RUN / N`
+    /// for shorter ones, so that a short run can move a parameter as many
+    /// steps as a long one (about 30 if one setting won every pair by a
+    /// game).
+    pub fn r_end_for(iterations: u32) -> f64 {
+        let base = Gains::default().r_end;
+        base * f64::from(LONG_RUN) / f64::from(iterations.clamp(1, LONG_RUN))
+    }
 }
 
 impl Default for Gains {
@@ -120,6 +141,23 @@ impl Spsa {
         let (al, big_a) = (self.gains.alpha, self.big_a());
         let a = self.gains.r_end * p.c_end * p.c_end * (big_a + self.n()).powf(al);
         a / (big_a + f64::from(k.max(1))).powf(al)
+    }
+
+    /// How far (in steps `c_end`) a parameter could travel over the whole
+    /// run if the `+` setting won every iteration by one game: the sum of
+    /// `a_k / c_k`, over `c_end`.
+    pub fn travel(&self) -> f64 {
+        let unit = Tuned {
+            name: String::new(),
+            lo: 0.0,
+            hi: 1.0,
+            c_end: 1.0,
+            int: false,
+            value: 0.0,
+        };
+        (1..=self.iterations.max(1))
+            .map(|k| self.a_k(&unit, k) / self.c_k(&unit, k))
+            .sum()
     }
 
     /// The signs and the two settings of iteration `k` (from the seed and
@@ -230,6 +268,28 @@ mod tests {
                 s.params[0].value
             );
         }
+    }
+
+    /// OpenBench's 0.002 lets a 200-iteration run travel under one step
+    /// (what a new user's `tune --games 400` met: nothing moved); the
+    /// default scaled to the run lets every length travel as far as a
+    /// 10,000-iteration run does.
+    #[test]
+    fn the_default_rate_lets_a_short_run_travel_as_far_as_a_long_one() {
+        let travel = |n: u32, r_end: f64| {
+            let mut s = spsa(r_end);
+            s.iterations = n;
+            s.travel()
+        };
+        assert!(travel(200, 0.002) < 1.0, "{}", travel(200, 0.002));
+        let long = travel(LONG_RUN, 0.002);
+        assert!((25.0..35.0).contains(&long), "{long}");
+        for n in [10, 50, 200, 1000, 5000] {
+            let t = travel(n, Gains::r_end_for(n));
+            assert!((t / long - 1.0).abs() < 0.08, "{n}: {t} vs {long}");
+        }
+        assert_eq!(Gains::r_end_for(LONG_RUN), 0.002);
+        assert_eq!(Gains::r_end_for(50_000), 0.002);
     }
 
     #[test]

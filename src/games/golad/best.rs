@@ -328,6 +328,11 @@ impl BestConfig {
             1,
             "sacrifices and birth cells ranked by a flood of this many steps (0: by the full value)",
         )
+        // The living-cell share mixes into the territory share only when
+        // that share is the leaf's value; reply_whole acts on kept nodes.
+        .only_with(&["material"], "learned", serde_json::Value::from(0))
+        .only_with(&["material"], "value_file", serde_json::Value::Null)
+        .only_with(&["reply_whole"], "keep_nodes", serde_json::Value::from(1))
     }
 
     /// The defaults changed by the profile's `agent_params`

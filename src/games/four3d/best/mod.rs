@@ -108,6 +108,9 @@ impl BestConfig {
     }
 }
 
+/// The hand evaluation's weights, read only without a fitted evaluation.
+const HAND_WEIGHTS: [&str; 6] = ["line1", "line2", "good", "bad", "dead", "stacked"];
+
 impl BestConfig {
     /// The parameters of the agent `name` built over `self` (`best` over
     /// the default, `ab-v1` over [`BestConfig::v1`]): the evaluation's
@@ -204,6 +207,9 @@ impl BestConfig {
                 self.fall_extends,
                 "more time (towards the hard limit) when the best move's value falls",
             )
+            // The hand evaluation, which the fitted one replaces.
+            .only_with(&HAND_WEIGHTS, "fitted", serde_json::Value::from(0))
+            .only_with(&HAND_WEIGHTS, "eval_file", serde_json::Value::Null)
     }
 
     /// The defaults changed by the profile's `agent_params` ([`BestConfig::decl`]).
@@ -663,6 +669,59 @@ mod tests {
             p.insert((*k).into(), (*v).into());
         }
         Best::new(BestConfig::from_params(&p).unwrap())
+    }
+
+    /// Issue 57: `best` declared the hand weights as its own although the
+    /// fitted evaluation never reads them. They are read exactly where the
+    /// declaration says: zeroed, they change what a fixed-node search finds
+    /// with `fitted=0` and nothing with the fitted evaluation.
+    #[test]
+    fn the_hand_weights_are_read_only_where_the_declaration_says() {
+        use rand::{Rng, SeedableRng};
+        let stop = AtomicBool::new(false);
+        let decl = BestConfig::default().decl("best");
+        let none = AgentParams::new();
+        let mut hand = AgentParams::new();
+        hand.insert("fitted".into(), 0.into());
+        for w in HAND_WEIGHTS {
+            assert!(decl.applies(w, &none).is_err(), "{w}");
+            assert!(decl.applies(w, &hand).is_ok(), "{w}");
+        }
+        let zeroed = |fitted: u64| {
+            let mut p: Vec<(&str, u64)> = HAND_WEIGHTS.iter().map(|w| (*w, 0)).collect();
+            p.push(("fitted", fitted));
+            p.push(("solve", 0));
+            one_thread(&p)
+        };
+        let plain = |fitted: u64| one_thread(&[("fitted", fitted), ("solve", 0)]);
+        let (mut same_fitted, mut differ_hand) = (true, 0);
+        // Positions of 8 to 20 stones from a fixed sequence of drops.
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(57);
+        for _ in 0..12 {
+            let mut b = Board::new();
+            for _ in 0..rng.gen_range(8..20) {
+                let legal = b.legal_moves();
+                b.play(legal[rng.gen_range(0..legal.len())]);
+                if b.outcome().is_some() {
+                    break;
+                }
+            }
+            if b.outcome().is_some() {
+                continue;
+            }
+            let s = b.to_move();
+            let (me, opp) = (b.stones(s), b.stones(1 - s));
+            let RootMoves::Search(cells) = root_moves(me, opp) else {
+                continue;
+            };
+            let find = |a: Best| a.search(me, opp, &cells, &Limits::playouts(3_000), &stop);
+            let (f1, z1) = (find(plain(1)), find(zeroed(1)));
+            same_fitted &= (f1.cell, f1.value) == (z1.cell, z1.value);
+            let (f0, z0) = (find(plain(0)), find(zeroed(0)));
+            differ_hand += usize::from((f0.cell, f0.value) != (z0.cell, z0.value));
+        }
+        assert!(same_fitted, "the fitted evaluation read a hand weight");
+        assert!(differ_hand > 0, "the hand evaluation ignored its weights");
     }
 
     #[test]

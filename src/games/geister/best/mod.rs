@@ -354,6 +354,14 @@ impl BestConfig {
             0.05,
             "share of the chosen move's visits a less readable move may lack (0: off)",
         )
+        // The hand weights of the playouts, which learned preferences replace.
+        .only_with(
+            &[
+                "capture", "forward", "run", "danger", "bait", "caution", "guard",
+            ],
+            "prefs",
+            Value::from("hand"),
+        )
     }
 
     /// The defaults with `params` applied; unknown names are errors.
