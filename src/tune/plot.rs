@@ -112,6 +112,11 @@ pub fn page(state: &TuneState, title: &str) -> String {
     for (i, (p, m)) in state.spsa.params.iter().zip(state.moved()).enumerate() {
         let ys: Vec<f64> = state.history.iter().map(|h| h.values[i]).collect();
         let (lo, hi) = explored_axis(m.low, m.high, p.c_end);
+        let (lo, hi) = if p.int {
+            (lo.floor(), hi.ceil())
+        } else {
+            (lo, hi)
+        };
         let _ = write!(
             body,
             "<h2>{}</h2><p>{}; declared range {}..={}, step (c_end) {}</p>{}",
