@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -243,13 +244,196 @@ impl RecordWriter {
     }
 }
 
-/// Reads every record of a `.jsonl` file (for tests and tools).
+/// The one reader of JSON-lines files (records, and the labs' data):
+/// every command that reads them reads them here, by one rule. Blank lines
+/// are passed over; a torn last line (the writer was killed in the middle
+/// of it: it breaks off mid-value, or lacks its newline and does not read)
+/// is skipped, with a warning naming it; any other line that does not read
+/// is an error naming its file and line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JsonLines<T> {
+    /// Each value read, with its line in the file (from 1).
+    pub values: Vec<(usize, T)>,
+    /// The torn last line, skipped.
+    pub torn: Option<TornLine>,
+    /// Whether the last line read lacks its newline (a file written by
+    /// hand): whoever appends must start a new line first.
+    pub unterminated: bool,
+}
+
+/// A torn last line: where it starts, and why it does not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TornLine {
+    /// From 1.
+    pub line: usize,
+    /// The byte it starts at: the file's length once it is cut off.
+    pub offset: usize,
+    pub error: String,
+}
+
+impl TornLine {
+    /// The warning for a torn line of `file`.
+    pub fn warning(&self, file: &Path) -> String {
+        format!(
+            "{}:{}: the last line is torn (cut off while it was written: {}); skipped",
+            file.display(),
+            self.line,
+            self.error
+        )
+    }
+}
+
+/// Reads the lines of `bytes`, the content of `file` (named in errors as
+/// `file:line: not a WHAT: ...`). See [`JsonLines`] for the rule.
+pub fn parse_json_lines<T: DeserializeOwned>(
+    file: &Path,
+    bytes: &[u8],
+    what: &str,
+) -> Result<JsonLines<T>, String> {
+    let mut lines: Vec<(usize, usize, &[u8], bool)> = Vec::new();
+    let mut start = 0;
+    let mut number = 0;
+    while start < bytes.len() {
+        number += 1;
+        let (end, next, ended) = match bytes[start..].iter().position(|&b| b == b'\n') {
+            Some(i) => (start + i, start + i + 1, true),
+            None => (bytes.len(), bytes.len(), false),
+        };
+        let line = &bytes[start..end];
+        if !line.iter().all(u8::is_ascii_whitespace) {
+            lines.push((number, start, line, ended));
+        }
+        start = next;
+    }
+    let last = lines.len();
+    let mut out = JsonLines {
+        values: Vec::with_capacity(last),
+        torn: None,
+        unterminated: false,
+    };
+    for (k, (number, offset, line, ended)) in lines.into_iter().enumerate() {
+        match serde_json::from_slice::<T>(line) {
+            Ok(v) => {
+                out.values.push((number, v));
+                out.unterminated = !ended;
+            }
+            Err(e) if k + 1 == last && (e.is_eof() || !ended) => {
+                out.torn = Some(TornLine {
+                    line: number,
+                    offset,
+                    error: e.to_string(),
+                });
+            }
+            Err(e) => return Err(format!("{}:{number}: not a {what}: {e}", file.display())),
+        }
+    }
+    Ok(out)
+}
+
+/// Reads the JSON-lines file `path` by the rule of [`JsonLines`] (a torn
+/// last line is skipped and logged as a warning); an unreadable file or a
+/// bad line is an error naming it.
+pub fn read_json_lines<T: DeserializeOwned>(
+    path: &Path,
+    what: &str,
+) -> Result<JsonLines<T>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let read = parse_json_lines(path, &bytes, what)?;
+    if let Some(t) = &read.torn {
+        tracing::warn!("{}", t.warning(path));
+    }
+    Ok(read)
+}
+
+/// Reads the records file `path` that a resumed run is about to append to,
+/// by the rule of [`JsonLines`]; a torn last line is cut off the file (with
+/// a warning naming it) so that the next record starts on a line of its
+/// own, and a last record without its newline gets one. A missing file
+/// holds no records.
+pub fn read_for_append(path: &Path) -> Result<JsonLines<GameRecord>, String> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Ok(JsonLines {
+                values: Vec::new(),
+                torn: None,
+                unterminated: false,
+            })
+        }
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let read = parse_json_lines::<GameRecord>(path, &bytes, "game record")?;
+    let repair = |f: io::Result<File>, cut: Option<u64>| {
+        let f = f?;
+        match cut {
+            Some(len) => f.set_len(len),
+            None => (&f).write_all(b"\n"),
+        }?;
+        (&f).flush()
+    };
+    if let Some(t) = &read.torn {
+        tracing::warn!("{}; cut off the file", t.warning(path));
+        repair(
+            OpenOptions::new().write(true).open(path),
+            Some(t.offset as u64),
+        )
+    } else if read.unterminated {
+        repair(OpenOptions::new().append(true).open(path), None)
+    } else {
+        Ok(())
+    }
+    .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
+    Ok(read)
+}
+
+/// One game record and where it was read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReadRecord {
+    pub file: PathBuf,
+    /// From 1.
+    pub line: usize,
+    pub record: GameRecord,
+}
+
+impl ReadRecord {
+    /// `file:line`, for messages.
+    pub fn at(&self) -> String {
+        format!("{}:{}", self.file.display(), self.line)
+    }
+}
+
+/// The game records of some files, and the torn last lines skipped.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RecordFiles {
+    pub records: Vec<ReadRecord>,
+    pub torn: Vec<(PathBuf, TornLine)>,
+}
+
+/// Reads the game records of every file in `paths`, in order, by the rule
+/// of [`JsonLines`]. The records of every command that reads them
+/// (`analyze`, `latency`, `report`, `merge`, the labs) come from here.
+pub fn read_record_files(paths: &[PathBuf]) -> Result<RecordFiles, String> {
+    let mut out = RecordFiles::default();
+    for p in paths {
+        let read = read_json_lines::<GameRecord>(p, "game record")?;
+        out.records
+            .extend(read.values.into_iter().map(|(line, record)| ReadRecord {
+                file: p.clone(),
+                line,
+                record,
+            }));
+        out.torn.extend(read.torn.map(|t| (p.clone(), t)));
+    }
+    Ok(out)
+}
+
+/// Reads every record of a `.jsonl` file (for tests and tools), by the rule
+/// of [`JsonLines`].
 pub fn read_records(path: impl AsRef<Path>) -> io::Result<Vec<GameRecord>> {
-    let text = std::fs::read_to_string(path)?;
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).map_err(io::Error::other))
-        .collect()
+    let path = path.as_ref();
+    std::fs::metadata(path)?;
+    let read = read_json_lines(path, "game record").map_err(io::Error::other)?;
+    Ok(read.values.into_iter().map(|(_, r)| r).collect())
 }
 
 #[cfg(test)]
@@ -294,6 +478,82 @@ mod tests {
         );
         assert_eq!(back[0], record("g1"));
         assert_eq!(back[0].outcome(), Outcome::Win(1));
+    }
+
+    /// Records text of `ids`, one line each.
+    fn lines(ids: &[&str]) -> String {
+        ids.iter()
+            .map(|id| serde_json::to_string(&record(id)).unwrap() + "\n")
+            .collect()
+    }
+
+    fn ids(read: &JsonLines<GameRecord>) -> Vec<(usize, &str)> {
+        read.values
+            .iter()
+            .map(|(l, r)| (*l, r.id.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn a_torn_last_line_is_skipped_and_named_a_bad_line_elsewhere_is_an_error() {
+        let file = Path::new("g.jsonl");
+        let whole = lines(&["g1", "g2", "g3"]);
+        // Torn in the middle of a string, of a number, after a key: skipped,
+        // named by its line (3), whatever the cut.
+        let third = whole.lines().nth(2).unwrap();
+        for cut in [10, third.len() / 2, third.len() - 1] {
+            let text = lines(&["g1"]) + " \n" + &lines(&["g2"]) + &third[..cut];
+            let read = parse_json_lines::<GameRecord>(file, text.as_bytes(), "game record")
+                .unwrap_or_else(|e| panic!("cut {cut}: {e}"));
+            assert_eq!(ids(&read), [(1, "g1"), (3, "g2")], "blank lines count");
+            let torn = read.torn.unwrap();
+            assert_eq!((torn.line, torn.offset), (4, text.len() - cut));
+            assert!(torn.warning(file).starts_with("g.jsonl:4: "), "{torn:?}");
+        }
+        // A truncated last line that kept a newline is torn too; a whole last
+        // record without its newline reads.
+        let torn_nl = lines(&["g1"]) + &third[..40] + "\n";
+        let read = parse_json_lines::<GameRecord>(file, torn_nl.as_bytes(), "game record").unwrap();
+        assert_eq!(
+            (ids(&read), read.torn.as_ref().map(|t| t.line)),
+            (vec![(1, "g1")], Some(2))
+        );
+        let read = parse_json_lines::<GameRecord>(file, whole.trim_end().as_bytes(), "game record")
+            .unwrap();
+        assert_eq!(ids(&read), [(1, "g1"), (2, "g2"), (3, "g3")]);
+        assert!(read.torn.is_none() && read.unterminated);
+        // Elsewhere, or whole but wrong at the end: an error naming file:line.
+        for (text, line) in [
+            (lines(&["g1"]) + &third[..40] + "\n" + &lines(&["g2"]), 2),
+            (lines(&["g1"]) + "{not json\n" + &lines(&["g2"]), 2),
+            (lines(&["g1", "g2"]) + "{not json\n", 3),
+            (lines(&["g1", "g2"]) + "{\"game\": \"four3d\"}\n", 3),
+        ] {
+            let e =
+                parse_json_lines::<GameRecord>(file, text.as_bytes(), "game record").unwrap_err();
+            assert!(
+                e.starts_with(&format!("g.jsonl:{line}: not a game record: ")),
+                "{e}"
+            );
+        }
+        // Nothing at all: no records, no error (the command decides).
+        let read = parse_json_lines::<GameRecord>(file, b"\n \n", "game record").unwrap();
+        assert!(read.values.is_empty() && read.torn.is_none());
+    }
+
+    #[test]
+    fn read_records_skips_a_torn_last_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let text = lines(&["g1", "g2"]);
+        std::fs::write(&path, &text[..text.len() - 20]).unwrap();
+        let back = read_records(&path).unwrap();
+        assert_eq!(back.len(), 1);
+        let files = read_record_files(std::slice::from_ref(&path)).unwrap();
+        assert_eq!(files.records.len(), 1);
+        assert_eq!(files.records[0].at(), format!("{}:1", path.display()));
+        assert_eq!(files.torn.len(), 1);
+        assert_eq!((&files.torn[0].0, files.torn[0].1.line), (&path, 2));
     }
 
     #[test]

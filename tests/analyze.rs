@@ -360,3 +360,87 @@ fn a_killed_run_resumes_with_the_games_not_yet_analysed() {
         assert_eq!(same.analysis, r.analysis, "{}", r.id);
     }
 }
+
+/// One numbering of moves (the ply: the index in the record's `moves`, from
+/// 0) in each game's line, the JSON and the page; and the page carries the
+/// summary the terminal shows.
+#[test]
+fn the_decisive_move_is_named_by_its_ply_everywhere_and_the_page_has_the_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let games = d.join("g.jsonl");
+    let o = run(
+        &[
+            "match",
+            "four3d",
+            "--a",
+            "random",
+            "--b",
+            "random",
+            "--games",
+            "2",
+            "--seed",
+            "2",
+            "--out",
+            games.to_str().unwrap(),
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (out, html) = (d.join("a.jsonl"), d.join("a.html"));
+    let o = run(
+        &[
+            "analyze",
+            games.to_str().unwrap(),
+            "--playouts",
+            "50",
+            "--solve-nodes",
+            "20000",
+            "--rollouts",
+            "4",
+            "--out",
+            out.to_str().unwrap(),
+            "--html",
+            html.to_str().unwrap(),
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let mut named = 0;
+    for r in read_records(&out).unwrap() {
+        let d = &r.analysis.as_ref().unwrap()["decisive"];
+        let Some(ply) = d["ply"].as_u64() else {
+            continue;
+        };
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("{} (", r.id)))
+            .unwrap_or_else(|| panic!("no line for {}: {text}", r.id));
+        assert!(
+            line.contains(&format!(": decisive move at ply {ply} by ")),
+            "{line} / {d}"
+        );
+        assert_eq!(d["played"], r.moves[ply as usize], "{d}");
+        named += 1;
+    }
+    assert!(named > 0, "{text}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("Decisive move at ply "), "the page's note");
+    assert!(!page.contains("Decisive move: turn"));
+    // The terminal's summary, in the page.
+    let summary = text
+        .lines()
+        .find(|l| l.starts_with("four3d: 2 games analysed"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let at = page
+        .find("<pre class=\"analysis-summary\">")
+        .expect("the page has the summary");
+    let shown = &page[at..];
+    assert!(shown.contains(summary), "{summary}");
+    assert!(shown.contains("drops (moves by the value they cost"));
+}

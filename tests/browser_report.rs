@@ -546,7 +546,7 @@ fn an_analysed_game_shows_its_value_curve_and_decisive_move_in_chromium() {
         1
     );
     let note = page.eval_str("document.querySelector('#game-1 .decisive-note').textContent");
-    assert!(note.starts_with("Decisive move: turn "), "{note}");
+    assert!(note.starts_with("Decisive move at ply "), "{note}");
     assert!(note.contains("the reference preferred"), "{note}");
     // The cursor line moves with the replay.
     let x0 =

@@ -61,26 +61,63 @@ fn report_exits_2_on_a_missing_input_and_writes_nothing() {
 }
 
 #[test]
-fn report_shows_bad_lines_and_still_writes_the_page() {
+fn report_refuses_a_bad_line_and_lists_a_torn_last_line() {
     let dir = tempfile::tempdir().unwrap();
     let records = dir.path().join("bad.jsonl");
-    std::fs::write(&records, "{not a record\n").unwrap();
     let html = dir.path().join("bad.html");
+    let report = |records: &std::path::Path| {
+        run(
+            &[
+                "report",
+                records.to_str().unwrap(),
+                "--html",
+                html.to_str().unwrap(),
+            ],
+            &[],
+            None,
+            LIMIT,
+        )
+    };
+    // A line that is no record, ended by its newline: named, exit 2.
+    std::fs::write(&records, "{not a record\n").unwrap();
+    let o = report(&records);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("bad.jsonl:1: not a game record"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!html.exists());
+    // A record, then a torn last line: the page, with the torn line listed.
     let o = run(
         &[
-            "report",
-            records.to_str().unwrap(),
-            "--html",
-            html.to_str().unwrap(),
+            "match",
+            "four3d",
+            "--a",
+            "random",
+            "--b",
+            "random",
+            "--games",
+            "1",
+            "--out",
+            records.with_file_name("one.jsonl").to_str().unwrap(),
         ],
         &[],
         None,
         LIMIT,
     );
+    assert!(o.status.success(), "match: {}", stderr(&o));
+    let one = std::fs::read_to_string(records.with_file_name("one.jsonl")).unwrap();
+    std::fs::write(&records, format!("{one}{}", &one[..30])).unwrap();
+    let o = report(&records);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stderr(&o).contains("no game record"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("bad.jsonl:2: the last line is torn"),
+        "{}",
+        stderr(&o)
+    );
     let page = std::fs::read_to_string(&html).unwrap();
-    assert!(page.contains("bad.jsonl:1"));
+    assert!(page.contains("bad.jsonl:2"));
 }
 
 /// The report's Elo of a match is the match's own: the same pentanomial

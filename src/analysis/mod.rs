@@ -117,6 +117,16 @@ pub struct GameAnalysis {
     pub decisive: Option<Decisive>,
 }
 
+/// Builds the reference agent of `cfg` once, to refuse an unknown agent or
+/// parameter before any game is analysed (each game builds its own).
+pub fn check_reference<G: PlayableGame>(cfg: &AnalyzeConfig) -> Result<(), String> {
+    let name = cfg
+        .agent
+        .clone()
+        .unwrap_or_else(|| G::reference_agent().to_string());
+    G::build_agent(&name, &cfg.params, 0).map(|_| ())
+}
+
 /// One position's verdict for one seat.
 #[derive(Clone, Debug)]
 struct Verdict<A> {
@@ -516,8 +526,8 @@ pub fn describe_game(r: &GameRecord, a: &GameAnalysis) -> String {
     match &a.decisive {
         None => format!("{head}: no decisive move (no values)"),
         Some(d) => format!(
-            "{head}: decisive move {} by {} ({}): played {}, the reference preferred {}; value {:.2} -> {:.2} ({}), {}",
-            d.ply + 1,
+            "{head}: decisive move at ply {} by {} ({}): played {}, the reference preferred {}; value {:.2} -> {:.2} ({}), {}",
+            d.ply,
             r.players[d.seat],
             if d.seat == 0 { "seat 0" } else { "seat 1" },
             d.played,

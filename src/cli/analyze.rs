@@ -15,7 +15,7 @@ use clap::Args;
 use super::{params_from, parse_param, CliError};
 use crate::analysis::{self, AnalyzeConfig, GameAnalysis};
 use crate::games::{GameKind, GameVisitor, PlayableGame};
-use crate::records::{read_records, GameRecord, RecordWriter};
+use crate::records::{GameRecord, RecordWriter};
 
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
@@ -69,13 +69,11 @@ pub fn run(args: AnalyzeArgs) -> Result<(), CliError> {
     if args.jobs == 0 {
         return Err(usage("--jobs must be at least 1".into()));
     }
-    let mut records: Vec<GameRecord> = Vec::new();
-    for f in &args.files {
-        records.extend(
-            read_records(f)
-                .map_err(|e| usage(format!("{}: cannot read records: {e}", f.display())))?,
-        );
-    }
+    let records: Vec<GameRecord> = super::read_games("analyze", &args.files)?
+        .records
+        .into_iter()
+        .map(|r| r.record)
+        .collect();
     let mut params = params_from(&args.params);
     if let Some(d) = args.depth {
         params.insert("depth".into(), serde_json::Value::from(d));
@@ -92,12 +90,33 @@ pub fn run(args: AnalyzeArgs) -> Result<(), CliError> {
         rollouts: args.rollouts,
         seed: args.seed,
     };
+    // The reference agent of every game present, built once with the
+    // parameters: a name or a parameter it does not know is refused here,
+    // before any game, not once per game.
+    let mut games_present: Vec<GameKind> = Vec::new();
+    for r in &records {
+        let kind: GameKind = r
+            .game
+            .parse()
+            .map_err(|e: String| usage(format!("game {}: {e}", r.id)))?;
+        if !games_present.contains(&kind) {
+            games_present.push(kind);
+        }
+    }
+    for kind in &games_present {
+        kind.visit(CheckReference(&cfg))
+            .map_err(|e| usage(format!("{kind}: {e}")))?;
+    }
+    for path in args.out.iter().chain(&args.html) {
+        super::check_writable("analyze", path)?;
+    }
     let done: HashSet<String> = match (&args.out, args.resume) {
-        (Some(out), true) if out.exists() => read_records(out)
-            .map_err(|e| usage(format!("{}: {e}", out.display())))?
+        (Some(out), true) if out.exists() => crate::records::read_for_append(out)
+            .map_err(usage)?
+            .values
             .into_iter()
-            .filter(|r| r.analysis.is_some())
-            .map(|r| r.id)
+            .filter(|(_, r)| r.analysis.is_some())
+            .map(|(_, r)| r.id)
             .collect(),
         (Some(out), false) if out.exists() => {
             return Err(usage(format!(
@@ -107,17 +126,10 @@ pub fn run(args: AnalyzeArgs) -> Result<(), CliError> {
         }
         _ => HashSet::new(),
     };
-    let writer = match &args.out {
-        Some(p) => Some(
-            RecordWriter::open(p)
-                .map_err(|e| usage(format!("cannot open {}: {e}", p.display())))?,
-        ),
-        None => None,
-    };
     // The games to do, by kind; records that cannot be replayed (no moves:
-    // a GAT session's) are told and skipped.
+    // a GAT session's) are told once and skipped.
     let mut kinds: Vec<(GameKind, Vec<GameRecord>)> = Vec::new();
-    let mut skipped = 0;
+    let mut no_moves: Vec<String> = Vec::new();
     for r in records {
         if done.contains(&r.id) {
             continue;
@@ -127,11 +139,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), CliError> {
             .parse()
             .map_err(|e: String| usage(format!("game {}: {e}", r.id)))?;
         if r.start.is_null() {
-            eprintln!(
-                "analyze: {}: no start position and moves to replay; skipped",
-                r.id
-            );
-            skipped += 1;
+            no_moves.push(r.id);
             continue;
         }
         match kinds.iter_mut().find(|(k, _)| *k == kind) {
@@ -139,14 +147,35 @@ pub fn run(args: AnalyzeArgs) -> Result<(), CliError> {
             None => kinds.push((kind, vec![r])),
         }
     }
+    let to_do: usize = kinds.iter().map(|(_, v)| v.len()).sum();
+    if !no_moves.is_empty() {
+        let what = format!(
+            "{} record(s) hold no start position and moves to replay (as game {}: a GAT \
+             session's records)",
+            no_moves.len(),
+            no_moves[0]
+        );
+        if to_do == 0 && done.is_empty() {
+            return Err(usage(format!("no game to analyse: {what}")));
+        }
+        eprintln!("analyze: {what}; skipped");
+    }
     if !done.is_empty() {
         eprintln!(
             "analyze: {} games already in the output; skipped",
             done.len()
         );
     }
+    let writer = match &args.out {
+        Some(p) => Some(
+            RecordWriter::open(p)
+                .map_err(|e| usage(format!("cannot open {}: {e}", p.display())))?,
+        ),
+        None => None,
+    };
     let interrupt = super::match_cmd::Interrupt::watch("analyze");
     let mut all: Vec<(GameRecord, GameAnalysis)> = Vec::new();
+    let mut summaries: Vec<String> = Vec::new();
     for (kind, records) in kinds {
         let analysed = kind
             .visit(Analyze {
@@ -159,6 +188,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), CliError> {
             })
             .map_err(CliError::Runtime)?;
         let summary = kind.visit(Summarize(&analysed));
+        let text = format!("{}: {}", kind, summary.render().trim_end());
         if args.json {
             let mut v =
                 serde_json::to_value(&summary).map_err(|e| CliError::Runtime(e.to_string()))?;
@@ -166,12 +196,16 @@ pub fn run(args: AnalyzeArgs) -> Result<(), CliError> {
             v["game"] = kind.id().into();
             say!("{v}");
         } else {
-            say!("{}: {}", kind, summary.render().trim_end());
+            say!("{text}");
         }
+        summaries.push(text);
         all.extend(analysed);
     }
-    if skipped > 0 {
-        eprintln!("analyze: {skipped} record(s) without moves skipped");
+    let interrupted = interrupt.signal();
+    if to_do > 0 && all.is_empty() && interrupted.is_none() {
+        return Err(CliError::Runtime(format!(
+            "analyze: no game analysed: each of the {to_do} failed (the reasons above)"
+        )));
     }
     if let Some(path) = &args.html {
         let entries: Vec<crate::report::Entry> = all
@@ -190,12 +224,13 @@ pub fn run(args: AnalyzeArgs) -> Result<(), CliError> {
             &crate::report::PageOptions {
                 title: "ladderbot analyze".into(),
                 limit_ms: None,
+                summary: Some(summaries.join("\n")),
             },
         );
         std::fs::write(path, page.html)
             .map_err(|e| CliError::Runtime(format!("cannot write {}: {e}", path.display())))?;
     }
-    match interrupt.signal() {
+    match interrupted {
         Some(sig) => {
             eprintln!(
                 "analyze: interrupted by {sig}{}",
@@ -208,6 +243,16 @@ pub fn run(args: AnalyzeArgs) -> Result<(), CliError> {
             Err(CliError::Interrupted(sig))
         }
         None => Ok(()),
+    }
+}
+
+/// Builds the reference agent of a game once, with the analysis's
+/// parameters: its errors (an unknown agent or parameter) before any game.
+struct CheckReference<'a>(&'a AnalyzeConfig);
+impl GameVisitor for CheckReference<'_> {
+    type Output = Result<(), String>;
+    fn visit<G: PlayableGame>(self) -> Self::Output {
+        analysis::check_reference::<G>(self.0)
     }
 }
 

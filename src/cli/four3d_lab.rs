@@ -126,17 +126,12 @@ pub(super) fn runtime(what: &str, e: impl std::fmt::Display) -> CliError {
     CliError::Runtime(format!("four3d-lab {what}: {e}"))
 }
 
+/// The lines of a JSON-lines file, by the one reader
+/// ([`crate::records::read_json_lines`]: a torn last line skipped with a
+/// warning, a bad line elsewhere an error naming it).
 pub(super) fn read_jsonl<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, CliError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| runtime("read", format!("{}: {e}", path.display())))?;
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            serde_json::from_str(l)
-                .map_err(|e| CliError::Usage(format!("{} line {}: {e}", path.display(), i + 1)))
-        })
-        .collect()
+    let read = crate::records::read_json_lines::<T>(path, "valid line").map_err(CliError::Usage)?;
+    Ok(read.values.into_iter().map(|(_, v)| v).collect())
 }
 
 fn write_lines(path: &Path, lines: impl IntoIterator<Item = String>) -> Result<(), CliError> {

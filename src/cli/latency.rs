@@ -9,7 +9,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::CliError;
-use crate::records::{read_records, EndReason, GameRecord};
+use crate::records::{EndReason, GameRecord};
 
 #[derive(Debug, Args)]
 pub struct LatencyArgs {
@@ -78,12 +78,11 @@ pub fn latency(records: &[GameRecord], skip: usize, limit_ms: Option<u64>) -> La
 }
 
 pub fn run(args: LatencyArgs) -> Result<(), CliError> {
-    let mut records = Vec::new();
-    for f in &args.files {
-        let mut rs = read_records(f)
-            .map_err(|e| CliError::Usage(format!("{}: cannot read records: {e}", f.display())))?;
-        records.append(&mut rs);
-    }
+    let records: Vec<GameRecord> = super::read_games("latency", &args.files)?
+        .records
+        .into_iter()
+        .map(|r| r.record)
+        .collect();
     let l = latency(&records, args.skip, args.limit_ms);
     if args.json {
         say!(

@@ -295,11 +295,15 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
             }
         }
     }
-    if let (Some(out), false) = (&cfg.out, cfg.resume) {
+    if let Some(out) = &cfg.out {
+        // The records already there, read (and a torn last line cut off)
+        // before any game: a bad line is a usage error naming it, and an
+        // --out that cannot be written is refused as `analyze` refuses it.
+        super::check_writable("match", out)?;
         let earlier =
             runner::resume::earlier_games(out, &cfg.key(args.game.id()), &cfg.game_numbers())
-                .map_err(CliError::Usage)?;
-        if !earlier.is_empty() {
+                .map_err(|e| CliError::Usage(format!("match: {e}")))?;
+        if !cfg.resume && !earlier.is_empty() {
             return Err(CliError::Usage(format!(
                 "match: {} already holds {} game(s) of this match: pass --resume to play only \
                  the others, or choose another --out",

@@ -373,6 +373,52 @@ fn start_logging_with(
     Ok(())
 }
 
+/// The game records of `files` for the command `cmd`, by the one reader
+/// ([`crate::records::read_record_files`]): a torn last line is skipped with
+/// a warning naming it; an unreadable file, a bad line (named `file:line`)
+/// or no record at all is a usage error.
+pub(crate) fn read_games(
+    cmd: &str,
+    files: &[std::path::PathBuf],
+) -> Result<crate::records::RecordFiles, CliError> {
+    let read = crate::records::read_record_files(files)
+        .map_err(|e| CliError::Usage(format!("{cmd}: {e}")))?;
+    if read.records.is_empty() {
+        return Err(CliError::Usage(format!(
+            "{cmd}: the files hold no game records"
+        )));
+    }
+    Ok(read)
+}
+
+/// Checks before any work that the output file `path` can be written
+/// (its folder is created if missing; a file created to check is removed
+/// again): one that cannot is a usage error, exit 2, as for `analyze --out`.
+pub(crate) fn check_writable(cmd: &str, path: &std::path::Path) -> Result<(), CliError> {
+    let fail =
+        |e: std::io::Error| CliError::Usage(format!("{cmd}: cannot open {}: {e}", path.display()));
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if let Some(file) = dir.ancestors().find(|a| a.is_file()) {
+            return Err(CliError::Usage(format!(
+                "{cmd}: cannot open {}: {} is a file, not a folder",
+                path.display(),
+                file.display()
+            )));
+        }
+        std::fs::create_dir_all(dir).map_err(fail)?;
+    }
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(fail)?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
 /// Parses a game's name for clap.
 pub fn parse_game(s: &str) -> Result<GameKind, String> {
     s.parse()

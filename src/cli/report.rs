@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::CliError;
-use crate::report::{build_page, read_entries, PageOptions};
+use crate::report::{build_page, entries_of, PageOptions};
 
 #[derive(Debug, Args)]
 pub struct ReportArgs {
@@ -29,7 +29,8 @@ pub struct ReportArgs {
 }
 
 pub fn run(args: ReportArgs) -> Result<(), CliError> {
-    let entries = read_entries(&args.files).map_err(CliError::Usage)?;
+    let entries = entries_of(super::read_games("report", &args.files)?);
+    super::check_writable("report", &args.html)?;
     let title = args.title.unwrap_or_else(|| {
         let names: Vec<String> = args
             .files
@@ -46,20 +47,11 @@ pub fn run(args: ReportArgs) -> Result<(), CliError> {
         &PageOptions {
             title,
             limit_ms: args.limit_ms,
+            summary: None,
         },
     );
-    if let Some(dir) = args.html.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| CliError::Runtime(format!("cannot create {}: {e}", dir.display())))?;
-    }
     std::fs::write(&args.html, &page.html)
         .map_err(|e| CliError::Runtime(format!("cannot write {}: {e}", args.html.display())))?;
-    if page.bad_lines > 0 {
-        eprintln!(
-            "warning: {} line(s) are no game record (listed in the page)",
-            page.bad_lines
-        );
-    }
     if page.not_replayed > 0 {
         eprintln!(
             "warning: {} game(s) do not replay to their end (shown with their error)",

@@ -19,7 +19,6 @@ pub mod replay;
 pub mod results;
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
@@ -45,7 +44,8 @@ impl std::fmt::Display for Source {
     }
 }
 
-/// One non-empty line of a records file: a record, or why it is none.
+/// One non-empty line of a records file: a record, or (a torn last line)
+/// why it is none.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Entry {
     Game {
@@ -58,44 +58,29 @@ pub enum Entry {
     },
 }
 
-/// Reads the lines of records text (`file` names it in messages); a line
-/// that is not a record is an [`Entry::Bad`], never an error.
-pub fn parse_entries(file: &str, text: &str) -> Vec<Entry> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            let source = Source {
-                file: file.to_string(),
-                line: i + 1,
-            };
-            match serde_json::from_str::<GameRecord>(l) {
-                Ok(record) => Entry::Game {
-                    source,
-                    record: Box::new(record),
-                },
-                Err(e) => Entry::Bad {
-                    source,
-                    error: e.to_string(),
-                },
-            }
+/// The entries of records read by the one reader
+/// ([`crate::records::read_record_files`]): each record, and each torn last
+/// line it skipped (listed in the page as a line that is no record).
+pub fn entries_of(read: crate::records::RecordFiles) -> Vec<Entry> {
+    let mut out: Vec<Entry> = read
+        .records
+        .into_iter()
+        .map(|r| Entry::Game {
+            source: Source {
+                file: r.file.display().to_string(),
+                line: r.line,
+            },
+            record: Box::new(r.record),
         })
-        .collect()
-}
-
-/// Reads every records file; an unreadable file is an error.
-pub fn read_entries(paths: &[PathBuf]) -> Result<Vec<Entry>, String> {
-    let mut out = Vec::new();
-    for p in paths {
-        let text = std::fs::read_to_string(p)
-            .map_err(|e| format!("{}: cannot read records: {e}", p.display()))?;
-        out.extend(parse_entries(&display_name(p), &text));
-    }
-    Ok(out)
-}
-
-fn display_name(p: &Path) -> String {
-    p.display().to_string()
+        .collect();
+    out.extend(read.torn.into_iter().map(|(file, t)| Entry::Bad {
+        source: Source {
+            file: file.display().to_string(),
+            line: t.line,
+        },
+        error: format!("the last line is torn (skipped): {}", t.error),
+    }));
+    out
 }
 
 /// What the page shows besides the records.
@@ -104,6 +89,9 @@ pub struct PageOptions {
     pub title: String,
     /// The per-move limit, drawn on the time plots.
     pub limit_ms: Option<u64>,
+    /// `analyze`'s summary of the games (decisive moves by phase and by
+    /// player, the drops), as it prints it: shown under the results.
+    pub summary: Option<String>,
 }
 
 /// The page, and what went into it.
@@ -287,7 +275,14 @@ pub fn build_page(entries: &[Entry], opts: &PageOptions) -> Page {
         "games": data_games,
     });
     let scored: Vec<(&GameRecord, &Replayed)> = games.iter().map(|(_, r, rep)| (*r, rep)).collect();
-    let results = results::render(&scored, opts.limit_ms);
+    let mut results = results::render(&scored, opts.limit_ms);
+    if let Some(summary) = opts.summary.as_ref().filter(|t| !t.trim().is_empty()) {
+        let _ = write!(
+            results,
+            "<h3 id=\"analysis\">Analysis</h3>\n<pre class=\"analysis-summary\">{}</pre>\n",
+            esc(summary)
+        );
+    }
     let not_replayed = games.iter().filter(|g| g.2.error.is_some()).count();
     let subtitle = format!(
         "{} game{}{}{}",

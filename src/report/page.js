@@ -102,7 +102,8 @@ var LB = (function () {
   // ---- the value curve of an analysed game (`ladderbot analyze`) ----
   // Each seat's value after its moves (0 lost .. 1 won, as the reference
   // saw it), by turn; the decisive move circled, with what was played and
-  // what the reference preferred.
+  // what the reference preferred. Moves are named by their ply (their index
+  // in the record's moves, from 0), as in `analyze`'s lines and JSON.
   function valuePlot(g) {
     var a = g.analysis;
     if (!a || !a.values || !a.values.length) return "";
@@ -135,7 +136,7 @@ var LB = (function () {
       pts.forEach(function (p) {
         var v = p[2];
         b.push(LB.tag("circle", { cx: p[0].toFixed(1), cy: p[1].toFixed(1), r: v.exact ? 2.5 : 1.8, fill: c },
-          LB.tag("title", {}, LB.esc(g.players[seat]) + ", turn " + p[3] + ": " +
+          LB.tag("title", {}, LB.esc(g.players[seat]) + ", ply " + v.ply + ": " +
             (v.before !== undefined ? v.before.toFixed(2) + " -> " : "") + v.after.toFixed(2) + (v.exact ? " (exact)" : ""))));
       });
     });
@@ -148,7 +149,7 @@ var LB = (function () {
     b.push(LB.tag("line", { x1: x(0), y1: 4, x2: x(0), y2: PH - PB, class: "now" }));
     var note = "";
     if (d) {
-      note = '<p class="decisive-note">Decisive move: turn ' + (turnOf[d.ply] || "?") + ", " +
+      note = '<p class="decisive-note">Decisive move at ply ' + d.ply + ", " +
         LB.tag("span", { class: "seat" + d.seat }, LB.esc(g.players[d.seat])) + " played " +
         LB.esc(moveText(g.game, d.played, d.seat)) + "; the reference preferred " +
         (d.preferred !== undefined && d.preferred !== null ? LB.esc(moveText(g.game, d.preferred, d.seat)) : "nothing") +

@@ -58,6 +58,7 @@ fn options() -> PageOptions {
     PageOptions {
         title: "test".into(),
         limit_ms: Some(100),
+        summary: None,
     }
 }
 
@@ -148,7 +149,7 @@ fn the_page_is_self_contained_with_an_anchor_per_game_and_each_games_view() {
 }
 
 #[test]
-fn bad_lines_and_records_that_do_not_replay_are_shown_not_panicked() {
+fn a_torn_line_and_records_that_do_not_replay_are_shown_not_panicked() {
     let good = every_game_records()[0].clone();
     let mut illegal = good.clone();
     illegal.moves.push(serde_json::json!(99));
@@ -161,16 +162,31 @@ fn bad_lines_and_records_that_do_not_replay_are_shown_not_panicked() {
         text.push_str(&serde_json::to_string(r).unwrap());
         text.push('\n');
     }
-    text.push_str("{not json\n\n");
-    text.push_str("{\"game\": \"four3d\"}\n");
-    let entries = parse_entries("x.jsonl", &text);
-    assert_eq!(entries.len(), 6);
+    // A torn last line, after a blank one: skipped by the reader, listed.
+    text.push('\n');
+    text.push_str("{\"game\": \"four3d\", \"id\": \"g");
+    let path = std::path::PathBuf::from("x.jsonl");
+    let read =
+        crate::records::parse_json_lines::<GameRecord>(&path, text.as_bytes(), "game record")
+            .unwrap();
+    let entries = entries_of(crate::records::RecordFiles {
+        records: read
+            .values
+            .into_iter()
+            .map(|(line, record)| crate::records::ReadRecord {
+                file: path.clone(),
+                line,
+                record,
+            })
+            .collect(),
+        torn: read.torn.map(|t| (path.clone(), t)).into_iter().collect(),
+    });
+    assert_eq!(entries.len(), 5);
     let page = build_page(&entries, &options());
-    assert_eq!((page.games, page.bad_lines, page.not_replayed), (4, 2, 3));
-    assert!(page.html.contains("x.jsonl:5"), "the bad line is named");
+    assert_eq!((page.games, page.bad_lines, page.not_replayed), (4, 1, 3));
     assert!(
-        page.html.contains("x.jsonl:7"),
-        "the line after a blank one"
+        page.html.contains("x.jsonl:6"),
+        "the torn line is named, after a blank one"
     );
     let data = page_data(&page.html);
     let g = &data["games"];
@@ -183,6 +199,18 @@ fn bad_lines_and_records_that_do_not_replay_are_shown_not_panicked() {
     assert!(g[3]["error"].as_str().unwrap().starts_with("start:"));
     assert_eq!(g[3]["states"], serde_json::json!([]));
     assert!(page.html.contains("Does not replay"));
+}
+
+#[test]
+fn the_analysis_summary_is_shown_escaped_under_the_results() {
+    let mut opts = options();
+    let page = build_page(&entries(&every_game_records()[..1]), &opts);
+    assert!(!page.html.contains("analysis-summary"));
+    opts.summary = Some("four3d: 1 games analysed; <b> opening 1;\ndrops".into());
+    let page = build_page(&entries(&every_game_records()[..1]), &opts);
+    assert!(page
+        .html
+        .contains("<pre class=\"analysis-summary\">four3d: 1 games analysed; &lt;b&gt; opening 1;\ndrops</pre>"));
 }
 
 #[test]

@@ -82,27 +82,24 @@ fn jsonl_in(dir: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
+/// The records of `path` by the one reader ([`crate::records::read_json_lines`]:
+/// a torn last line skipped with a warning, any other bad line an error),
+/// each with a match tag.
 fn read_file(path: &Path) -> Result<Vec<Entry>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut out = Vec::new();
-    for (k, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let at = format!("{}:{}", path.display(), k + 1);
-        let record: GameRecord =
-            serde_json::from_str(line).map_err(|e| format!("{at}: not a game record: {e}"))?;
+    for (line, record) in crate::records::read_json_lines::<GameRecord>(path, "game record")?.values
+    {
         if record.match_tag.is_none() {
             return Err(format!(
-                "{at}: game {} has no `match` tag: only records written by `ladderbot match \
+                "{}:{line}: game {} has no `match` tag: only records written by `ladderbot match \
                  --out` can be merged",
+                path.display(),
                 record.id
             ));
         }
         out.push(Entry {
             file: path.to_path_buf(),
-            line: k + 1,
+            line,
             record,
         });
     }

@@ -3,52 +3,24 @@
 //! the report counts the games of both runs, each once.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::Path;
 
 use crate::records::GameRecord;
 
 /// The games of this match (records whose tag has `key`) already in the
 /// records file `path`, by number, among `numbers` (the games this run
-/// plays). A torn last line (the run was killed while writing it) is cut
-/// off the file so that the next record starts on a line of its own; any
-/// other unreadable line is an error. Records of other matches are left
-/// alone.
+/// plays), read by the one reader ([`crate::records::read_for_append`]): a
+/// torn last line (the run was killed while writing it) is cut off the file,
+/// with a warning naming it, so that the next record starts on a line of its
+/// own; any other unreadable line is an error naming it. Records of other
+/// matches are left alone.
 pub(crate) fn earlier_games(
     path: &Path,
     key: &str,
     numbers: &[u32],
 ) -> Result<BTreeMap<u32, GameRecord>, String> {
-    let text = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-    };
-    let whole = match text.iter().rposition(|&b| b == b'\n') {
-        Some(i) => i + 1,
-        None => 0,
-    };
-    if whole < text.len() {
-        tracing::warn!(
-            file = %path.display(),
-            bytes = text.len() - whole,
-            "the last line of the records is torn (the run was killed while writing it); cut off"
-        );
-        let f = std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
-        f.set_len(whole as u64)
-            .and_then(|_| (&f).flush())
-            .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
-    }
     let mut games = BTreeMap::new();
-    for (k, line) in String::from_utf8_lossy(&text[..whole]).lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let record: GameRecord = serde_json::from_str(line)
-            .map_err(|e| format!("{}:{}: not a game record: {e}", path.display(), k + 1))?;
+    for (line, record) in crate::records::read_for_append(path)?.values {
         let Some(tag) = record.match_tag.as_ref().filter(|t| t.key == key) else {
             continue;
         };
@@ -57,7 +29,7 @@ pub(crate) fn earlier_games(
             continue;
         }
         if games.contains_key(&index) {
-            tracing::warn!(file = %path.display(), line = k + 1, game = index, "a game recorded twice; the first one counts");
+            tracing::warn!(file = %path.display(), line, game = index, "a game recorded twice; the first one counts");
             continue;
         }
         games.insert(index, record);
@@ -75,13 +47,11 @@ pub(crate) fn other_match(
     game: &str,
     key: &str,
 ) -> Option<(crate::records::MatchTag, usize)> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let bytes = std::fs::read(path).ok()?;
+    let read = crate::records::parse_json_lines::<GameRecord>(path, &bytes, "game record").ok()?;
     let mut first = None;
     let mut count = 0;
-    for line in text.lines() {
-        let Ok(record) = serde_json::from_str::<GameRecord>(line) else {
-            continue;
-        };
+    for (_, record) in read.values {
         let Some(tag) = record.match_tag.filter(|_| record.game == game) else {
             continue;
         };
