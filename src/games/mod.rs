@@ -290,6 +290,20 @@ impl GameKind {
         self.visit(Names)
     }
 
+    /// What agent `agent` counts in its playouts
+    /// ([`crate::search::Agent::work_unit`]); `playouts` for a name the
+    /// game does not know.
+    pub fn work_unit(self, agent: &str) -> &'static str {
+        struct Unit<'a>(&'a str);
+        impl GameVisitor for Unit<'_> {
+            type Output = &'static str;
+            fn visit<G: PlayableGame>(self) -> Self::Output {
+                G::build_agent(self.0, &AgentParams::new(), 0).map_or("playouts", |a| a.work_unit())
+            }
+        }
+        self.visit(Unit(agent))
+    }
+
     /// The agent a house bot told `agent` plays: `default` is
     /// [`PlayableGame::house_agent`], any other name itself.
     pub fn house_agent(self, agent: &str) -> String {
