@@ -657,7 +657,7 @@ async fn play_geister_house(
         "{} ({}) vs house bot ({}) on GAT 127.0.0.1:{},{}",
         settings.name,
         shown(&settings.agent),
-        shown(house),
+        shown(&GameKind::Geister.house_agent(house)),
         ports[0],
         ports[1]
     );

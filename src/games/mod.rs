@@ -445,6 +445,30 @@ mod tests {
         assert!(e.contains("golad") && e.contains("four3d"), "{e}");
     }
 
+    /// Issue 57: `play geister` was `random` against `random`, Score Four's
+    /// default `pmc`: a game's default agent is its strongest, `best`
+    /// (Goofspiel has none: `match`). The house bot keeps an agent whose
+    /// games against the default are not one game over and over.
+    #[test]
+    fn every_games_default_agent_is_its_best() {
+        for g in GameKind::ALL {
+            let default = g.check_agent(DEFAULT_AGENT, &AgentParams::new()).unwrap();
+            let want = if g.agent_names().contains(&"best") {
+                "best"
+            } else {
+                "match"
+            };
+            assert_eq!(default, want, "{g}");
+        }
+        let house = |g: GameKind| {
+            g.check_agent(&g.house_agent(DEFAULT_AGENT), &AgentParams::new())
+                .unwrap()
+        };
+        assert_eq!(house(GameKind::Four3d), "pmc");
+        assert_eq!(house(GameKind::FloodIt), "mc");
+        assert_eq!(house(GameKind::Geister), "random");
+    }
+
     /// Every agent declares the parameters it reads: each builds with its
     /// declared parameters given at their defaults, refuses an undeclared
     /// one, and each tunable default lies in its range.

@@ -29,7 +29,7 @@ use crate::search::mcts::{PlayoutResult, Policy, Uct, UctConfig};
 use crate::search::{Agent, Bound, Budget, Decision, Game, Limits, RandomAgent};
 
 /// The agent `default` stands for.
-pub const DEFAULT: &str = "mc";
+pub const DEFAULT: &str = "best";
 
 /// The agent names [`build`] accepts (and `default`).
 pub const NAMES: &[&str] = &[
