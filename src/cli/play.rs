@@ -424,6 +424,7 @@ async fn play_game<G: PlayableGame>(settings: Settings) -> Result<(), CliError> 
     }
     .map_err(client_error)?;
     print_summary(
+        &settings.name,
         summary.games,
         summary.wins,
         summary.draws,
@@ -451,15 +452,24 @@ async fn play_game<G: PlayableGame>(settings: Settings) -> Result<(), CliError> 
 
 /// The closing line of every client command (`games` counts the finished
 /// games; `aborted` ones, cut off with nobody at fault, are not in it and
-/// are named at the end when there are any).
-fn print_summary(games: u32, wins: u32, draws: u32, losses: u32, aborted: u32, score: f64) {
+/// are named at the end when there are any), ending with whose it is: our
+/// name in brackets (two clients on one terminal print one each).
+fn print_summary(
+    name: &str,
+    games: u32,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    aborted: u32,
+    score: f64,
+) {
     let mut line = format!(
         "summary: games {games}, wins {wins}, draws {draws}, losses {losses}, score {score:.3}"
     );
     if aborted > 0 {
         line.push_str(&format!(", aborted {aborted}"));
     }
-    say!("{line}");
+    say!("{line} ({name})");
 }
 
 /// The GAT client settings for `addr`: one game each `games`, our seed.
@@ -596,6 +606,7 @@ async fn play_geister(settings: Settings, records: Option<String>) -> Result<(),
         None => play_geister_house(&settings, records, seed, stop).await?,
     };
     print_summary(
+        &settings.name,
         summary.games,
         summary.wins,
         summary.draws,
