@@ -87,6 +87,15 @@ fn a_server_and_two_clients_play_full_games_with_records() {
         ao.contains("summary: games 4,") && bo.contains("summary: games 4,"),
         "{ao}\n{bo}"
     );
+    // Two clients on one terminal: each summary says whose it is.
+    let last = |o: &str| {
+        o.lines()
+            .rfind(|l| l.starts_with("summary: "))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(last(&ao).ends_with(" (alice)"), "{ao}");
+    assert!(last(&bo).ends_with(" (bob)"), "{bo}");
 
     let recs = read_records(&records).unwrap();
     assert_eq!(recs.len(), 4);

@@ -502,3 +502,188 @@ fn geister_beliefs_fits_a_model_that_best_can_load_and_scores_the_sources() {
     ));
     assert_eq!(m.status.code(), Some(2), "{}", stderr(&m));
 }
+
+/// A `play geister` client of `serve-gat` that keeps its own records.
+fn play_geister_recording(port: u16, agent: &str, games: u32, seed: u64, records: &Path) -> Guard {
+    let mut c = bin();
+    c.args(["play", "geister", "--server", &format!("127.0.0.1:{port}")])
+        .args(["--agent", agent, "--time-ms", "50"])
+        .args(["--games", &games.to_string(), "--seed", &seed.to_string()])
+        .arg("--records")
+        .arg(records)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    Guard(Some(c.spawn().expect("start play geister")))
+}
+
+#[test]
+fn gat_client_records_carry_every_move_and_its_time_and_read_in_report_and_latency() {
+    const N: u32 = 2;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("served.jsonl");
+    let mine = [dir.path().join("c0.jsonl"), dir.path().join("c1.jsonl")];
+    let (srv, ports, _lines) = serve_gat(N, &out, 60, 5);
+    let c0 = play_geister_recording(ports[0], "rule", N, 1, &mine[0]);
+    let c1 = play_geister_recording(ports[1], "random", N, 2, &mine[1]);
+    for o in [c0.wait(LIMIT), c1.wait(LIMIT)] {
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    assert!(srv.wait(LIMIT).status.success());
+    let served = read_records(&out).unwrap();
+    assert_eq!(served.len(), N as usize);
+    for (seat, path) in mine.iter().enumerate() {
+        let recs = read_records(path).unwrap();
+        assert_eq!(recs.len(), N as usize);
+        check_records(&recs);
+        for (r, s) in recs.iter().zip(&served) {
+            // The same game as the server's record: the start, both
+            // setups (the opponent's read off the end board) and every
+            // move of both seats, each with a time.
+            assert_eq!(r.players[seat], "ladderbot", "{r:?}");
+            assert_eq!(r.winner, s.winner, "{r:?}");
+            assert_eq!(r.start, s.start);
+            assert_eq!(r.moves, s.moves, "seat {seat}");
+            assert_eq!(r.move_ms.len(), r.moves.len());
+            assert!(r.moves.len() > 2, "{r:?}");
+            let replayed = ladderbot::report::replay_record(r);
+            assert!(replayed.error.is_none(), "{:?}", replayed.error);
+        }
+    }
+    // report draws them all (none "not replayed"), latency counts their moves.
+    let html = dir.path().join("r.html");
+    let (a, b) = (mine[0].to_str().unwrap(), mine[1].to_str().unwrap());
+    let o = run(
+        &["report", a, b, "--html", html.to_str().unwrap()],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(&format!("{} game(s)", 2 * N)),
+        "{}",
+        stdout(&o)
+    );
+    assert!(!stderr(&o).contains("do not replay"), "{}", stderr(&o));
+    let o = run(&["latency", a, "--skip", "2", "--json"], &[], None, LIMIT);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let moves: usize = read_records(&mine[0])
+        .unwrap()
+        .iter()
+        .map(|r| r.moves.len() - 2)
+        .sum();
+    assert_eq!(v["moves"], moves, "{v}");
+}
+
+/// `play geister` against its in-process server at `--time-policy bank`
+/// with a bank of `bank_ms`, every move kept short (the margin), logging at
+/// info level: its stderr.
+fn bank_session(bank_ms: &str) -> String {
+    let o = run(
+        &[
+            "play",
+            "geister",
+            "--agent",
+            "rule",
+            "--games",
+            "1",
+            "--seed",
+            "3",
+            "--time-policy",
+            "bank",
+            "--bank-ms",
+            bank_ms,
+        ],
+        &[
+            ("LADDERBOT_LOG__FILTER", "info"),
+            ("LADDERBOT_SEARCH__MARGIN_MS", "960"),
+        ],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    stderr(&o)
+}
+
+#[test]
+fn a_gat_bank_client_logs_its_plan_and_what_it_spent_and_warns_when_it_cannot_spend() {
+    // Issue 57: 20 s over 60 moves rounds down to no whole second a move.
+    let log = bank_session("20000");
+    let plan = log
+        .lines()
+        .find(|l| l.contains("GAT time plan"))
+        .unwrap_or_else(|| panic!("no plan in {log}"));
+    assert!(plan.contains("INFO"), "{plan}");
+    for field in [
+        "bank_s=20",
+        "free_second_ms=1000",
+        "margin_ms=960",
+        "first_move_ms=40",
+        "extra_s_first_move=0",
+    ] {
+        assert!(plan.contains(field), "{field} in {plan}");
+    }
+    let warn = log
+        .lines()
+        .find(|l| l.contains("cannot be spent in whole seconds"))
+        .unwrap_or_else(|| panic!("no warning in {log}"));
+    assert!(
+        warn.contains("WARN") && warn.contains("least_bank_s=37"),
+        "{warn}"
+    );
+    let spent = log
+        .lines()
+        .find(|l| l.contains("GAT time spent"))
+        .unwrap_or_else(|| panic!("no spend in {log}"));
+    assert!(
+        spent.contains("game=1") && spent.contains("bank_spent_s=0"),
+        "{spent}"
+    );
+    // One plan a session, one spend line a game; a bank that can be spent
+    // is no warning.
+    assert_eq!(log.matches("GAT time plan").count(), 1, "{log}");
+    let log = bank_session("120000");
+    assert!(
+        log.contains("GAT time plan") && log.contains("bank_s=120"),
+        "{log}"
+    );
+    assert!(!log.contains("cannot be spent"), "{log}");
+}
+
+#[test]
+fn play_geister_against_its_own_server_reconnects_silently_and_numbers_games() {
+    let o = run(
+        &[
+            "play",
+            "geister",
+            "--agent",
+            "rule",
+            "--games",
+            "4",
+            "--seed",
+            "9",
+            "--time-ms",
+            "50",
+        ],
+        &[("LADDERBOT_LOG__FILTER", "debug")],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let log = stderr(&o);
+    assert!(!log.contains("WARN"), "{log}");
+    // Whatever debug lines name a game name the game being played, not
+    // always the first.
+    for l in log.lines().filter(|l| l.contains("reconnecting")) {
+        assert!(l.contains("DEBUG"), "{l}");
+    }
+    let numbered: std::collections::BTreeSet<String> = log
+        .lines()
+        .filter(|l| l.contains("GAT time spent"))
+        .filter_map(|l| l.split("game=").nth(1))
+        .map(|rest| rest.split(' ').next().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(numbered.len(), 4, "{log}");
+}

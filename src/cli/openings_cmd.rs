@@ -27,7 +27,8 @@ pub struct OpeningsArgs {
     /// from the clock; the header names it).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// The agent that plays itself from each candidate (default: the game's default agent).
+    /// The agent that plays itself from each candidate (default: the game's house agent, whose
+    /// games against itself differ: Score Four `pmc`).
     #[arg(long, default_value = "default")]
     pub judge: String,
     /// The judge's playouts per move.
@@ -88,9 +89,15 @@ pub fn run(args: OpeningsArgs) -> Result<(), CliError> {
         })
         .max(1);
     let seed = args.seed.unwrap_or_else(super::clock_seed);
+    // `default` is the game's house agent: one whose games against itself
+    // differ (Score Four's default `best` is alpha-beta, which would play
+    // one game over and over).
     let judge = args
         .game
-        .check_agent(&args.judge, &params_from(&args.judge_params))
+        .check_agent(
+            &args.game.house_agent(&args.judge),
+            &params_from(&args.judge_params),
+        )
         .map_err(|e| usage(format!("--judge: {e}")))?;
     let cfg = SuiteConfig {
         plies: args.plies,

@@ -10,12 +10,12 @@ use clap::Args;
 use super::{params_from, parse_game, parse_param, CliError};
 use crate::config::{OpponentChoice, Settings};
 use crate::games::{GameKind, GameVisitor, PlayableGame};
-use crate::platforms::gat::client::{run_client, GatClientConfig, GatGame, GatSummary};
+use crate::platforms::gat::client::{run_client, GatClientConfig, GatSummary};
 use crate::platforms::gat::server::{GatServer, GatServerConfig};
 use crate::platforms::ws::client::{
     self, ClientConfig, ClientError, ClockPolicy, GameFinished, Opponent, Stop,
 };
-use crate::records::{EndReason, GameRecord, RecordWriter};
+use crate::records::RecordWriter;
 use crate::search::GameClock;
 
 #[derive(Debug, Args)]
@@ -424,6 +424,7 @@ async fn play_game<G: PlayableGame>(settings: Settings) -> Result<(), CliError> 
     }
     .map_err(client_error)?;
     print_summary(
+        &settings.name,
         summary.games,
         summary.wins,
         summary.draws,
@@ -451,15 +452,24 @@ async fn play_game<G: PlayableGame>(settings: Settings) -> Result<(), CliError> 
 
 /// The closing line of every client command (`games` counts the finished
 /// games; `aborted` ones, cut off with nobody at fault, are not in it and
-/// are named at the end when there are any).
-fn print_summary(games: u32, wins: u32, draws: u32, losses: u32, aborted: u32, score: f64) {
+/// are named at the end when there are any), ending with whose it is: our
+/// name in brackets (two clients on one terminal print one each).
+fn print_summary(
+    name: &str,
+    games: u32,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    aborted: u32,
+    score: f64,
+) {
     let mut line = format!(
         "summary: games {games}, wins {wins}, draws {draws}, losses {losses}, score {score:.3}"
     );
     if aborted > 0 {
         line.push_str(&format!(", aborted {aborted}"));
     }
-    say!("{line}");
+    say!("{line} ({name})");
 }
 
 /// The GAT client settings for `addr`: one game each `games`, our seed.
@@ -484,51 +494,8 @@ fn gat_client_config(s: &Settings, addr: String, games: u32, seed: u64) -> GatCl
         reconnect_window: Duration::from_millis(s.client.reconnect_window_ms),
         stop: None,
         stop_grace: Duration::from_millis(s.client.stop_grace_ms),
-    }
-}
-
-/// Our record of a game on a GAT server: the protocol names no players
-/// and we keep no move list, so it holds the seats, the result and how the
-/// game ended.
-fn gat_record(g: &GatGame, our_name: &str, session: u64) -> GameRecord {
-    use crate::platforms::gat::codec::Outcome as GatOutcome;
-    let seat = g.seat.unwrap_or(0).min(1);
-    let mut players = ["gat-opponent".to_string(), "gat-opponent".to_string()];
-    players[seat] = our_name.to_string();
-    let winner = match g.outcome {
-        Some(GatOutcome::Won) => Some(seat),
-        Some(GatOutcome::Draw) => None,
-        // Broken off by the server: no result.
-        None if g.aborted => None,
-        // A loss, or a game we broke off (the server scores it as ours lost).
-        _ => Some(1 - seat),
-    };
-    let (reason, detail) = match (&g.outcome, &g.error) {
-        (Some(_), _) => (EndReason::Rules, None),
-        (None, e) if g.aborted => (EndReason::Aborted, e.clone()),
-        (None, e) => (EndReason::Disconnect, e.clone()),
-    };
-    GameRecord {
-        game: "geister".into(),
-        id: format!("gat-{session:x}-{}", g.number),
-        players,
-        winner,
-        result: if g.aborted {
-            GameRecord::ABORTED.into()
-        } else {
-            GameRecord::result_string(winner).into()
-        },
-        reason,
-        detail: detail.or_else(|| Some(format!("{} moves of ours", g.our_moves))),
-        start: serde_json::Value::Null,
-        moves: Vec::new(),
-        move_ms: Vec::new(),
-        opening: None,
-        ending: g.ending.map(str::to_string),
-        started_ms: g.started_ms,
-        finished_ms: g.finished_ms,
-        match_tag: None,
-        analysis: None,
+        first_game: 1,
+        own_server: false,
     }
 }
 
@@ -580,7 +547,7 @@ async fn play_geister(settings: Settings, records: Option<String>) -> Result<(),
             let summary = run_client(cfg, |g| {
                 say!("{}", g.describe());
                 if let Some(w) = &writer {
-                    if let Err(e) = w.append(&gat_record(g, &settings.name, seed)) {
+                    if let Err(e) = w.append(&g.record(&settings.name, seed)) {
                         tracing::error!(error = %e, file = %w.path().display(), "cannot write the game's record");
                         write_error.get_or_insert(e.to_string());
                     }
@@ -596,6 +563,7 @@ async fn play_geister(settings: Settings, records: Option<String>) -> Result<(),
         None => play_geister_house(&settings, records, seed, stop).await?,
     };
     print_summary(
+        &settings.name,
         summary.games,
         summary.wins,
         summary.draws,
@@ -657,7 +625,7 @@ async fn play_geister_house(
         "{} ({}) vs house bot ({}) on GAT 127.0.0.1:{},{}",
         settings.name,
         shown(&settings.agent),
-        shown(house),
+        shown(&GameKind::Geister.house_agent(house)),
         ports[0],
         ports[1]
     );
@@ -677,16 +645,27 @@ async fn play_geister_house(
         let seat = ((n - 1) % 2) as usize;
         let game_seed = crate::runner::derive_seed(seed, n as u64, 1);
         let house_seed = crate::runner::derive_seed(seed, n as u64, 2);
+        // Both clients of our own server: its ports turn over between
+        // games silently, and the games keep their session numbers.
         let ours = GatClientConfig {
             stop: Some(stop.clone()),
+            first_game: n,
+            own_server: true,
             ..gat_client_config(settings, format!("127.0.0.1:{}", ports[seat]), 1, game_seed)
         };
-        let theirs = gat_client_config(
-            &house_settings,
-            format!("127.0.0.1:{}", ports[1 - seat]),
-            1,
-            house_seed,
-        );
+        // The house bot plays its own time a move (server.house_time_ms),
+        // not our time plan.
+        let theirs = GatClientConfig {
+            first_game: n,
+            own_server: true,
+            plan: None,
+            ..gat_client_config(
+                &house_settings,
+                format!("127.0.0.1:{}", ports[1 - seat]),
+                1,
+                house_seed,
+            )
+        };
         let mut finished = None;
         let (r, h) = tokio::join!(
             run_client(ours, |g| finished = Some(g.clone())),
@@ -694,8 +673,7 @@ async fn play_geister_house(
         );
         r.map_err(CliError::Runtime)?;
         h.map_err(|e| CliError::Runtime(format!("house bot: {e}")))?;
-        if let Some(mut g) = finished {
-            g.number = n;
+        if let Some(g) = finished {
             say!("{}", g.describe());
             summary.add(&g);
         }

@@ -290,6 +290,20 @@ impl GameKind {
         self.visit(Names)
     }
 
+    /// What agent `agent` counts in its playouts
+    /// ([`crate::search::Agent::work_unit`]); `playouts` for a name the
+    /// game does not know.
+    pub fn work_unit(self, agent: &str) -> &'static str {
+        struct Unit<'a>(&'a str);
+        impl GameVisitor for Unit<'_> {
+            type Output = &'static str;
+            fn visit<G: PlayableGame>(self) -> Self::Output {
+                G::build_agent(self.0, &AgentParams::new(), 0).map_or("playouts", |a| a.work_unit())
+            }
+        }
+        self.visit(Unit(agent))
+    }
+
     /// The agent a house bot told `agent` plays: `default` is
     /// [`PlayableGame::house_agent`], any other name itself.
     pub fn house_agent(self, agent: &str) -> String {
@@ -429,6 +443,30 @@ mod tests {
         }
         let e = "chess".parse::<GameKind>().unwrap_err();
         assert!(e.contains("golad") && e.contains("four3d"), "{e}");
+    }
+
+    /// Issue 57: `play geister` was `random` against `random`, Score Four's
+    /// default `pmc`: a game's default agent is its strongest, `best`
+    /// (Goofspiel has none: `match`). The house bot keeps an agent whose
+    /// games against the default are not one game over and over.
+    #[test]
+    fn every_games_default_agent_is_its_best() {
+        for g in GameKind::ALL {
+            let default = g.check_agent(DEFAULT_AGENT, &AgentParams::new()).unwrap();
+            let want = if g.agent_names().contains(&"best") {
+                "best"
+            } else {
+                "match"
+            };
+            assert_eq!(default, want, "{g}");
+        }
+        let house = |g: GameKind| {
+            g.check_agent(&g.house_agent(DEFAULT_AGENT), &AgentParams::new())
+                .unwrap()
+        };
+        assert_eq!(house(GameKind::Four3d), "pmc");
+        assert_eq!(house(GameKind::FloodIt), "mc");
+        assert_eq!(house(GameKind::Geister), "random");
     }
 
     /// Every agent declares the parameters it reads: each builds with its

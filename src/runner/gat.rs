@@ -232,6 +232,8 @@ impl Driver for OverGat {
                 reconnect_window: CONNECT_WINDOW,
                 stop: None,
                 stop_grace: Duration::ZERO,
+                first_game: index + 1,
+                own_server: true,
             }
         };
         let seat_of = |k: usize| if k == 0 { a_seat } else { 1 - a_seat };

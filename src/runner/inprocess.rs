@@ -71,6 +71,11 @@ impl<G: PlayableGame> Driver for Playable<G> {
         }
         Ok(())
     }
+    fn work_units(&self, cfg: &MatchConfig) -> [&'static str; 2] {
+        [&cfg.a, &cfg.b].map(|side| {
+            (self.build)(&side.agent, &side.params, 0).map_or("playouts", |a| a.work_unit())
+        })
+    }
     fn worker(&self, _cfg: &MatchConfig) -> Result<KeptAgents<G>, String> {
         Ok(None)
     }

@@ -212,11 +212,13 @@ fn merge_entries(
         b: head.b.clone(),
         seed: head.seed,
         jobs: files,
+        sprt_decision: super::report::undecided(&totals, sprt.as_ref()),
         sprt,
-        sprt_decision: None,
         has_endings: ending_keys.is_some(),
         transport: head.transport.clone(),
         openings,
+        // The sides as described in the records: the agent's name first.
+        units: [&head.a, &head.b].map(|d| kind.work_unit(d.split('(').next().unwrap_or_default())),
     }))
 }
 

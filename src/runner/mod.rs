@@ -338,6 +338,11 @@ pub trait Driver: Sync {
     fn transport(&self) -> Option<&str> {
         None
     }
+    /// What sides A and B count in their playouts (the agents'
+    /// [`crate::search::Agent::work_unit`]); `playouts` by default.
+    fn work_units(&self, _cfg: &MatchConfig) -> [&'static str; 2] {
+        ["playouts"; 2]
+    }
 }
 
 /// A's result in game `index`, from the winning seat (`None`: a draw).

@@ -24,8 +24,10 @@ pub struct SprtResult {
     pub lower: f64,
     pub upper: f64,
     /// "H1" or "H0" when a bound was crossed (the first crossing, which
-    /// stopped the match; games still running then are counted in `llr`),
-    /// otherwise "continue".
+    /// stopped the match; games still running then are counted in `llr`);
+    /// "undecided" when every game of the match was played without a
+    /// crossing (it ran out of games); otherwise "continue" (a match cut
+    /// short, or a shard: more games would go on testing).
     pub decision: String,
 }
 
@@ -85,8 +87,12 @@ pub struct MatchReport {
     /// Likelihood that A is stronger than B.
     pub los: f64,
     pub sprt: Option<SprtResult>,
+    /// Each side's work per move, in its unit (`a_unit`, `b_unit`:
+    /// `playouts`, `nodes` for alpha-beta agents, `evaluations`).
     pub a_playouts_per_move: f64,
     pub b_playouts_per_move: f64,
+    pub a_unit: String,
+    pub b_unit: String,
     pub a_ms_per_move: f64,
     pub b_ms_per_move: f64,
     /// Each side's longest decision, in milliseconds.
@@ -377,13 +383,13 @@ pub fn render_report(r: &MatchReport) -> String {
     }
     let _ = writeln!(
         s,
-        "A: {:.1} playouts/move, {:.3} ms/move, max {:.1} ms",
-        r.a_playouts_per_move, r.a_ms_per_move, r.a_max_ms
+        "A: {:.1} {}/move, {:.3} ms/move, max {:.1} ms",
+        r.a_playouts_per_move, r.a_unit, r.a_ms_per_move, r.a_max_ms
     );
     let _ = write!(
         s,
-        "B: {:.1} playouts/move, {:.3} ms/move, max {:.1} ms",
-        r.b_playouts_per_move, r.b_ms_per_move, r.b_max_ms
+        "B: {:.1} {}/move, {:.3} ms/move, max {:.1} ms",
+        r.b_playouts_per_move, r.b_unit, r.b_ms_per_move, r.b_max_ms
     );
     s
 }
@@ -453,6 +459,16 @@ pub(crate) struct Totals {
     pub results: BTreeMap<u32, Outcome>,
 }
 
+/// The SPRT decision of a match that played every one of its games
+/// without crossing a bound under `sprt`: "undecided" (it ran out of
+/// games); `None` when it crossed one, has games still to play, or has no
+/// SPRT to decide (none, or a shard's: its verdict is the merged records').
+pub(crate) fn undecided(totals: &Totals, sprt: Option<&SprtConfig>) -> Option<&'static str> {
+    let t = totals.tally;
+    let s = sprt?;
+    (t.total > 0 && t.done >= t.total && totals.sprt_crossed(s).is_none()).then_some("undecided")
+}
+
 /// What a report says besides the totals.
 pub(crate) struct ReportHead<'a> {
     pub game: &'a str,
@@ -466,6 +482,9 @@ pub(crate) struct ReportHead<'a> {
     pub has_endings: bool,
     pub transport: Option<String>,
     pub openings: Option<OpeningsReport>,
+    /// What each side's agent counts in its playouts (`playouts`,
+    /// `nodes`...: [`crate::search::Agent::work_unit`]).
+    pub units: [&'static str; 2],
 }
 
 impl Totals {
@@ -585,6 +604,8 @@ impl Totals {
             sprt,
             a_playouts_per_move: per_move(a.playouts as f64, 0),
             b_playouts_per_move: per_move(b.playouts as f64, 1),
+            a_unit: head.units[0].to_string(),
+            b_unit: head.units[1].to_string(),
             a_ms_per_move: per_move(a.ms, 0),
             b_ms_per_move: per_move(b.ms, 1),
             a_max_ms: a.max_ms,

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use super::report::{openings_report, ReportHead, Totals};
+use super::report::{openings_report, undecided, ReportHead, Totals};
 use super::{a_result, resume, Driver, MatchConfig, MatchReport, Playable, Played, Tally};
 use crate::games::PlayableGame;
 use crate::records::{MatchTag, RecordWriter, SideTotals, SuiteTag};
@@ -192,10 +192,16 @@ pub fn run_until<D: Driver>(
         seed: cfg.seed,
         jobs: cfg.jobs,
         sprt: cfg.sprt,
-        sprt_decision: sh.sprt_decision,
+        sprt_decision: sh.sprt_decision.or_else(|| {
+            undecided(
+                &sh.totals,
+                cfg.sprt.as_ref().filter(|_| cfg.shard.is_none()),
+            )
+        }),
         has_endings: ending_keys.is_some(),
         transport: driver.transport().map(String::from),
         openings,
+        units: driver.work_units(cfg),
     }))
 }
 

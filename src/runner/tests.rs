@@ -197,12 +197,45 @@ fn sprt_stops_a_lopsided_match_early() {
 }
 
 #[test]
-fn sprt_that_does_not_decide_says_continue() {
+fn sprt_that_runs_out_of_games_says_undecided() {
+    // Issue 57: a match that played all its games without crossing a
+    // bound said "continue", as if more games were coming.
     let mut c = cfg(SideConfig::new("random"), SideConfig::new("random"), 2, 1);
     c.sprt = Some(SprtConfig::new(0.0, 5.0));
     let r = run_match::<Board>(&c, &quiet).unwrap();
     assert_eq!(r.games, 2);
-    assert_eq!(r.sprt.unwrap().decision, "continue");
+    assert!(
+        render_report(&r).contains("-> undecided"),
+        "{}",
+        render_report(&r)
+    );
+    assert_eq!(r.sprt.unwrap().decision, "undecided");
+}
+
+#[test]
+fn alpha_beta_agents_report_nodes_not_playouts() {
+    // Issue 57: `best` (alpha-beta) was reported in "playouts/move".
+    let c = cfg(
+        SideConfig::new("best").with_playouts(300),
+        SideConfig::new("pmc").with_playouts(50),
+        2,
+        1,
+    );
+    let r = run_match::<Board>(&c, &quiet).unwrap();
+    let text = render_report(&r);
+    let work = |side: &str| {
+        text.lines()
+            .find(|l| l.starts_with(side) && l.contains("/move"))
+            .unwrap_or_default()
+    };
+    assert!(work("A: ").contains(" nodes/move,"), "{text}");
+    assert!(work("B: ").contains(" playouts/move,"), "{text}");
+    assert_eq!(
+        (r.a_unit.as_str(), r.b_unit.as_str()),
+        ("nodes", "playouts")
+    );
+    let json = serde_json::to_value(&r).unwrap();
+    assert_eq!(json["a_unit"], "nodes");
 }
 
 /// Score Four under another name, with extra test agents.
@@ -440,6 +473,7 @@ fn report_of(results: &[(u32, Outcome)], sprt: Option<SprtConfig>) -> MatchRepor
         has_endings: false,
         transport: None,
         openings: None,
+        units: ["playouts"; 2],
     })
 }
 

@@ -13,7 +13,8 @@ use crate::model::Model;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Decision<M> {
     pub mv: M,
-    /// Playouts (or iterations) spent on this move.
+    /// Playouts (or iterations) spent on this move; for an agent whose
+    /// [`Agent::work_unit`] says otherwise, that unit (nodes...).
     pub playouts: u64,
     /// Estimated value of the chosen move for the mover, in 0..=1, when known.
     pub value: Option<f64>,
@@ -35,6 +36,13 @@ pub trait Agent<G: Model>: Send {
     /// position (in a hidden-information game, what the end reveals).
     /// Agents that learn from game to game use it; the rest ignore it.
     fn game_over(&mut self, _obs: &G::Obs) {}
+    /// What [`Decision::playouts`] counts, plural, for reports
+    /// (`playouts/move`): `playouts` (or iterations) for Monte Carlo
+    /// agents, `nodes` for alpha-beta, `evaluations` for a search that
+    /// counts its evaluations.
+    fn work_unit(&self) -> &'static str {
+        "playouts"
+    }
 }
 
 /// Another agent under another name (a baseline kept under its own name
@@ -56,6 +64,9 @@ impl<G: Model> Agent<G> for Renamed<G> {
     }
     fn game_over(&mut self, obs: &G::Obs) {
         self.inner.game_over(obs)
+    }
+    fn work_unit(&self) -> &'static str {
+        self.inner.work_unit()
     }
 }
 

@@ -29,7 +29,7 @@ use crate::search::mcts::{PlayoutResult, Policy, Uct, UctConfig};
 use crate::search::{Agent, Bound, Budget, Decision, Game, Limits, RandomAgent};
 
 /// The agent `default` stands for.
-pub const DEFAULT: &str = "mc";
+pub const DEFAULT: &str = "best";
 
 /// The agent names [`build`] accepts (and `default`).
 pub const NAMES: &[&str] = &[
@@ -356,6 +356,9 @@ impl<A: Agent<FloodIt>> Agent<FloodIt> for DecidedMovesOn<A> {
         }
         d
     }
+    fn work_unit(&self) -> &'static str {
+        self.inner.work_unit()
+    }
 }
 
 /// A won game's score: above any evaluation.
@@ -535,6 +538,9 @@ impl AlphaBeta {
 }
 
 impl Agent<FloodIt> for AlphaBeta {
+    fn work_unit(&self) -> &'static str {
+        "nodes"
+    }
     fn name(&self) -> &str {
         if self.enhanced {
             "best"

@@ -22,6 +22,11 @@ const STATE_KEYS: &[&str] = &["rows", "cols", "colours", "ply", "board"];
 
 impl PlayableGame for FloodIt {
     const ID: &'static str = "floodit";
+    /// `best` (the default) is alpha-beta, which against itself plays the
+    /// same game on a board: the house plays `mc`, the default before it.
+    fn house_agent() -> &'static str {
+        "mc"
+    }
     fn agent_names() -> &'static [&'static str] {
         super::agents::NAMES
     }

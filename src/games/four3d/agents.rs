@@ -22,7 +22,7 @@ use super::policies::{ImportancePlayout, TacticalPolicy};
 use super::Board;
 
 /// The agent `default` stands for.
-pub const DEFAULT: &str = "pmc";
+pub const DEFAULT: &str = "best";
 
 /// The agent names `build` accepts (and `default`).
 pub const NAMES: &[&str] = &[

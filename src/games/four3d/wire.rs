@@ -129,6 +129,11 @@ pub const SOLVE_FROM: u32 = 26;
 
 impl crate::games::PlayableGame for Board {
     const ID: &'static str = "four3d";
+    /// `best` (the default) is alpha-beta, which against itself plays the
+    /// same game every time: the house plays `pmc`, the default before it.
+    fn house_agent() -> &'static str {
+        "pmc"
+    }
     fn agent_names() -> &'static [&'static str] {
         super::agents::NAMES
     }

@@ -64,7 +64,7 @@ pub const NAMES: &[&str] = &[
 ];
 
 /// The agent `default` stands for.
-pub const DEFAULT: &str = "random";
+pub const DEFAULT: &str = "best";
 
 /// The parameters of every agent, declared once: what [`build`] reads,
 /// `ladderbot agents --params` prints and `ladderbot tune` moves.

@@ -202,6 +202,12 @@ fn phase(v: &Value) -> Result<&str, String> {
 
 impl PlayableGame for GeisterGame {
     const ID: &'static str = "geister";
+    /// The house keeps `random`, the default before `best`: a quick
+    /// opponent for trying a client out (`server.house_agent` names
+    /// another).
+    fn house_agent() -> &'static str {
+        "random"
+    }
 
     fn agent_names() -> &'static [&'static str] {
         super::agents::NAMES

@@ -58,6 +58,9 @@ impl<A: Agent<GolState>> Agent<GolState> for Capped<A> {
         }
         self.inner.select(pos, &l, stop)
     }
+    fn work_unit(&self) -> &'static str {
+        self.inner.work_unit()
+    }
 }
 
 /// Runs an agent written for the array board ([`RefGame`]) on [`GolState`].
@@ -73,6 +76,9 @@ impl<A: Agent<RefGame>> Agent<GolState> for OnArrayBoard<A> {
         let mut g = RefGame::new(RefField::from_field(&pos.field), pos.max_rounds);
         g.moves = 2 * (pos.round.max(1) - 1) + pos.to_move as u32;
         self.inner.select(&g, limits, stop)
+    }
+    fn work_unit(&self) -> &'static str {
+        self.inner.work_unit()
     }
 }
 

@@ -889,6 +889,9 @@ impl Agent<GolState> for Best {
     fn name(&self) -> &str {
         self.name
     }
+    fn work_unit(&self) -> &'static str {
+        "evaluations"
+    }
 
     fn select(&mut self, s: &GolState, limits: &Limits, stop: &AtomicBool) -> Decision<Move> {
         self.evals = 0;

@@ -27,7 +27,7 @@ use crate::games::AgentParams;
 use crate::search::{Agent, Decision, Limits};
 
 /// The agent `default` stands for.
-pub const DEFAULT: &str = "combined";
+pub const DEFAULT: &str = "best";
 
 /// The agent names [`build`] accepts (and `default`).
 pub const NAMES: &[&str] = &[

@@ -11,12 +11,17 @@ use tokio::net::TcpStream;
 use super::clock::{self, GatPlan};
 use super::{show_line, LineReader};
 use crate::games::geister::agents;
-use crate::games::geister::{Action, GeisterGame, Move, Obs, Setup, View, PIECES};
-use crate::games::AgentParams;
+use crate::games::geister::rules::start_square;
+use crate::games::geister::{
+    Action, Colour as PieceColour, Dir, GeisterGame, Move, Obs, Place as PiecePlace, Setup, View,
+    PIECES,
+};
+use crate::games::{AgentParams, PlayableGame};
 use crate::platforms::gat::codec::{
     format_client, parse_server_line, ClientMsg, Colour, GatBoard, Outcome, Phase, Place, Reds,
     ServerMsg,
 };
+use crate::records::{EndReason, GameRecord};
 use crate::runtime::{abandon_after, wait_for_stop, SearchThread, Stop};
 use crate::search::{Deadline, Decision, Limits, Seat};
 
@@ -77,6 +82,15 @@ pub struct GatClientConfig {
     /// (for at most `stop_grace`), [`Stop::Abandon`] leaves it at once.
     pub stop: Option<tokio::sync::watch::Receiver<Stop>>,
     pub stop_grace: Duration,
+    /// The number of the first game (1 unless a session plays its games
+    /// one client run each, as against the in-process house server): the
+    /// games' numbers, in the log and in [`GatGame::number`].
+    pub first_game: u32,
+    /// The server is our own, in-process (the house server of `play`, a
+    /// match's): a connection refused or closed before a game began is the
+    /// expected turn-over between games, so retrying is logged at debug
+    /// level only (against another server it is a warning).
+    pub own_server: bool,
 }
 
 /// How one game ended for us.
@@ -108,9 +122,124 @@ pub struct GatGame {
     /// ended.
     pub started_ms: u64,
     pub finished_ms: u64,
+    /// Our setup (the last one sent) and the opponent's, read off the end
+    /// board (which shows every colour); `None` where not known.
+    pub our_setup: Option<Setup>,
+    pub opp_setup: Option<Setup>,
+    /// Every move after the setups, both seats' in order, in the mover's
+    /// own frame (`"A,N"`, as a GAT server records them): ours as sent,
+    /// the opponent's read off the boards the server sent.
+    pub moves: Vec<serde_json::Value>,
+    /// Milliseconds each of `moves` took on our clock: ours from reading
+    /// `MOV?` to sending the answer, the opponent's from sending ours to
+    /// reading the next board (the way to the server and back included).
+    pub move_ms: Vec<u64>,
+    /// With a plan: what the server took off the bank, as we count it
+    /// (whole seconds), and what is left of it.
+    pub bank_spent: Option<Duration>,
+    pub bank_left: Option<Duration>,
 }
 
 impl GatGame {
+    /// A game not yet played.
+    pub fn new(number: u32) -> Self {
+        GatGame {
+            number,
+            seat: None,
+            outcome: None,
+            aborted: false,
+            our_moves: 0,
+            refused: false,
+            error: None,
+            abandoned: false,
+            ending: None,
+            started_ms: crate::records::now_ms(),
+            finished_ms: 0,
+            our_setup: None,
+            opp_setup: None,
+            moves: Vec::new(),
+            move_ms: Vec::new(),
+            bank_spent: None,
+            bank_left: None,
+        }
+    }
+
+    /// Our moves' times, in milliseconds.
+    pub fn our_move_ms(&self) -> impl Iterator<Item = u64> + '_ {
+        // Seat 0 moves on even plies.
+        let first = self.seat.unwrap_or(0);
+        self.move_ms.iter().skip(first).step_by(2).copied()
+    }
+
+    /// Our record of the game, as every platform's: the start (the setup
+    /// phase), the two setups in seat order (the opponent's `null` when the
+    /// game ended before its end board showed it) and every move with its
+    /// time ([`GatGame::moves`], [`GatGame::move_ms`]; the setups 0 ms, as
+    /// in `serve-gat`'s records). The protocol names no players: ours is
+    /// `our_name`, the other `gat-opponent`. `session` makes the id unique.
+    pub fn record(&self, our_name: &str, session: u64) -> GameRecord {
+        let seat = self.seat.unwrap_or(0).min(1);
+        let mut players = ["gat-opponent".to_string(), "gat-opponent".to_string()];
+        players[seat] = our_name.to_string();
+        let winner = match self.outcome {
+            Some(Outcome::Won) => Some(seat),
+            Some(Outcome::Draw) => None,
+            // Broken off by the server: no result.
+            None if self.aborted => None,
+            // A loss, or a game we broke off (the server scores it as ours lost).
+            _ => Some(1 - seat),
+        };
+        let (reason, detail) = match (&self.outcome, &self.error) {
+            (Some(_), _) => (EndReason::Rules, None),
+            (None, e) if self.aborted => (EndReason::Aborted, e.clone()),
+            (None, e) => (EndReason::Disconnect, e.clone()),
+        };
+        let (start, moves, move_ms) = match self.seat {
+            Some(seat) => {
+                let json = |s: Option<Setup>| {
+                    s.map_or(serde_json::Value::Null, |s| {
+                        GeisterGame::move_to_json(Action::Setup(s))
+                    })
+                };
+                let mut setups = [json(self.our_setup), json(self.opp_setup)];
+                if seat == 1 {
+                    setups.swap(0, 1);
+                }
+                let moves = setups.into_iter().chain(self.moves.iter().cloned());
+                let ms = [0, 0].into_iter().chain(self.move_ms.iter().copied());
+                (
+                    GeisterGame::Setup.state_to_json(),
+                    moves.collect(),
+                    ms.collect(),
+                )
+            }
+            // No board yet: no game to replay.
+            None => (serde_json::Value::Null, Vec::new(), Vec::new()),
+        };
+        GameRecord {
+            game: "geister".into(),
+            id: format!("gat-{session:x}-{}", self.number),
+            players,
+            winner,
+            result: if self.aborted {
+                GameRecord::ABORTED.into()
+            } else {
+                GameRecord::result_string(winner).into()
+            },
+            reason,
+            detail: detail.or_else(|| Some(format!("{} moves of ours", self.our_moves))),
+            start,
+            moves,
+            move_ms,
+            opening: None,
+            ending: self.ending.map(str::to_string),
+            started_ms: self.started_ms,
+            finished_ms: self.finished_ms,
+            match_tag: None,
+            analysis: None,
+        }
+    }
+
     /// One line for the console, starting `game `.
     pub fn describe(&self) -> String {
         let seat = self.seat.map_or("?".to_string(), |s| s.to_string());
@@ -220,10 +349,14 @@ async fn choose(
 }
 
 /// Connects, retrying with a short backoff for up to `window`.
+///
+/// Each retry is a warning, or with `quiet` (our own server, whose ports
+/// are closed between games) a debug line.
 pub async fn connect_retrying(
     addr: &str,
     attempt_timeout: Duration,
     window: Duration,
+    quiet: bool,
 ) -> Result<TcpStream, String> {
     let start = Instant::now();
     let mut backoff = Duration::from_millis(50);
@@ -242,14 +375,16 @@ pub async fn connect_retrying(
             ));
         }
         // Each retry is told (a client silent for the whole window looks hung).
-        tracing::warn!(
-            %addr,
-            error = %last,
-            attempt,
-            retry_in_ms = backoff.as_millis() as u64,
-            giving_up_in_s = format!("{:.1}", window.saturating_sub(start.elapsed()).as_secs_f64()),
-            "cannot connect to the GAT server; retrying"
+        let giving_up_in_s = format!(
+            "{:.1}",
+            window.saturating_sub(start.elapsed()).as_secs_f64()
         );
+        let retry_in_ms = backoff.as_millis() as u64;
+        if quiet {
+            tracing::debug!(%addr, error = %last, attempt, retry_in_ms, giving_up_in_s, "cannot connect to the GAT server; retrying");
+        } else {
+            tracing::warn!(%addr, error = %last, attempt, retry_in_ms, giving_up_in_s, "cannot connect to the GAT server; retrying");
+        }
         tokio::time::sleep(backoff).await;
         backoff = (backoff * 2).min(Duration::from_secs(1));
     }
@@ -276,8 +411,12 @@ pub async fn run_client_with(
     mut on_game: impl FnMut(&GatGame),
 ) -> Result<GatSummary, String> {
     let budget = MoveBudget::of(cfg);
+    if let (Some(plan), 1) = (cfg.plan, cfg.first_game) {
+        log_plan(&plan, budget.margin);
+    }
     let mut summary = GatSummary::default();
-    for number in 1..=cfg.games {
+    let first = cfg.first_game.max(1);
+    for number in first..first.saturating_add(cfg.games) {
         if cfg.stop.as_ref().is_some_and(|s| *s.borrow() != Stop::Run) {
             summary.stopped = true;
             break;
@@ -300,7 +439,7 @@ pub async fn run_client_with(
             // that game (the stop then ends the session after it).
             let stream = tokio::select! {
                 biased;
-                s = connect_retrying(&cfg.addr, cfg.connect_timeout, window) => s,
+                s = connect_retrying(&cfg.addr, cfg.connect_timeout, window, cfg.own_server) => s,
                 _ = wait_for_stop(&mut stop, Stop::Finish) => {
                     summary.stopped = true;
                     return Ok(summary);
@@ -309,7 +448,7 @@ pub async fn run_client_with(
             let stream = match stream {
                 Ok(s) => s,
                 // Not a single game yet: the server is not there.
-                Err(e) if number == 1 => return Err(e),
+                Err(e) if number == first => return Err(e),
                 Err(e) => {
                     tracing::error!(game = number, error = %e, "the server is gone");
                     summary.server_lost = Some(e);
@@ -318,19 +457,7 @@ pub async fn run_client_with(
             };
             let _ = stream.set_nodelay(true);
             agent.new_game();
-            let mut game = GatGame {
-                number,
-                seat: None,
-                outcome: None,
-                aborted: false,
-                our_moves: 0,
-                refused: false,
-                error: None,
-                abandoned: false,
-                ending: None,
-                started_ms: crate::records::now_ms(),
-                finished_ms: 0,
-            };
+            let mut game = GatGame::new(number);
             let played = tokio::select! {
                 r = play_game(stream, agent, budget, cfg.min_answer, &mut game) => r,
                 _ = abandon_after(cfg.stop.clone(), cfg.stop_grace) => {
@@ -343,13 +470,17 @@ pub async fn run_client_with(
             };
             match played {
                 Err(Broke::NoGame(e)) => {
-                    tracing::warn!(game = number, error = %e, "the server closed the connection before the game began; reconnecting");
+                    if cfg.own_server {
+                        tracing::debug!(game = number, error = %e, "the server closed the connection before the game began; reconnecting");
+                    } else {
+                        tracing::warn!(game = number, error = %e, "the server closed the connection before the game began; reconnecting");
+                    }
                     if window_start.elapsed() >= cfg.reconnect_window {
                         let e = format!(
                             "{e} (retried for {:.1} s)",
                             window_start.elapsed().as_secs_f64()
                         );
-                        if number == 1 {
+                        if number == first {
                             return Err(e);
                         }
                         summary.server_lost = Some(e);
@@ -371,6 +502,7 @@ pub async fn run_client_with(
             game.error = Some(e);
         }
         game.finished_ms = crate::records::now_ms();
+        log_spent(&game);
         summary.add(&game);
         on_game(&game);
         if game.abandoned || cfg.stop.as_ref().is_some_and(|s| *s.borrow() != Stop::Run) {
@@ -379,6 +511,60 @@ pub async fn run_client_with(
         }
     }
     Ok(summary)
+}
+
+/// Logs a time plan at the start of a session: what a move gets (info),
+/// and a warning when the bank cannot be spent in whole seconds (every move
+/// then takes its free second only, as without a plan).
+pub fn log_plan(plan: &GatPlan, margin: Duration) {
+    let s = plan.summary(margin);
+    tracing::info!(
+        bank_s = s.bank_s,
+        free_second_ms = 1_000,
+        margin_ms = margin.as_millis() as u64,
+        first_move_ms = s.first_move.as_millis() as u64,
+        extra_s_first_move = s.first_extra_s,
+        extra_s_turning_move = s.turning_extra_s,
+        turning_plies = format!("{}-{}", plan.turning.0, plan.turning.1),
+        expected_moves = plan.expected_moves,
+        "GAT time plan: each move its free second less the margin, plus whole seconds of the bank"
+    );
+    if !s.spends_the_bank() {
+        tracing::warn!(
+            bank_s = s.bank_s,
+            first_move_ms = s.first_move.as_millis() as u64,
+            least_bank_s = s.min_bank_s,
+            "the bank cannot be spent in whole seconds: shared over {} moves it gives no move a whole second, so every move takes its free second only (the server charges whole seconds); a bank of at least {} s would be spent",
+            plan.expected_moves,
+            s.min_bank_s
+        );
+    }
+}
+
+/// Logs what a game took: with a plan, what the server charged the bank
+/// (info); without, at debug level.
+fn log_spent(g: &GatGame) {
+    let ours: Vec<u64> = g.our_move_ms().collect();
+    let think_ms: u64 = ours.iter().sum();
+    let longest_ms = ours.iter().copied().max().unwrap_or(0);
+    match (g.bank_spent, g.bank_left) {
+        (Some(spent), Some(left)) => tracing::info!(
+            game = g.number,
+            our_moves = g.our_moves,
+            bank_spent_s = spent.as_secs(),
+            bank_left_s = left.as_secs(),
+            think_ms,
+            longest_ms,
+            "GAT time spent"
+        ),
+        _ => tracing::debug!(
+            game = g.number,
+            our_moves = g.our_moves,
+            think_ms,
+            longest_ms,
+            "GAT time spent"
+        ),
+    }
 }
 
 /// What every move may spend.
@@ -492,6 +678,46 @@ pub fn ending_of(outcome: Outcome, board: &GatBoard) -> Option<&'static str> {
     }
 }
 
+/// The opponent's pieces on their start squares, in our frame.
+fn start_places() -> [PiecePlace; PIECES] {
+    std::array::from_fn(|i| PiecePlace::At(start_square(i as u8).rotated()))
+}
+
+/// The opponent's move between two boards, from where its pieces stood
+/// (`before`, `after`: in our frame), in its own frame, as it sent it: the
+/// one piece that moved on the board or left it through an exit (a piece
+/// we captured only leaves the board). `None` when none moved.
+pub fn opponent_move(before: &[PiecePlace; PIECES], after: &[PiecePlace; PIECES]) -> Option<Move> {
+    (0..PIECES).find_map(|i| {
+        let PiecePlace::At(from) = before[i] else {
+            return None;
+        };
+        let dir = match after[i] {
+            // Our frame is the opponent's turned round: its (dx, dy) is
+            // ours negated.
+            PiecePlace::At(to) if to != from => {
+                let d = (from.x() as i8 - to.x() as i8, from.y() as i8 - to.y() as i8);
+                Dir::ALL.into_iter().find(|dir| dir.delta() == d)?
+            }
+            // Its exits are the corners of our home row, which it leaves
+            // to its north.
+            PiecePlace::Escaped => Dir::N,
+            _ => return None,
+        };
+        Some(Move::new(i as u8, dir))
+    })
+}
+
+/// The opponent's setup, when the view shows the colour of every piece of
+/// its (as the end board does).
+fn opponent_setup(view: &View) -> Option<Setup> {
+    let mut reds = [false; PIECES];
+    for (i, r) in reds.iter_mut().enumerate() {
+        *r = view.opp_colour(i as u8)? == PieceColour::Red;
+    }
+    Setup::from_reds(reds).ok()
+}
+
 /// Why a game broke off.
 enum Broke {
     /// The connection closed before the server's first line: no game.
@@ -517,7 +743,15 @@ async fn play_game(
     // What is left of our bank this game (a plan's bank; the server's may
     // be larger).
     let mut left = budget.plan.map_or(Duration::ZERO, |p| p.bank);
+    if let Some(p) = budget.plan {
+        game.bank_spent = Some(Duration::ZERO);
+        game.bank_left = Some(p.bank);
+    }
     let mut asked_at: Option<Instant> = None;
+    // The opponent's pieces as last seen (in our frame), and when our last
+    // line went out: the opponent's moves are read off the boards.
+    let mut opp_seen = start_places();
+    let mut sent_at: Option<Instant> = None;
     loop {
         let line = match tokio::time::timeout(IDLE_TIMEOUT, rd.next_line()).await {
             Err(_) => {
@@ -560,19 +794,32 @@ async fn play_game(
             ))
         })?;
         phase = phase.on_server(&msg).map_err(|e| Broke::Server(e.0))?;
+        if let ServerMsg::MoveQuestion(board) | ServerMsg::End(_, board) = &msg {
+            if let Ok(v) = View::from_gat(&board.to_string()) {
+                let now = *v.opp_places();
+                if let Some(m) = opponent_move(&opp_seen, &now) {
+                    game.moves.push(GeisterGame::move_to_json(Action::Move(m)));
+                    game.move_ms
+                        .push(sent_at.map_or(0, |t| t.elapsed().as_millis() as u64));
+                }
+                opp_seen = now;
+            }
+        }
         let reply = match msg {
-            ServerMsg::SetQuestion => Some(ClientMsg::Set(
-                reds_of(setup(agent).await.map_err(Broke::Ours)?).map_err(Broke::Ours)?,
-            )),
+            ServerMsg::SetQuestion => {
+                let s = setup(agent).await.map_err(Broke::Ours)?;
+                game.our_setup = Some(s);
+                Some(ClientMsg::Set(reds_of(s).map_err(Broke::Ours)?))
+            }
             ServerMsg::Ng if phase == Phase::MustSet => {
                 set_retries += 1;
                 if set_retries > MAX_SET_RETRIES {
                     return Err(Broke::Ours("the server refused every SET".into()));
                 }
                 tracing::warn!("the server refused our SET; trying another setup");
-                Some(ClientMsg::Set(
-                    reds_of(setup(agent).await.map_err(Broke::Ours)?).map_err(Broke::Ours)?,
-                ))
+                let s = setup(agent).await.map_err(Broke::Ours)?;
+                game.our_setup = Some(s);
+                Some(ClientMsg::Set(reds_of(s).map_err(Broke::Ours)?))
             }
             ServerMsg::Ng => {
                 tracing::warn!("the server refused our move");
@@ -628,6 +875,7 @@ async fn play_game(
                 // The end board shows the opponent's true colours: agents
                 // that learn from game to game see them.
                 if let Some(view) = game.seat.and_then(|s| end_view(&board, s, game.our_moves)) {
+                    game.opp_setup = opponent_setup(&view);
                     agent.game_over(Obs::Play(view));
                 }
                 return Ok(());
@@ -638,8 +886,18 @@ async fn play_game(
             wr.write_all(format_client(&m).as_bytes())
                 .await
                 .map_err(|e| Broke::Server(format!("writing to the server: {e}")))?;
-            if let (ClientMsg::Move { .. }, Some(start)) = (&m, asked_at.take()) {
-                left = left.saturating_sub(clock::charge(start.elapsed(), CHARGE_SLACK));
+            sent_at = Some(Instant::now());
+            if let (ClientMsg::Move { piece, dir }, Some(start)) = (&m, asked_at.take()) {
+                let took = start.elapsed();
+                let charged = clock::charge(took, CHARGE_SLACK).min(left);
+                left -= charged;
+                if let (Some(spent), Some(_)) = (game.bank_spent.as_mut(), budget.plan) {
+                    *spent += charged;
+                    game.bank_left = Some(left);
+                }
+                let mv = Move::new(*piece, *dir);
+                game.moves.push(GeisterGame::move_to_json(Action::Move(mv)));
+                game.move_ms.push(took.as_millis() as u64);
             }
         }
     }
@@ -675,6 +933,65 @@ mod tests {
         assert_eq!(ending_of(Outcome::Won, &start), None);
     }
 
+    #[test]
+    fn the_opponents_moves_are_read_off_the_boards_in_its_own_frame() {
+        use crate::games::geister::Geister;
+        // Random games, watched from each seat: the move read off the
+        // opponent's pieces before and after is the move it played (an
+        // escape: the piece, leaving north, which is what it played or an
+        // equivalent exit move).
+        let mut escapes = 0;
+        for seed in 0..60u64 {
+            let setups = [
+                Setup::from_letters("ABCD").unwrap(),
+                Setup::from_letters("BDEG").unwrap(),
+            ];
+            let mut g = Geister::new(setups);
+            let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            let mut first = true;
+            while g.outcome().is_none() {
+                let mover = g.to_move();
+                let watcher = 1 - mover;
+                let before = if first && watcher == 1 {
+                    // Seat 1 sees seat 0's pieces on their start squares.
+                    start_places()
+                } else {
+                    *g.view(watcher).opp_places()
+                };
+                assert_eq!(before, *g.view(watcher).opp_places());
+                let legal = g.legal_moves();
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                // Prefer escapes, to see some.
+                let mv = legal
+                    .iter()
+                    .copied()
+                    .find(|&m| {
+                        let mut t = g;
+                        t.play(m).escaped
+                    })
+                    .unwrap_or(legal[(state % legal.len() as u64) as usize]);
+                let escaped = g.play(mv).escaped;
+                let after = *g.view(watcher).opp_places();
+                let read = opponent_move(&before, &after).expect("a move");
+                if escaped {
+                    escapes += 1;
+                    assert_eq!((read.piece, read.dir), (mv.piece, Dir::N));
+                } else {
+                    assert_eq!(read, mv);
+                }
+                first = false;
+            }
+        }
+        assert!(escapes > 0);
+        // Nothing moved (a piece captured only leaves the board): none.
+        let mut after = start_places();
+        assert_eq!(opponent_move(&start_places(), &after), None);
+        after[3] = PiecePlace::Captured;
+        assert_eq!(opponent_move(&start_places(), &after), None);
+    }
+
     fn cfg(time_ms: Option<u64>, playouts: Option<u64>) -> GatClientConfig {
         GatClientConfig {
             addr: "127.0.0.1:10000".into(),
@@ -691,6 +1008,8 @@ mod tests {
             reconnect_window: Duration::from_secs(1),
             stop: None,
             stop_grace: Duration::from_secs(10),
+            first_game: 1,
+            own_server: false,
         }
     }
 

@@ -92,6 +92,67 @@ impl GatPlan {
     }
 }
 
+/// What a plan gives the moves of a game, for the log at the start of a
+/// session ([`GatPlan::summary`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlanSummary {
+    /// The plan's bank, whole seconds.
+    pub bank_s: u64,
+    /// The first move's time (ply 0, the whole bank left): its free second
+    /// less the margin, plus its extra seconds.
+    pub first_move: Duration,
+    /// Whole seconds of the bank the first move gets.
+    pub first_extra_s: u64,
+    /// Whole seconds of the bank the first move in the turning plies gets,
+    /// the whole bank still left (the most any move of the game gets).
+    pub turning_extra_s: u64,
+    /// The smallest bank, in whole seconds, of which this plan spends
+    /// anything (a move at the start gets an extra second).
+    pub min_bank_s: u64,
+}
+
+impl PlanSummary {
+    /// Whether the plan spends the bank at all: `false` when every move
+    /// gets its free second only (the bank is too small to give any move a
+    /// whole second, and the server charges only whole seconds).
+    pub fn spends_the_bank(&self) -> bool {
+        self.first_extra_s > 0 || self.turning_extra_s > 0
+    }
+}
+
+impl GatPlan {
+    /// What the plan gives at the start of a game, `margin` being kept
+    /// out of every move.
+    pub fn summary(&self, margin: Duration) -> PlanSummary {
+        let at_start = |p: &GatPlan| {
+            let first = p.extra_seconds(p.bank, 0, 0);
+            let ply = p.turning.0;
+            (first, p.extra_seconds(p.bank, ply / 2, ply))
+        };
+        let (first_extra_s, turning_extra_s) = at_start(self);
+        // The smallest bank that gives a move at the start a whole second
+        // (none: a plan that never spends, as with a weight of 0 and few
+        // moves expected).
+        let min_bank_s = (1..=Self::GAT_BANK.as_secs() * 10)
+            .find(|&b| {
+                let p = GatPlan {
+                    bank: Duration::from_secs(b),
+                    ..*self
+                };
+                let (a, t) = at_start(&p);
+                a > 0 || t > 0
+            })
+            .unwrap_or(0);
+        PlanSummary {
+            bank_s: self.bank.as_secs(),
+            first_move: self.move_time(self.bank, 0, 0, margin),
+            first_extra_s,
+            turning_extra_s,
+            min_bank_s,
+        }
+    }
+}
+
 /// What the server takes off the bank for a move we measured as `used`
 /// (whole seconds rounded down), counted as if the move had taken `slack`
 /// longer, for the time the answer took to reach the server.
@@ -142,6 +203,28 @@ mod tests {
             ..p
         };
         assert_eq!(own.extra_seconds(Duration::from_secs(600), 0, 0), 1);
+    }
+
+    #[test]
+    fn the_summary_says_when_a_bank_cannot_be_spent_in_whole_seconds() {
+        let margin = Duration::from_millis(69);
+        // Issue 57: 20 s over 60 moves, 1.5 times in plies 10-60, rounds
+        // down to 0 whole seconds a move: every move its free second.
+        let small = GatPlan::with_bank(Duration::from_secs(20)).summary(margin);
+        assert_eq!((small.first_extra_s, small.turning_extra_s), (0, 0));
+        assert!(!small.spends_the_bank());
+        assert_eq!(small.first_move, Duration::from_millis(931));
+        // 37 s is the least that gives a turning move a second.
+        assert_eq!(small.min_bank_s, 37);
+        let just = GatPlan::with_bank(Duration::from_secs(37)).summary(margin);
+        assert_eq!((just.first_extra_s, just.turning_extra_s), (0, 1));
+        assert!(just.spends_the_bank());
+        let gat = GatPlan::with_bank(GatPlan::GAT_BANK).summary(margin);
+        assert_eq!(
+            (gat.bank_s, gat.first_extra_s, gat.turning_extra_s),
+            (600, 8, 8)
+        );
+        assert_eq!(gat.first_move, Duration::from_millis(8_931));
     }
 
     #[test]

@@ -621,6 +621,9 @@ impl Agent<Board> for Best {
     fn name(&self) -> &str {
         "best"
     }
+    fn work_unit(&self) -> &'static str {
+        "nodes"
+    }
 
     fn select(&mut self, pos: &Board, limits: &Limits, stop: &AtomicBool) -> Decision<Peg> {
         let s = pos.to_move();
