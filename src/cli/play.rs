@@ -1,6 +1,7 @@
 //! `ladderbot play GAME`: a client of a match server, or of an in-process
-//! server with a house bot when no server is given. Geister plays the GAT
-//! protocol over TCP (`--server HOST:PORT`).
+//! server with a house bot when no server is given. A game with a platform
+//! of its own ([`Platform::native`]) plays on it unless a ws:// server is
+//! given: the platform's session does the playing, this command prints it.
 
 use super::out::say;
 use std::time::Duration;
@@ -10,12 +11,10 @@ use clap::Args;
 use super::{params_from, parse_game, parse_param, CliError};
 use crate::config::{OpponentChoice, Settings};
 use crate::games::{GameKind, GameVisitor, PlayableGame};
-use crate::platforms::gat::client::{run_client, GatClientConfig, GatSummary};
-use crate::platforms::gat::server::{GatServer, GatServerConfig};
 use crate::platforms::ws::client::{
     self, ClientConfig, ClientError, ClockPolicy, GameFinished, Opponent, Stop,
 };
-use crate::records::RecordWriter;
+use crate::platforms::{gat, open_records, HouseBot, Platform, PlaySession, SessionError};
 use crate::search::GameClock;
 
 #[derive(Debug, Args)]
@@ -144,7 +143,7 @@ impl PlayArgs {
         if let Some(i) = self.increment_ms {
             s.search.increment_ms = i;
         }
-        if s.client.stdio && s.game != Some(GameKind::Golad) {
+        if s.client.stdio && s.game != Some(crate::platforms::riddles::GAME) {
             return Err(CliError::Usage(
                 "play: stdio mode (--stdio, client.stdio) is only for golad".into(),
             ));
@@ -196,22 +195,16 @@ pub fn run(args: PlayArgs, settings: Settings) -> Result<(), CliError> {
         .game
         .ok_or_else(|| CliError::Usage("play: no game given".into()))?;
     let rt = super::runtime()?;
-    // Geister's own platform is GAT (HOST:PORT, or an in-process GAT
-    // server); every game, Geister included, plays on a ws:// server.
-    let on_ws = settings
-        .client
-        .server
-        .as_deref()
-        .is_some_and(|u| u.starts_with("ws://") || u.starts_with("wss://"));
+    // A game with a platform of its own plays there (HOST:PORT, or an
+    // in-process server of that platform); every game plays on a ws:// server.
     let _ = args;
-    if game == GameKind::Geister && !on_ws {
-        let records = Some(settings.client.records.clone()).filter(|r| !r.is_empty());
-        return rt.block_on(play_geister(settings, records));
+    match Platform::for_play(game, settings.client.server.as_deref()) {
+        Platform::Gat => rt.block_on(play_gat(settings)),
+        Platform::Ws => rt.block_on(game.visit(PlayVisitor { settings })),
     }
-    rt.block_on(game.visit(PlayVisitor { settings }))
 }
 
-/// `play golad --stdio`: one game against the Riddles.io engine on
+/// `play --stdio`: one game against the Riddles.io engine on
 /// stdin/stdout; exit 0 at the end of stdin.
 fn run_stdio(settings: Settings) -> Result<(), CliError> {
     let cfg = crate::platforms::riddles::bot::StdioConfig {
@@ -359,7 +352,7 @@ async fn play_game<G: PlayableGame>(settings: Settings) -> Result<(), CliError> 
     let summary = match settings.client.server.clone() {
         Some(url) => {
             // Our own records, flushed after every game.
-            let records = session_records(&settings)?;
+            let records = open_records(&settings.client.records).map_err(session_error)?;
             let mut write_error = None;
             let cfg = ClientConfig {
                 stop: Some(stop),
@@ -472,44 +465,6 @@ fn print_summary(
     say!("{line} ({name})");
 }
 
-/// The GAT client settings for `addr`: one game each `games`, our seed.
-fn gat_client_config(s: &Settings, addr: String, games: u32, seed: u64) -> GatClientConfig {
-    GatClientConfig {
-        addr,
-        agent: s.agent.clone(),
-        params: s.agent_params.clone(),
-        time_ms: s.search.time_ms,
-        playouts: s.search.playouts,
-        margin_ms: s.search.margin_ms,
-        plan: (s.search.time_policy == crate::config::TimePolicy::Bank).then(|| {
-            crate::platforms::gat::clock::GatPlan::with_bank(s.search.bank_ms.map_or(
-                crate::platforms::gat::clock::GatPlan::GAT_BANK,
-                Duration::from_millis,
-            ))
-        }),
-        min_answer: crate::platforms::gat::client::MIN_ANSWER,
-        games,
-        seed,
-        connect_timeout: Duration::from_millis(s.client.connect_timeout_ms),
-        reconnect_window: Duration::from_millis(s.client.reconnect_window_ms),
-        stop: None,
-        stop_grace: Duration::from_millis(s.client.stop_grace_ms),
-        first_game: 1,
-        own_server: false,
-    }
-}
-
-/// Opens the records file of a session (`client.records`), if one is set:
-/// before connecting, so that a bad path is a configuration error.
-fn session_records(s: &Settings) -> Result<Option<RecordWriter>, CliError> {
-    match s.client.records.as_str() {
-        "" => Ok(None),
-        path => RecordWriter::open(path)
-            .map(Some)
-            .map_err(|e| CliError::Usage(format!("client.records: cannot open {path}: {e}"))),
-    }
-}
-
 /// The end of a session: a line when it stopped early, and the exit it
 /// deserves (130/143 after a signal).
 fn session_end(
@@ -530,38 +485,17 @@ fn session_end(
     }
 }
 
-/// `play geister`: a GAT client of `client.server` (HOST:PORT), reconnecting
-/// for each game; without a server, an in-process GAT server on loopback
-/// and its house bot, seats alternating (our client moves first in game 1).
-async fn play_geister(settings: Settings, records: Option<String>) -> Result<(), CliError> {
+/// A session on GAT ([`gat::session`]): its lines, the summary, and the
+/// exit it deserves.
+async fn play_gat(settings: Settings) -> Result<(), CliError> {
     let seed = settings.search.seed.unwrap_or_else(super::clock_seed);
     let (stop, signal) = session_stop(&settings);
-    let summary = match settings.client.server.clone() {
-        Some(addr) => {
-            let writer = session_records(&settings)?;
-            let mut write_error = None;
-            let cfg = GatClientConfig {
-                stop: Some(stop),
-                ..gat_client_config(&settings, addr, settings.client.games, seed)
-            };
-            let summary = run_client(cfg, |g| {
-                say!("{}", g.describe());
-                if let Some(w) = &writer {
-                    if let Err(e) = w.append(&g.record(&settings.name, seed)) {
-                        tracing::error!(error = %e, file = %w.path().display(), "cannot write the game's record");
-                        write_error.get_or_insert(e.to_string());
-                    }
-                }
-            })
-            .await
-            .map_err(CliError::Retry)?;
-            if let Some(e) = write_error {
-                return Err(CliError::Runtime(format!("client.records: {e}")));
-            }
-            summary
-        }
-        None => play_geister_house(&settings, records, seed, stop).await?,
-    };
+    let session = play_session(&settings, seed);
+    let summary = gat::session::play(&session, stop, |line| {
+        say!("{line}");
+    })
+    .await
+    .map_err(session_error)?;
     print_summary(
         &settings.name,
         summary.games,
@@ -572,116 +506,41 @@ async fn play_geister(settings: Settings, records: Option<String>) -> Result<(),
         summary.score(),
     );
     session_end(summary.stopped, summary.abandoned, &signal)?;
-    gat_session_end(&summary)
+    gat::session::end(&summary).map_err(session_error)
 }
 
-/// A session the GAT server cut short (a game broken off, or the server
-/// gone before the next game) exits 75 after its summary: worth retrying.
-fn gat_session_end(s: &GatSummary) -> Result<(), CliError> {
-    match (&s.server_lost, s.aborted) {
-        (Some(e), _) => Err(CliError::Retry(format!(
-            "the GAT server is gone after {} game(s): {e}",
-            s.games + s.aborted
-        ))),
-        (None, n) if n > 0 => Err(CliError::Retry(format!(
-            "the GAT server broke off {n} game(s)"
-        ))),
-        _ => Ok(()),
+/// What the settings ask of a platform's own session, with our seed.
+fn play_session(s: &Settings, seed: u64) -> PlaySession {
+    PlaySession {
+        name: s.name.clone(),
+        server: s.client.server.clone(),
+        agent: s.agent.clone(),
+        params: s.agent_params.clone(),
+        playouts: s.search.playouts,
+        time_ms: s.search.time_ms,
+        margin_ms: s.search.margin_ms,
+        bank: s.search.time_policy == crate::config::TimePolicy::Bank,
+        bank_ms: s.search.bank_ms,
+        games: s.client.games,
+        seed,
+        records: s.client.records.clone(),
+        connect_timeout: Duration::from_millis(s.client.connect_timeout_ms),
+        reconnect_window: Duration::from_millis(s.client.reconnect_window_ms),
+        stop_grace: Duration::from_millis(s.client.stop_grace_ms),
+        house: HouseBot {
+            agent: s.server.house_agent.clone(),
+            playouts: Some(s.server.house_playouts).filter(|&n| n > 0),
+            time_ms: Some(s.server.house_time_ms).filter(|&t| t > 0),
+        },
     }
 }
 
-async fn play_geister_house(
-    settings: &Settings,
-    records: Option<String>,
-    seed: u64,
-    stop: tokio::sync::watch::Receiver<Stop>,
-) -> Result<GatSummary, CliError> {
-    let house = &settings.server.house_agent;
-    if house.is_empty() {
-        return Err(CliError::Usage(
-            "play: no server given and server.house_agent is empty: nobody to play".into(),
-        ));
+/// The exit a failed platform session deserves: bad configuration (2),
+/// worth retrying later (75), a plain failure (1).
+fn session_error(e: SessionError) -> CliError {
+    match e {
+        SessionError::Config(m) => CliError::Usage(m),
+        SessionError::Retry(m) => CliError::Retry(m),
+        SessionError::Failed(m) => CliError::Runtime(m),
     }
-    let games = settings.client.games;
-    let server = GatServer::bind(GatServerConfig {
-        host: "127.0.0.1".into(),
-        ports: [0, 0],
-        budget: Duration::from_secs(crate::platforms::gat::codec::DEFAULT_BUDGET_S),
-        timeout: Duration::from_secs(crate::platforms::gat::codec::DEFAULT_TIMEOUT_S),
-        games,
-        out: records.filter(|r| !r.is_empty()).map(Into::into),
-    })
-    .await
-    .map_err(|e| CliError::Runtime(format!("cannot start a GAT server on loopback: {e}")))?;
-    let ports = server
-        .local_ports()
-        .map_err(|e| CliError::Runtime(e.to_string()))?;
-    let shown = |name: &str| {
-        GameKind::Geister
-            .check_agent(name, &Default::default())
-            .unwrap_or_else(|_| name.to_string())
-    };
-    say!(
-        "{} ({}) vs house bot ({}) on GAT 127.0.0.1:{},{}",
-        settings.name,
-        shown(&settings.agent),
-        shown(&GameKind::Geister.house_agent(house)),
-        ports[0],
-        ports[1]
-    );
-    let server = tokio::spawn(server.run(|_| {}));
-    let mut house_settings = settings.clone();
-    house_settings.agent = GameKind::Geister.house_agent(house);
-    house_settings.agent_params = Default::default();
-    house_settings.search.playouts = Some(settings.server.house_playouts).filter(|&n| n > 0);
-    house_settings.search.time_ms = Some(settings.server.house_time_ms).filter(|&t| t > 0);
-    let mut summary = GatSummary::default();
-    for n in 1..=games {
-        if *stop.borrow() != Stop::Run {
-            summary.stopped = true;
-            break;
-        }
-        // Our client moves first in odd-numbered games.
-        let seat = ((n - 1) % 2) as usize;
-        let game_seed = crate::runner::derive_seed(seed, n as u64, 1);
-        let house_seed = crate::runner::derive_seed(seed, n as u64, 2);
-        // Both clients of our own server: its ports turn over between
-        // games silently, and the games keep their session numbers.
-        let ours = GatClientConfig {
-            stop: Some(stop.clone()),
-            first_game: n,
-            own_server: true,
-            ..gat_client_config(settings, format!("127.0.0.1:{}", ports[seat]), 1, game_seed)
-        };
-        // The house bot plays its own time a move (server.house_time_ms),
-        // not our time plan.
-        let theirs = GatClientConfig {
-            first_game: n,
-            own_server: true,
-            plan: None,
-            ..gat_client_config(
-                &house_settings,
-                format!("127.0.0.1:{}", ports[1 - seat]),
-                1,
-                house_seed,
-            )
-        };
-        let mut finished = None;
-        let (r, h) = tokio::join!(
-            run_client(ours, |g| finished = Some(g.clone())),
-            run_client(theirs, |_| {})
-        );
-        r.map_err(CliError::Runtime)?;
-        h.map_err(|e| CliError::Runtime(format!("house bot: {e}")))?;
-        if let Some(g) = finished {
-            say!("{}", g.describe());
-            summary.add(&g);
-        }
-    }
-    if summary.stopped {
-        // The server would wait for the games not played.
-        server.abort();
-    }
-    let _ = server.await;
-    Ok(summary)
 }

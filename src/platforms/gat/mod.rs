@@ -1,17 +1,25 @@
 //! The GAT Geister platform, as a folder: the pure wire codec ([`codec`],
 //! tested on recorded server transcripts), a client that plays games against
-//! a GAT server ([`client`]) and a GAT-compatible server ([`server`]). The
-//! transports add only sockets and timing; the agent runs on the shared
-//! search thread ([`crate::runtime::SearchThread`]).
+//! a GAT server ([`client`]), a GAT-compatible server ([`server`]) and the
+//! session of `play` on GAT ([`session`]: a server's client, or against the
+//! house bot of an in-process server). The transports add only sockets and
+//! timing; the agent runs on the shared search thread
+//! ([`crate::runtime::SearchThread`]).
 
 pub mod client;
 pub mod clock;
 pub mod codec;
 pub mod server;
+pub mod session;
 
 use std::io;
 
+use crate::games::GameKind;
+
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+
+/// The game GAT serves.
+pub const GAME: GameKind = GameKind::Geister;
 
 /// The longest line either side accepts, its end of line included (a board
 /// line is 52 bytes).

@@ -8,3 +8,6 @@ pub mod bot;
 pub mod check;
 pub mod codec;
 pub mod engine;
+
+/// The game the Riddles.io engine serves here (`play --stdio`).
+pub const GAME: crate::games::GameKind = crate::games::GameKind::Golad;
