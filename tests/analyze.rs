@@ -369,26 +369,7 @@ fn the_decisive_move_is_named_by_its_ply_everywhere_and_the_page_has_the_summary
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let games = d.join("g.jsonl");
-    let o = run(
-        &[
-            "match",
-            "four3d",
-            "--a",
-            "random",
-            "--b",
-            "random",
-            "--games",
-            "2",
-            "--seed",
-            "2",
-            "--out",
-            games.to_str().unwrap(),
-        ],
-        &[],
-        None,
-        LIMIT,
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    random_games(&games, 2, 2);
     let (out, html) = (d.join("a.jsonl"), d.join("a.html"));
     let o = run(
         &[

@@ -421,8 +421,8 @@ fn anchors(text: &str) -> Vec<String> {
     out
 }
 
-#[test]
-fn every_relative_link_of_the_readme_and_docs_resolves() {
+/// The README and every page of docs/.
+fn pages() -> Vec<std::path::PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut pages = vec![root.join("README.md")];
     for e in std::fs::read_dir(root.join("docs")).unwrap() {
@@ -431,6 +431,13 @@ fn every_relative_link_of_the_readme_and_docs_resolves() {
             pages.push(p);
         }
     }
+    pages
+}
+
+#[test]
+fn every_relative_link_of_the_readme_and_docs_resolves() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let pages = pages();
     let mut bad = Vec::new();
     let mut count = 0;
     for page in &pages {
@@ -483,13 +490,7 @@ fn every_relative_link_of_the_readme_and_docs_resolves() {
 #[test]
 fn every_path_the_docs_name_exists() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut pages = vec![root.join("README.md")];
-    for e in std::fs::read_dir(root.join("docs")).unwrap() {
-        let p = e.unwrap().path();
-        if p.extension().is_some_and(|x| x == "md") {
-            pages.push(p);
-        }
-    }
+    let pages = pages();
     let tops = [
         "src/",
         "docs/",

@@ -44,26 +44,7 @@ fn files() -> Files {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().to_path_buf();
     let good = dir.join("good.jsonl");
-    let o = run(
-        &[
-            "match",
-            "four3d",
-            "--a",
-            "random",
-            "--b",
-            "random",
-            "--games",
-            "3",
-            "--seed",
-            "1",
-            "--out",
-            good.to_str().unwrap(),
-        ],
-        &[],
-        None,
-        LIMIT,
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    random_games(&good, 3, 1);
     let text = std::fs::read_to_string(&good).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 3);

@@ -89,24 +89,7 @@ fn report_refuses_a_bad_line_and_lists_a_torn_last_line() {
     );
     assert!(!html.exists());
     // A record, then a torn last line: the page, with the torn line listed.
-    let o = run(
-        &[
-            "match",
-            "four3d",
-            "--a",
-            "random",
-            "--b",
-            "random",
-            "--games",
-            "1",
-            "--out",
-            records.with_file_name("one.jsonl").to_str().unwrap(),
-        ],
-        &[],
-        None,
-        LIMIT,
-    );
-    assert!(o.status.success(), "match: {}", stderr(&o));
+    random_games(&records.with_file_name("one.jsonl"), 1, 1);
     let one = std::fs::read_to_string(records.with_file_name("one.jsonl")).unwrap();
     std::fs::write(&records, format!("{one}{}", &one[..30])).unwrap();
     let o = report(&records);

@@ -346,7 +346,9 @@ fn against_a_fixed_opponent_each_setting_plays_it() {
     assert!(b < 0.45, "blunder {b} did not move down from 0.5");
 }
 
-fn tiny(dir: &Path, playouts: &str, extra: &[&str]) -> Output {
+/// `tune four3d --agent pmc --param blunder` from 0.5, `games` games at
+/// `playouts` a move, seed `seed`, into `dir`, with `extra` arguments.
+fn pmc_blunder(dir: &Path, games: &str, playouts: &str, seed: &str, extra: &[&str]) -> Output {
     let mut args = vec![
         "tune",
         "four3d",
@@ -357,16 +359,20 @@ fn tiny(dir: &Path, playouts: &str, extra: &[&str]) -> Output {
         "--set",
         "blunder=0.5",
         "--games",
-        "4",
+        games,
         "--playouts",
         playouts,
         "--seed",
-        "5",
+        seed,
         "--out",
         dir.to_str().unwrap(),
     ];
     args.extend_from_slice(extra);
     run(&args, &[], None, LIMIT)
+}
+
+fn tiny(dir: &Path, playouts: &str, extra: &[&str]) -> Output {
+    pmc_blunder(dir, "4", playouts, "5", extra)
 }
 
 /// Issue 57: with OpenBench's 0.002 as the default, the README's 400-game
@@ -378,29 +384,7 @@ fn tiny(dir: &Path, playouts: &str, extra: &[&str]) -> Output {
 fn the_default_rate_moves_the_parameters_of_a_short_run() {
     for seed in ["1", "2"] {
         let dir = tempfile::tempdir().unwrap();
-        let o = run(
-            &[
-                "tune",
-                "four3d",
-                "--agent",
-                "pmc",
-                "--param",
-                "blunder",
-                "--set",
-                "blunder=0.5",
-                "--games",
-                "200",
-                "--playouts",
-                "100",
-                "--seed",
-                seed,
-                "--out",
-                dir.path().to_str().unwrap(),
-            ],
-            &[],
-            None,
-            LIMIT,
-        );
+        let o = pmc_blunder(dir.path(), "200", "100", seed, &[]);
         assert!(o.status.success(), "{}", stderr(&o));
         let s = state(dir.path());
         let b = tuned_value(&s, "blunder");

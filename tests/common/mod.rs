@@ -37,6 +37,33 @@ pub fn run(args: &[&str], envs: &[(&str, &str)], dir: Option<&Path>, limit: Dura
     wait_with_limit(child, limit)
 }
 
+/// Records of `games` Score Four games between two `random` agents (seed
+/// `seed`) written to `out`: quick test data for the commands that read
+/// records. Fails the test if the match fails.
+pub fn random_games(out: &Path, games: u32, seed: u64) {
+    let (games, seed) = (games.to_string(), seed.to_string());
+    let o = run(
+        &[
+            "match",
+            "four3d",
+            "--a",
+            "random",
+            "--b",
+            "random",
+            "--games",
+            &games,
+            "--seed",
+            &seed,
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &[],
+        None,
+        Duration::from_secs(120),
+    );
+    assert!(o.status.success(), "match: {}", stderr(&o));
+}
+
 pub fn wait_with_limit(mut child: Child, limit: Duration) -> Output {
     let start = Instant::now();
     loop {
