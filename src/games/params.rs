@@ -117,13 +117,18 @@ impl Param {
     pub fn condition(&self) -> String {
         self.only_with
             .iter()
-            .map(|(k, v)| match v {
-                Value::Null => format!("no {k}"),
-                Value::String(s) => format!("{k}={s}"),
-                v => format!("{k}={v}"),
-            })
+            .map(|(k, v)| setting(k, v))
             .collect::<Vec<_>>()
             .join(", ")
+    }
+}
+
+/// `key=value` as a condition reads it; `no key` for no value.
+fn setting(key: &str, v: &Value) -> String {
+    match v {
+        Value::Null => format!("no {key}"),
+        Value::String(s) => format!("{key}={s}"),
+        v => format!("{key}={v}"),
     }
 }
 
@@ -309,15 +314,11 @@ impl Decl {
                 .or_else(|| self.get(key).map(|q| q.default.clone()))
                 .unwrap_or(Value::Null);
             if !same_value(&now, want) {
-                let now = match &now {
-                    Value::Null => format!("no {key}"),
-                    Value::String(s) => format!("{key}={s}"),
-                    v => format!("{key}={v}"),
-                };
                 return Err(format!(
-                    "agent '{}' reads {name} only with {} (here {now})",
+                    "agent '{}' reads {name} only with {} (here {})",
                     self.agent,
-                    p.condition()
+                    p.condition(),
+                    setting(key, &now)
                 ));
             }
         }

@@ -325,8 +325,7 @@ impl Moved {
             if self.int {
                 format!("{}", x.round())
             } else {
-                let s = format!("{x:.4}");
-                s.trim_end_matches('0').trim_end_matches('.').to_string()
+                plot::short(x)
             }
         };
         format!(

@@ -41,10 +41,10 @@ fn plot(title: &str, ys: &[f64], lo: f64, hi: f64, start: Option<f64>) -> String
         "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text><text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
         L - 4.0,
         y(hi) + 4.0,
-        label(hi),
+        short(hi),
         L - 4.0,
         y(lo),
-        label(lo)
+        short(lo)
     );
     let _ = write!(
         s,
@@ -85,8 +85,8 @@ pub fn explored_axis(low: f64, high: f64, c_end: f64) -> (f64, f64) {
     (mid - half, mid + half)
 }
 
-/// A number for an axis label: at most four decimals, no trailing zeros.
-fn label(x: f64) -> String {
+/// A number for a label: at most four decimals, no trailing zeros.
+pub fn short(x: f64) -> String {
     let s = format!("{x:.4}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" {
