@@ -2,6 +2,7 @@
 //! server with a house bot when no server is given. A game with a platform
 //! of its own ([`Platform::native`]) plays on it unless a ws:// server is
 //! given: the platform's session does the playing, this command prints it.
+//! Both read the settings as a [`PlaySession`] (`play_session`).
 
 use super::out::say;
 use std::time::Duration;
@@ -11,11 +12,8 @@ use clap::Args;
 use super::{params_from, parse_game, parse_param, CliError};
 use crate::config::{OpponentChoice, Settings};
 use crate::games::{GameKind, GameVisitor, PlayableGame};
-use crate::platforms::ws::client::{
-    self, ClientConfig, ClientError, ClockPolicy, GameFinished, Opponent, Stop,
-};
-use crate::platforms::{gat, open_records, HouseBot, Platform, PlaySession, SessionError};
-use crate::search::GameClock;
+use crate::platforms::ws::client::{self, ClientConfig, ClientError, GameFinished, Opponent, Stop};
+use crate::platforms::{gat, open_records, ws, HouseBot, Platform, PlaySession, SessionError};
 
 #[derive(Debug, Args)]
 pub struct PlayArgs {
@@ -291,38 +289,6 @@ fn session_stop(
     (rx, signal)
 }
 
-fn client_config(s: &Settings, url: String, opponent: Opponent) -> ClientConfig {
-    ClientConfig {
-        url,
-        name: s.name.clone(),
-        agent: s.agent.clone(),
-        params: s.agent_params.clone(),
-        playouts: s.search.playouts,
-        time_ms: s.search.time_ms,
-        margin_ms: s.search.margin_ms,
-        clock_policy: match s.search.time_policy {
-            crate::config::TimePolicy::Fixed => ClockPolicy::Fixed,
-            crate::config::TimePolicy::Bank => ClockPolicy::Bank {
-                own: s.search.bank_ms.map(|b| GameClock {
-                    bank: Duration::from_millis(b),
-                    increment: Duration::from_millis(s.search.increment_ms),
-                }),
-            },
-        },
-        games: s.client.games,
-        opponent,
-        connect_timeout: Duration::from_millis(s.client.connect_timeout_ms),
-        backoff_initial: Duration::from_millis(s.client.backoff_initial_ms),
-        backoff_max: Duration::from_millis(s.client.backoff_max_ms),
-        max_reconnects: s.client.max_reconnects,
-        seed: s.search.seed.unwrap_or_else(super::clock_seed),
-        token: Some(s.client.token.clone()).filter(|t| !t.is_empty()),
-        stop: None,
-        stop_grace: Duration::from_millis(s.client.stop_grace_ms),
-        heartbeat_timeout: Duration::from_millis(s.client.heartbeat_timeout_ms),
-    }
-}
-
 /// The exit a failed client run deserves: worth retrying later (75) when
 /// the server could not be reached or was busy, bad configuration (2) when
 /// the server refused what we asked, a plain failure (1) otherwise.
@@ -344,11 +310,11 @@ fn print_game(g: &GameFinished) {
 }
 
 async fn play_game<G: PlayableGame>(settings: Settings) -> Result<(), CliError> {
-    let opponent = match settings.client.opponent {
-        OpponentChoice::Any => Opponent::Any,
-        OpponentChoice::House => Opponent::House,
-    };
     let (stop, signal) = session_stop(&settings);
+    let session = play_session(
+        &settings,
+        settings.search.seed.unwrap_or_else(super::clock_seed),
+    );
     let summary = match settings.client.server.clone() {
         Some(url) => {
             // Our own records, flushed after every game.
@@ -356,7 +322,7 @@ async fn play_game<G: PlayableGame>(settings: Settings) -> Result<(), CliError> 
             let mut write_error = None;
             let cfg = ClientConfig {
                 stop: Some(stop),
-                ..client_config(&settings, url, opponent)
+                ..ws::session::client_config(&session, url)
             };
             let name = settings.name.clone();
             let summary = client::run_client::<G>(cfg, |g| {
@@ -407,7 +373,8 @@ async fn play_game<G: PlayableGame>(settings: Settings) -> Result<(), CliError> 
             );
             let cfg = ClientConfig {
                 stop: Some(stop),
-                ..client_config(&settings, url, Opponent::House)
+                opponent: Opponent::House,
+                ..ws::session::client_config(&session, url)
             };
             let summary = client::run_client::<G>(cfg, print_game).await;
             let _ = stop_tx.send(());
@@ -509,7 +476,8 @@ async fn play_gat(settings: Settings) -> Result<(), CliError> {
     gat::session::end(&summary).map_err(session_error)
 }
 
-/// What the settings ask of a platform's own session, with our seed.
+/// What the settings ask of a platform's own session ([`gat::session`],
+/// [`ws::session`]), with our seed.
 fn play_session(s: &Settings, seed: u64) -> PlaySession {
     PlaySession {
         name: s.name.clone(),
@@ -521,11 +489,18 @@ fn play_session(s: &Settings, seed: u64) -> PlaySession {
         margin_ms: s.search.margin_ms,
         bank: s.search.time_policy == crate::config::TimePolicy::Bank,
         bank_ms: s.search.bank_ms,
+        increment_ms: s.search.increment_ms,
         games: s.client.games,
         seed,
         records: s.client.records.clone(),
+        opponent: s.client.opponent,
+        token: s.client.token.clone(),
         connect_timeout: Duration::from_millis(s.client.connect_timeout_ms),
         reconnect_window: Duration::from_millis(s.client.reconnect_window_ms),
+        backoff_initial: Duration::from_millis(s.client.backoff_initial_ms),
+        backoff_max: Duration::from_millis(s.client.backoff_max_ms),
+        max_reconnects: s.client.max_reconnects,
+        heartbeat_timeout: Duration::from_millis(s.client.heartbeat_timeout_ms),
         stop_grace: Duration::from_millis(s.client.stop_grace_ms),
         house: HouseBot {
             agent: s.server.house_agent.clone(),

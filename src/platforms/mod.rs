@@ -21,6 +21,7 @@ pub mod ws;
 
 use std::time::Duration;
 
+use crate::config::OpponentChoice;
 use crate::games::{AgentParams, GameKind};
 use crate::records::RecordWriter;
 
@@ -59,7 +60,7 @@ impl Platform {
 }
 
 /// A `play` session as the settings ask for it, for a platform's own
-/// session ([`gat::session`]).
+/// session ([`gat::session`], [`ws::session`]).
 #[derive(Clone, Debug)]
 pub struct PlaySession {
     /// Our name in the output and in records.
@@ -78,6 +79,8 @@ pub struct PlaySession {
     pub bank: bool,
     /// The bank for the whole game, in milliseconds (`None`: the platform's).
     pub bank_ms: Option<u64>,
+    /// Milliseconds each of our moves adds back to `bank_ms`.
+    pub increment_ms: u64,
     /// Games to play.
     pub games: u32,
     /// Our seed; each game's is derived from it.
@@ -85,9 +88,21 @@ pub struct PlaySession {
     /// The records file (empty: none): against a server our own, written
     /// after every game; against the house bot the in-process server's.
     pub records: String,
+    /// The opponent to ask a match server for.
+    pub opponent: OpponentChoice,
+    /// Sent to a server that asks for a token (empty: none).
+    pub token: String,
     pub connect_timeout: Duration,
     /// How long to keep retrying to connect before giving up.
     pub reconnect_window: Duration,
+    /// Wait before the first reconnect; doubles per consecutive failure.
+    pub backoff_initial: Duration,
+    /// Cap of the reconnect wait.
+    pub backoff_max: Duration,
+    /// Consecutive failed connection attempts tolerated.
+    pub max_reconnects: u32,
+    /// A connection with no inbound frame for this long is dead.
+    pub heartbeat_timeout: Duration,
     /// How long a game in progress is played out after a stop.
     pub stop_grace: Duration,
     /// The house bot, with no server.
