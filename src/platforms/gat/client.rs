@@ -6,6 +6,7 @@
 use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncWriteExt, BufReader};
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;
 
 use super::clock::{self, GatPlan};
@@ -417,85 +418,23 @@ pub async fn run_client_with(
     let mut summary = GatSummary::default();
     let first = cfg.first_game.max(1);
     for number in first..first.saturating_add(cfg.games) {
-        if cfg.stop.as_ref().is_some_and(|s| *s.borrow() != Stop::Run) {
+        if stop_asked(cfg) {
             summary.stopped = true;
             break;
         }
-        // A connection the server closes before its first line is no
-        // game (a server busy with another game refuses extra connections
-        // so): we reconnect, within the same window as for connecting.
-        let window_start = Instant::now();
-        let (mut game, played) = loop {
-            // A stop asked for while we were between connections: no new
-            // connection (one the server seated would lose its game).
-            if cfg.stop.as_ref().is_some_and(|s| *s.borrow() != Stop::Run) {
-                summary.stopped = true;
-                return Ok(summary);
-            }
-            let mut stop = cfg.stop.clone();
-            let window = cfg.reconnect_window.saturating_sub(window_start.elapsed());
-            // A connection made is used even if a stop came meanwhile: the
-            // server may have seated it already, and dropping it would lose
-            // that game (the stop then ends the session after it).
-            let stream = tokio::select! {
-                biased;
-                s = connect_retrying(&cfg.addr, cfg.connect_timeout, window, cfg.own_server) => s,
-                _ = wait_for_stop(&mut stop, Stop::Finish) => {
+        let (mut game, played) =
+            match connect_and_play(cfg, agent, budget, number, number == first).await {
+                Ok(g) => g,
+                Err(SessionEnd::Stopped) => {
                     summary.stopped = true;
                     return Ok(summary);
                 }
-            };
-            let stream = match stream {
-                Ok(s) => s,
-                // Not a single game yet: the server is not there.
-                Err(e) if number == first => return Err(e),
-                Err(e) => {
-                    tracing::error!(game = number, error = %e, "the server is gone");
+                Err(SessionEnd::ServerLost(e)) => {
                     summary.server_lost = Some(e);
                     return Ok(summary);
                 }
+                Err(SessionEnd::Unreachable(e)) => return Err(e),
             };
-            let _ = stream.set_nodelay(true);
-            agent.new_game();
-            let mut game = GatGame::new(number);
-            let played = tokio::select! {
-                r = play_game(stream, agent, budget, cfg.min_answer, &mut game) => r,
-                _ = abandon_after(cfg.stop.clone(), cfg.stop_grace) => {
-                    // Dropping the game closes its connection: the server
-                    // scores it as lost by disconnect.
-                    agent.cancel();
-                    game.abandoned = true;
-                    Err(Broke::Ours("abandoned: stop asked for".to_string()))
-                }
-            };
-            match played {
-                Err(Broke::NoGame(e)) => {
-                    if cfg.own_server {
-                        tracing::debug!(game = number, error = %e, "the server closed the connection before the game began; reconnecting");
-                    } else {
-                        tracing::warn!(game = number, error = %e, "the server closed the connection before the game began; reconnecting");
-                    }
-                    if window_start.elapsed() >= cfg.reconnect_window {
-                        let e = format!(
-                            "{e} (retried for {:.1} s)",
-                            window_start.elapsed().as_secs_f64()
-                        );
-                        if number == first {
-                            return Err(e);
-                        }
-                        summary.server_lost = Some(e);
-                        return Ok(summary);
-                    }
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-                Err(Broke::Server(e)) => {
-                    game.aborted = true;
-                    break (game, Err(e));
-                }
-                Err(Broke::Ours(e)) => break (game, Err(e)),
-                Ok(()) => break (game, Ok(())),
-            }
-        };
         if let Err(e) = played {
             tracing::error!(game = number, error = %e, aborted = game.aborted, "game broke off");
             eprintln!("game {number}: error: {e}");
@@ -505,12 +444,130 @@ pub async fn run_client_with(
         log_spent(&game);
         summary.add(&game);
         on_game(&game);
-        if game.abandoned || cfg.stop.as_ref().is_some_and(|s| *s.borrow() != Stop::Run) {
+        if game.abandoned || stop_asked(cfg) {
             summary.stopped = true;
             break;
         }
     }
     Ok(summary)
+}
+
+/// Whether a stop has been asked for.
+fn stop_asked(cfg: &GatClientConfig) -> bool {
+    cfg.stop.as_ref().is_some_and(|s| *s.borrow() != Stop::Run)
+}
+
+/// Why a session ends before its games are all played (other than by a
+/// game's own end).
+enum SessionEnd {
+    /// A stop was asked for between connections.
+    Stopped,
+    /// The server could not be reached again for a later game (why).
+    ServerLost(String),
+    /// The server could not be reached for the session's first game.
+    Unreachable(String),
+}
+
+/// Game `number` (the session's first with `first`): connects and plays it.
+/// A connection the server closes before its first line is no game (a
+/// server busy with another game refuses extra connections so): we
+/// reconnect, within the same window as for connecting. The game, with why
+/// it broke off if it did.
+async fn connect_and_play(
+    cfg: &GatClientConfig,
+    agent: &SearchThread<GeisterGame>,
+    budget: MoveBudget,
+    number: u32,
+    first: bool,
+) -> Result<(GatGame, Result<(), String>), SessionEnd> {
+    let window_start = Instant::now();
+    loop {
+        // A stop asked for while we were between connections: no new
+        // connection (one the server seated would lose its game).
+        if stop_asked(cfg) {
+            return Err(SessionEnd::Stopped);
+        }
+        let window = cfg.reconnect_window.saturating_sub(window_start.elapsed());
+        let stream = match connect_unless_stopped(cfg, window).await {
+            None => return Err(SessionEnd::Stopped),
+            Some(Ok(s)) => s,
+            // Not a single game yet: the server is not there.
+            Some(Err(e)) if first => return Err(SessionEnd::Unreachable(e)),
+            Some(Err(e)) => {
+                tracing::error!(game = number, error = %e, "the server is gone");
+                return Err(SessionEnd::ServerLost(e));
+            }
+        };
+        let (mut game, played) = play_connected(cfg, agent, budget, stream, number).await;
+        match played {
+            Err(Broke::NoGame(e)) => {
+                if cfg.own_server {
+                    tracing::debug!(game = number, error = %e, "the server closed the connection before the game began; reconnecting");
+                } else {
+                    tracing::warn!(game = number, error = %e, "the server closed the connection before the game began; reconnecting");
+                }
+                if window_start.elapsed() >= cfg.reconnect_window {
+                    let e = format!(
+                        "{e} (retried for {:.1} s)",
+                        window_start.elapsed().as_secs_f64()
+                    );
+                    return Err(if first {
+                        SessionEnd::Unreachable(e)
+                    } else {
+                        SessionEnd::ServerLost(e)
+                    });
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(Broke::Server(e)) => {
+                game.aborted = true;
+                return Ok((game, Err(e)));
+            }
+            Err(Broke::Ours(e)) => return Ok((game, Err(e))),
+            Ok(()) => return Ok((game, Ok(()))),
+        }
+    }
+}
+
+/// Connects within `window`; `None` if a stop comes first.
+async fn connect_unless_stopped(
+    cfg: &GatClientConfig,
+    window: Duration,
+) -> Option<Result<TcpStream, String>> {
+    let mut stop = cfg.stop.clone();
+    // A connection made is used even if a stop came meanwhile: the server
+    // may have seated it already, and dropping it would lose that game
+    // (the stop then ends the session after it).
+    tokio::select! {
+        biased;
+        s = connect_retrying(&cfg.addr, cfg.connect_timeout, window, cfg.own_server) => Some(s),
+        _ = wait_for_stop(&mut stop, Stop::Finish) => None,
+    }
+}
+
+/// Plays game `number` on `stream`, leaving it on a stop
+/// ([`GatClientConfig::stop`]).
+async fn play_connected(
+    cfg: &GatClientConfig,
+    agent: &SearchThread<GeisterGame>,
+    budget: MoveBudget,
+    stream: TcpStream,
+    number: u32,
+) -> (GatGame, Result<(), Broke>) {
+    let _ = stream.set_nodelay(true);
+    agent.new_game();
+    let mut game = GatGame::new(number);
+    let played = tokio::select! {
+        r = play_game(stream, agent, budget, cfg.min_answer, &mut game) => r,
+        _ = abandon_after(cfg.stop.clone(), cfg.stop_grace) => {
+            // Dropping the game closes its connection: the server
+            // scores it as lost by disconnect.
+            agent.cancel();
+            game.abandoned = true;
+            Err(Broke::Ours("abandoned: stop asked for".to_string()))
+        }
+    };
+    (game, played)
 }
 
 /// Logs a time plan at the start of a session: what a move gets (info),
@@ -736,170 +793,331 @@ async fn play_game(
     cfg_min_answer: Duration,
     game: &mut GatGame,
 ) -> Result<(), Broke> {
-    let (rd, mut wr) = stream.into_split();
-    let mut rd = LineReader::new(BufReader::new(rd));
-    let mut phase = Phase::Connected;
-    let mut set_retries = 0;
-    // What is left of our bank this game (a plan's bank; the server's may
-    // be larger).
-    let mut left = budget.plan.map_or(Duration::ZERO, |p| p.bank);
-    if let Some(p) = budget.plan {
-        game.bank_spent = Some(Duration::ZERO);
-        game.bank_left = Some(p.bank);
+    GameSession::new(stream, agent, budget, cfg_min_answer, game)
+        .run()
+        .await
+}
+
+/// What the connection gave us next.
+enum Event {
+    /// A whole line from the server.
+    Line(String),
+    /// Nothing for [`IDLE_TIMEOUT`].
+    Idle,
+    /// The server closed the connection.
+    Closed,
+    /// The line could not be read.
+    ReadError(std::io::Error),
+}
+
+/// What a handler asks of the loop.
+enum Step {
+    /// Send this and wait for the next line.
+    Reply(ClientMsg),
+    /// Nothing to send: wait for the next line.
+    Wait,
+    /// The game is over.
+    Over,
+}
+
+/// One game on one connection: its state between the server's lines, and
+/// one handler per event and message. [`GameSession::run`] reads an event,
+/// hands it to its handler and sends what the handler answers.
+struct GameSession<'a> {
+    rd: LineReader<BufReader<OwnedReadHalf>>,
+    wr: OwnedWriteHalf,
+    agent: &'a SearchThread<GeisterGame>,
+    budget: MoveBudget,
+    /// No answer leaves sooner than this after its `MOV?`.
+    min_answer: Duration,
+    game: &'a mut GatGame,
+    phase: Phase,
+    set_retries: u32,
+    /// What is left of our bank this game (a plan's bank; the server's may
+    /// be larger).
+    left: Duration,
+    /// When the `MOV?` being answered was read.
+    asked_at: Option<Instant>,
+    /// The opponent's pieces as last seen (in our frame), and when our last
+    /// line went out: the opponent's moves are read off the boards.
+    opp_seen: [PiecePlace; PIECES],
+    sent_at: Option<Instant>,
+}
+
+impl<'a> GameSession<'a> {
+    fn new(
+        stream: TcpStream,
+        agent: &'a SearchThread<GeisterGame>,
+        budget: MoveBudget,
+        min_answer: Duration,
+        game: &'a mut GatGame,
+    ) -> Self {
+        let (rd, wr) = stream.into_split();
+        let left = budget.plan.map_or(Duration::ZERO, |p| p.bank);
+        if let Some(p) = budget.plan {
+            game.bank_spent = Some(Duration::ZERO);
+            game.bank_left = Some(p.bank);
+        }
+        GameSession {
+            rd: LineReader::new(BufReader::new(rd)),
+            wr,
+            agent,
+            budget,
+            min_answer,
+            game,
+            phase: Phase::Connected,
+            set_retries: 0,
+            left,
+            asked_at: None,
+            opp_seen: start_places(),
+            sent_at: None,
+        }
     }
-    let mut asked_at: Option<Instant> = None;
-    // The opponent's pieces as last seen (in our frame), and when our last
-    // line went out: the opponent's moves are read off the boards.
-    let mut opp_seen = start_places();
-    let mut sent_at: Option<Instant> = None;
-    loop {
-        let line = match tokio::time::timeout(IDLE_TIMEOUT, rd.next_line()).await {
-            Err(_) => {
-                return Err(Broke::Server(format!(
-                    "the server sent nothing for {} s",
-                    IDLE_TIMEOUT.as_secs()
-                )))
+
+    /// Plays the game out: `Ok` once the server has given its verdict.
+    async fn run(mut self) -> Result<(), Broke> {
+        loop {
+            let step = match self.next_event().await {
+                Event::Line(line) => self.on_line(&line).await?,
+                Event::Idle => return Err(self.on_idle()),
+                Event::Closed => return Err(self.on_closed()),
+                Event::ReadError(e) => return Err(self.on_read_error(e)),
+            };
+            match step {
+                Step::Reply(m) => self.send(m).await?,
+                Step::Wait => {}
+                Step::Over => return Ok(()),
             }
-            Ok(Ok(None)) if phase == Phase::Connected => {
-                return Err(Broke::NoGame("the server closed the connection".into()))
-            }
-            Ok(Err(e))
-                if phase == Phase::Connected
-                    && matches!(
-                        e.kind(),
-                        std::io::ErrorKind::ConnectionReset
-                            | std::io::ErrorKind::ConnectionAborted
-                            | std::io::ErrorKind::UnexpectedEof
-                    ) =>
-            {
-                return Err(Broke::NoGame(format!("reading from the server: {e}")))
-            }
-            Ok(Err(e)) => {
-                tracing::warn!(error = %e, "cannot read the server's line");
-                return Err(Broke::Server(format!("reading from the server: {e}")));
-            }
-            Ok(Ok(None)) => {
-                return Err(Broke::Server(format!(
-                    "the server closed the connection ({phase:?})"
-                )))
-            }
-            Ok(Ok(Some(l))) => l,
-        };
-        let msg = parse_server_line(&line).map_err(|e| {
-            tracing::warn!(line = %show_line(&line), error = %e.0, "a bad line from the server");
+        }
+    }
+
+    /// The next line, or why there is none.
+    async fn next_event(&mut self) -> Event {
+        match tokio::time::timeout(IDLE_TIMEOUT, self.rd.next_line()).await {
+            Err(_) => Event::Idle,
+            Ok(Ok(None)) => Event::Closed,
+            Ok(Err(e)) => Event::ReadError(e),
+            Ok(Ok(Some(l))) => Event::Line(l),
+        }
+    }
+
+    /// The server went silent.
+    fn on_idle(&self) -> Broke {
+        Broke::Server(format!(
+            "the server sent nothing for {} s",
+            IDLE_TIMEOUT.as_secs()
+        ))
+    }
+
+    /// The server closed the connection: before its first line, no game.
+    fn on_closed(&self) -> Broke {
+        if self.phase == Phase::Connected {
+            return Broke::NoGame("the server closed the connection".into());
+        }
+        Broke::Server(format!(
+            "the server closed the connection ({:?})",
+            self.phase
+        ))
+    }
+
+    /// A line could not be read: a connection dropped before the server's
+    /// first line is no game.
+    fn on_read_error(&self, e: std::io::Error) -> Broke {
+        if self.phase == Phase::Connected
+            && matches!(
+                e.kind(),
+                std::io::ErrorKind::ConnectionReset
+                    | std::io::ErrorKind::ConnectionAborted
+                    | std::io::ErrorKind::UnexpectedEof
+            )
+        {
+            return Broke::NoGame(format!("reading from the server: {e}"));
+        }
+        tracing::warn!(error = %e, "cannot read the server's line");
+        Broke::Server(format!("reading from the server: {e}"))
+    }
+
+    /// A line from the server: parsed, checked against the phase, and
+    /// handed to its message's handler.
+    async fn on_line(&mut self, line: &str) -> Result<Step, Broke> {
+        let msg = parse_server_line(line).map_err(|e| {
+            tracing::warn!(line = %show_line(line), error = %e.0, "a bad line from the server");
             Broke::Server(format!(
                 "bad line from the server '{}': {}",
-                show_line(&line),
+                show_line(line),
                 e.0
             ))
         })?;
-        phase = phase.on_server(&msg).map_err(|e| Broke::Server(e.0))?;
+        self.phase = self.phase.on_server(&msg).map_err(|e| Broke::Server(e.0))?;
         if let ServerMsg::MoveQuestion(board) | ServerMsg::End(_, board) = &msg {
-            if let Ok(v) = View::from_gat(&board.to_string()) {
-                let now = *v.opp_places();
-                if let Some(m) = opponent_move(&opp_seen, &now) {
-                    game.moves.push(GeisterGame::move_to_json(Action::Move(m)));
-                    game.move_ms
-                        .push(sent_at.map_or(0, |t| t.elapsed().as_millis() as u64));
-                }
-                opp_seen = now;
-            }
+            self.note_opponent_move(board);
         }
-        let reply = match msg {
-            ServerMsg::SetQuestion => {
-                let s = setup(agent).await.map_err(Broke::Ours)?;
-                game.our_setup = Some(s);
-                Some(ClientMsg::Set(reds_of(s).map_err(Broke::Ours)?))
+        match msg {
+            ServerMsg::SetQuestion => self.on_set_question().await,
+            ServerMsg::Ng => self.on_ng().await,
+            ServerMsg::Ok | ServerMsg::OkCaptured(_) => Ok(self.on_ok()),
+            ServerMsg::MoveQuestion(board) => self.on_move_question(board).await,
+            ServerMsg::End(o, board) => Ok(self.on_end(o, board)),
+        }
+    }
+
+    /// Records the opponent's move read off a board (the one piece of its
+    /// that moved since the last board), timed from our last line.
+    fn note_opponent_move(&mut self, board: &GatBoard) {
+        if let Ok(v) = View::from_gat(&board.to_string()) {
+            let now = *v.opp_places();
+            if let Some(m) = opponent_move(&self.opp_seen, &now) {
+                self.game
+                    .moves
+                    .push(GeisterGame::move_to_json(Action::Move(m)));
+                self.game
+                    .move_ms
+                    .push(self.sent_at.map_or(0, |t| t.elapsed().as_millis() as u64));
             }
-            ServerMsg::Ng if phase == Phase::MustSet => {
-                set_retries += 1;
-                if set_retries > MAX_SET_RETRIES {
-                    return Err(Broke::Ours("the server refused every SET".into()));
-                }
-                tracing::warn!("the server refused our SET; trying another setup");
-                let s = setup(agent).await.map_err(Broke::Ours)?;
-                game.our_setup = Some(s);
-                Some(ClientMsg::Set(reds_of(s).map_err(Broke::Ours)?))
-            }
-            ServerMsg::Ng => {
-                tracing::warn!("the server refused our move");
-                game.refused = true;
-                None
-            }
-            ServerMsg::Ok | ServerMsg::OkCaptured(_) => None,
-            ServerMsg::MoveQuestion(board) => {
-                let start = Instant::now();
-                asked_at = Some(start);
-                let seat = *game
-                    .seat
-                    .get_or_insert(if opponent_unmoved(&board) { 0 } else { 1 });
-                let mut view = View::from_gat(&board.to_string()).map_err(|e| {
-                    Broke::Server(format!("inconsistent board from the server: {e}"))
-                })?;
-                view.set_context(seat, 2 * game.our_moves + seat as u32, true);
-                let legal = view.legal_moves();
-                let Some(&fallback) = legal.first() else {
-                    return Err(Broke::Server("no legal move on the server's board".into()));
-                };
-                let ply = 2 * game.our_moves + seat as u32;
-                let limits = budget.limits(start, left, game.our_moves, ply);
-                let mv = match choose(
-                    agent,
-                    view,
-                    limits,
-                    budget.most() + Duration::from_millis(500),
-                )
-                .await
-                {
-                    Some(m) if view.is_legal(m) => m,
-                    other => {
-                        tracing::warn!(
-                            ?other,
-                            "the agent gave no legal move in time; playing a fallback"
-                        );
-                        fallback
-                    }
-                };
-                game.our_moves += 1;
-                if let Some(wait) = cfg_min_answer.checked_sub(start.elapsed()) {
-                    tokio::time::sleep(wait).await;
-                }
-                Some(ClientMsg::Move {
-                    piece: mv.piece,
-                    dir: mv.dir,
-                })
-            }
-            ServerMsg::End(o, board) => {
-                game.outcome = Some(o);
-                game.ending = ending_of(o, &board);
-                // The end board shows the opponent's true colours: agents
-                // that learn from game to game see them.
-                if let Some(view) = game.seat.and_then(|s| end_view(&board, s, game.our_moves)) {
-                    game.opp_setup = opponent_setup(&view);
-                    agent.game_over(Obs::Play(view));
-                }
-                return Ok(());
+            self.opp_seen = now;
+        }
+    }
+
+    /// `SET?`: the agent's setup.
+    async fn on_set_question(&mut self) -> Result<Step, Broke> {
+        self.set_reply().await
+    }
+
+    /// `NG`: to our `SET:` (the phase is back to setting), or to our move.
+    async fn on_ng(&mut self) -> Result<Step, Broke> {
+        if self.phase == Phase::MustSet {
+            self.on_set_refused().await
+        } else {
+            Ok(self.on_move_refused())
+        }
+    }
+
+    /// `NG` to our `SET:`: another setup, a few times at most.
+    async fn on_set_refused(&mut self) -> Result<Step, Broke> {
+        self.set_retries += 1;
+        if self.set_retries > MAX_SET_RETRIES {
+            return Err(Broke::Ours("the server refused every SET".into()));
+        }
+        tracing::warn!("the server refused our SET; trying another setup");
+        self.set_reply().await
+    }
+
+    /// A setup from the agent, as `SET:`.
+    async fn set_reply(&mut self) -> Result<Step, Broke> {
+        let s = setup(self.agent).await.map_err(Broke::Ours)?;
+        self.game.our_setup = Some(s);
+        Ok(Step::Reply(ClientMsg::Set(
+            reds_of(s).map_err(Broke::Ours)?,
+        )))
+    }
+
+    /// `NG` to our move: noted; the server ends the game.
+    fn on_move_refused(&mut self) -> Step {
+        tracing::warn!("the server refused our move");
+        self.game.refused = true;
+        Step::Wait
+    }
+
+    /// `OK` (or `OK` with a capture) to our line: nothing to answer.
+    fn on_ok(&self) -> Step {
+        Step::Wait
+    }
+
+    /// `MOV?`: the board becomes a search submitted to the agent, under
+    /// this move's limits (hook: where a request becomes a search). The
+    /// answer is its move, or a fallback when it gives none in time, held
+    /// back until [`GameSession::min_answer`] after the question.
+    async fn on_move_question(&mut self, board: GatBoard) -> Result<Step, Broke> {
+        let start = Instant::now();
+        self.asked_at = Some(start);
+        let seat = *self
+            .game
+            .seat
+            .get_or_insert(if opponent_unmoved(&board) { 0 } else { 1 });
+        let mut view = View::from_gat(&board.to_string())
+            .map_err(|e| Broke::Server(format!("inconsistent board from the server: {e}")))?;
+        view.set_context(seat, 2 * self.game.our_moves + seat as u32, true);
+        let legal = view.legal_moves();
+        let Some(&fallback) = legal.first() else {
+            return Err(Broke::Server("no legal move on the server's board".into()));
+        };
+        let ply = 2 * self.game.our_moves + seat as u32;
+        let limits = self
+            .budget
+            .limits(start, self.left, self.game.our_moves, ply);
+        let most = self.budget.most() + Duration::from_millis(500);
+        let mv = match choose(self.agent, view, limits, most).await {
+            Some(m) if view.is_legal(m) => m,
+            other => {
+                tracing::warn!(
+                    ?other,
+                    "the agent gave no legal move in time; playing a fallback"
+                );
+                fallback
             }
         };
-        if let Some(m) = reply {
-            phase = phase.on_client(&m).map_err(|e| Broke::Ours(e.0))?;
-            wr.write_all(format_client(&m).as_bytes())
-                .await
-                .map_err(|e| Broke::Server(format!("writing to the server: {e}")))?;
-            sent_at = Some(Instant::now());
-            if let (ClientMsg::Move { piece, dir }, Some(start)) = (&m, asked_at.take()) {
-                let took = start.elapsed();
-                let charged = clock::charge(took, CHARGE_SLACK).min(left);
-                left -= charged;
-                if let (Some(spent), Some(_)) = (game.bank_spent.as_mut(), budget.plan) {
-                    *spent += charged;
-                    game.bank_left = Some(left);
-                }
-                let mv = Move::new(*piece, *dir);
-                game.moves.push(GeisterGame::move_to_json(Action::Move(mv)));
-                game.move_ms.push(took.as_millis() as u64);
-            }
+        self.game.our_moves += 1;
+        if let Some(wait) = self.min_answer.checked_sub(start.elapsed()) {
+            tokio::time::sleep(wait).await;
         }
+        Ok(Step::Reply(ClientMsg::Move {
+            piece: mv.piece,
+            dir: mv.dir,
+        }))
+    }
+
+    /// The verdict: the game is over. The end board shows the opponent's
+    /// true colours: agents that learn from game to game see them.
+    fn on_end(&mut self, o: Outcome, board: GatBoard) -> Step {
+        self.game.outcome = Some(o);
+        self.game.ending = ending_of(o, &board);
+        if let Some(view) = self
+            .game
+            .seat
+            .and_then(|s| end_view(&board, s, self.game.our_moves))
+        {
+            self.game.opp_setup = opponent_setup(&view);
+            self.agent.game_over(Obs::Play(view));
+        }
+        Step::Over
+    }
+
+    /// Writes `m` to the server; a move is then booked
+    /// ([`GameSession::on_move_sent`]).
+    async fn send(&mut self, m: ClientMsg) -> Result<(), Broke> {
+        self.phase = self.phase.on_client(&m).map_err(|e| Broke::Ours(e.0))?;
+        self.wr
+            .write_all(format_client(&m).as_bytes())
+            .await
+            .map_err(|e| Broke::Server(format!("writing to the server: {e}")))?;
+        self.sent_at = Some(Instant::now());
+        if let ClientMsg::Move { piece, dir } = m {
+            self.on_move_sent(Move::new(piece, dir));
+        }
+        Ok(())
+    }
+
+    /// Our move has been written to the server (hook: the search is free
+    /// until the next `MOV?`): its time is booked ([`GameSession::book_move`]).
+    fn on_move_sent(&mut self, mv: Move) {
+        if let Some(start) = self.asked_at.take() {
+            self.book_move(mv, start.elapsed());
+        }
+    }
+
+    /// Records our move `mv`, which took `took` from its `MOV?` to its
+    /// answer, and counts what the server charges the bank for it.
+    fn book_move(&mut self, mv: Move, took: Duration) {
+        let charged = clock::charge(took, CHARGE_SLACK).min(self.left);
+        self.left -= charged;
+        if let (Some(spent), Some(_)) = (self.game.bank_spent.as_mut(), self.budget.plan) {
+            *spent += charged;
+            self.game.bank_left = Some(self.left);
+        }
+        self.game
+            .moves
+            .push(GeisterGame::move_to_json(Action::Move(mv)));
+        self.game.move_ms.push(took.as_millis() as u64);
     }
 }
 

@@ -128,59 +128,117 @@ pub fn stdin_lines() -> Lines {
 /// `action move`. Errors only if the agent cannot be built or `out` fails.
 pub async fn run_bot(
     cfg: &StdioConfig,
-    mut input: Lines,
+    input: Lines,
     out: &mut (dyn Write + Send),
 ) -> Result<StdioSummary, String> {
-    let agent = golad::agents::build(&cfg.agent, &cfg.params, cfg.seed)?;
-    let search = SearchThread::<GolState>::spawn(agent);
-    tracing::info!(agent = %cfg.agent, playouts = ?cfg.playouts, time_ms = ?cfg.time_ms,
-        margin_ms = cfg.margin_ms, "golad bot on stdin/stdout");
-    let mut view = BotView::new();
-    let mut summary = StdioSummary::default();
-    // When the last answer was written: no request can have been sent
-    // before it.
-    let mut answered_at: Option<Instant> = None;
-    while let Some((line, read_at)) = input.recv().await {
-        let at = answered_at.map_or(read_at, |a| read_at.max(a));
-        let line = match line {
-            lines::Line::Full(l) => l,
-            lines::Line::TooLong { start, bytes } => {
-                tracing::warn!(
-                    bytes,
-                    limit = lines::MAX_LINE,
-                    "a line over the limit of {} bytes; skipping it",
-                    lines::MAX_LINE
-                );
-                if !riddles::is_move_request(&start) {
-                    summary.skipped_lines += 1;
-                    continue;
+    StdioBot::new(cfg, out)?.run(input).await
+}
+
+/// The bot between lines: the agent's search thread, the game as the lines
+/// told it, the counts, when the last answer was written and where answers
+/// go. [`StdioBot::run`] hands each line to its handler.
+struct StdioBot<'a> {
+    cfg: &'a StdioConfig,
+    search: SearchThread<GolState>,
+    view: BotView,
+    summary: StdioSummary,
+    /// When the last answer was written: no request can have been sent
+    /// before it.
+    answered_at: Option<Instant>,
+    out: &'a mut (dyn Write + Send),
+}
+
+impl<'a> StdioBot<'a> {
+    /// Builds the agent and starts its search thread.
+    fn new(cfg: &'a StdioConfig, out: &'a mut (dyn Write + Send)) -> Result<Self, String> {
+        let agent = golad::agents::build(&cfg.agent, &cfg.params, cfg.seed)?;
+        let search = SearchThread::<GolState>::spawn(agent);
+        tracing::info!(agent = %cfg.agent, playouts = ?cfg.playouts, time_ms = ?cfg.time_ms,
+            margin_ms = cfg.margin_ms, "golad bot on stdin/stdout");
+        Ok(StdioBot {
+            cfg,
+            search,
+            view: BotView::new(),
+            summary: StdioSummary::default(),
+            answered_at: None,
+            out,
+        })
+    }
+
+    /// Reads `input` to its end, one handler per kind of line.
+    async fn run(mut self, mut input: Lines) -> Result<StdioSummary, String> {
+        while let Some((line, read_at)) = input.recv().await {
+            match line {
+                lines::Line::Full(l) => self.on_line(&l, read_at).await?,
+                lines::Line::TooLong { start, bytes } => {
+                    self.on_too_long(&start, bytes, read_at).await?
                 }
-                // Still a request: answered, with `pass`.
-                start
+                lines::Line::Unterminated(l) => self.on_unterminated(&l),
             }
-            lines::Line::Unterminated(l) => {
-                tracing::warn!(
-                    bytes = l.len(),
-                    "the input ended in the middle of a line; ignoring it"
-                );
-                summary.skipped_lines += 1;
-                continue;
-            }
-        };
-        let request = match riddles::parse_line(&line) {
-            Ok(ev) => match view.apply(ev) {
+        }
+        Ok(self.on_end_of_input())
+    }
+
+    /// A whole line: folded into the view; a move request is answered, and
+    /// a line that cannot be read skipped.
+    async fn on_line(&mut self, line: &str, read_at: Instant) -> Result<(), String> {
+        let request = match riddles::parse_line(line) {
+            Ok(ev) => match self.view.apply(ev) {
                 Some(r) => r,
-                None => continue,
+                None => return Ok(()),
             },
-            Err(e) if riddles::is_move_request(&line) => {
+            Err(e) if riddles::is_move_request(line) => {
                 Err(format!("unreadable move request ({e})"))
             }
             Err(e) => {
-                summary.skipped_lines += 1;
+                self.summary.skipped_lines += 1;
                 tracing::warn!(error = %e, "skipping a line");
-                continue;
+                return Ok(());
             }
         };
+        self.on_request(request, read_at).await
+    }
+
+    /// A line over the limit: skipped, unless it starts as a move request
+    /// (then answered, with `pass`).
+    async fn on_too_long(
+        &mut self,
+        start: &str,
+        bytes: usize,
+        read_at: Instant,
+    ) -> Result<(), String> {
+        tracing::warn!(
+            bytes,
+            limit = lines::MAX_LINE,
+            "a line over the limit of {} bytes; skipping it",
+            lines::MAX_LINE
+        );
+        if !riddles::is_move_request(start) {
+            self.summary.skipped_lines += 1;
+            return Ok(());
+        }
+        // Still a request: answered, with `pass`.
+        self.on_line(start, read_at).await
+    }
+
+    /// A last line without its newline: ignored.
+    fn on_unterminated(&mut self, l: &str) {
+        tracing::warn!(
+            bytes = l.len(),
+            "the input ended in the middle of a line; ignoring it"
+        );
+        self.summary.skipped_lines += 1;
+    }
+
+    /// A move request (or why it cannot be played: then `pass`), timed
+    /// from when it was read or, if later, from our previous answer; its
+    /// answer is written.
+    async fn on_request(
+        &mut self,
+        request: Result<MoveRequest, String>,
+        read_at: Instant,
+    ) -> Result<(), String> {
+        let at = self.answered_at.map_or(read_at, |a| read_at.max(a));
         if at > read_at {
             tracing::debug!(
                 queued_ms = (at - read_at).as_secs_f64() * 1e3,
@@ -188,28 +246,54 @@ pub async fn run_bot(
             );
         }
         let (mv, forced) = match request {
-            Ok(req) => answer(cfg, &search, &req, at).await,
+            Ok(req) => self.on_move_request(&req, at).await,
             Err(why) => {
                 tracing::warn!(%why, "{FORCED_PASS}: answering pass");
                 (Move::Pass, true)
             }
         };
-        let written = writeln!(out, "{mv}").and_then(|_| out.flush());
+        self.send(mv, forced, at)
+    }
+
+    /// A readable move request becomes a search submitted to the agent
+    /// (hook: where a request becomes a search): its move, and whether it
+    /// is a forced pass ([`answer`]).
+    async fn on_move_request(&mut self, req: &MoveRequest, at: Instant) -> (Move, bool) {
+        answer(self.cfg, &self.search, req, at).await
+    }
+
+    /// Writes the answer to `mv`'s request, flushed, and books it
+    /// ([`StdioBot::on_answer_written`]).
+    fn send(&mut self, mv: Move, forced: bool, at: Instant) -> Result<(), String> {
+        let written = writeln!(self.out, "{mv}").and_then(|_| self.out.flush());
         if let Err(e) = written {
             return Err(format!("cannot write the answer to stdout: {e}"));
         }
-        answered_at = Some(Instant::now());
-        summary.answered += 1;
-        summary.forced_passes += u32::from(forced);
+        self.on_answer_written(mv, forced, at);
+        Ok(())
+    }
+
+    /// Our answer has been written (hook: the search is free until the
+    /// next request): the next request is timed from now, and the answer
+    /// counted.
+    fn on_answer_written(&mut self, mv: Move, forced: bool, at: Instant) {
+        self.answered_at = Some(Instant::now());
+        self.summary.answered += 1;
+        self.summary.forced_passes += u32::from(forced);
         tracing::debug!(answer = %mv, elapsed_ms = at.elapsed().as_secs_f64() * 1e3, "written");
     }
-    tracing::info!(
-        answered = summary.answered,
-        forced_passes = summary.forced_passes,
-        skipped_lines = summary.skipped_lines,
-        "end of input"
-    );
-    Ok(summary)
+
+    /// The end of input: the counts.
+    fn on_end_of_input(self) -> StdioSummary {
+        let summary = self.summary;
+        tracing::info!(
+            answered = summary.answered,
+            forced_passes = summary.forced_passes,
+            skipped_lines = summary.skipped_lines,
+            "end of input"
+        );
+        summary
+    }
 }
 
 /// The move for `req`, and whether it is a forced pass.
