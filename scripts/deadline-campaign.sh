@@ -18,12 +18,14 @@
 #     and a move over 100 ms ends its game as a timeout there, so at the
 #     default judge of 100 ms the timeouts are the check for those games.
 #
-#   scripts/deadline-campaign.sh [-m MOVES] [-b BINARY] [-o DIR] [-n] [-j MS] [-a AGENT] [GAME...]
+#   scripts/deadline-campaign.sh [-m MOVES] [-b BINARY] [-o DIR] [-n] [-p on|off] [-j MS] [-a AGENT] [GAME...]
 #
 #   -m MOVES   moves per game (default 2000)
 #   -b BINARY  the ladderbot binary (default target/release/ladderbot)
 #   -o DIR     where records and logs go (default a new temporary folder)
 #   -n         no load (for a baseline on an idle machine)
+#   -p on|off  every bot thinks on the opponent's time (on) or not (off),
+#              whatever its profile says (LADDERBOT_SEARCH__PONDER); CI runs -p on
 #   -j MS      judge answers against MS instead of 100 (the clocks stay at 100 ms;
 #              a stricter MS shows that the judging can fail)
 #   -a AGENT   the agent of both GOLAD bots instead of golad-best's (CI runs
@@ -45,12 +47,17 @@ OUT=""
 LOAD=1
 JUDGE=""
 GOLAD_AGENT=""
-while getopts "m:b:o:nj:a:" opt; do
+while getopts "m:b:o:np:j:a:" opt; do
     case $opt in
         m) MOVES=$OPTARG ;;
         b) BIN=$OPTARG ;;
         o) OUT=$OPTARG ;;
         n) LOAD=0 ;;
+        p) case $OPTARG in
+               on) export LADDERBOT_SEARCH__PONDER=true ;;
+               off) export LADDERBOT_SEARCH__PONDER=false ;;
+               *) echo "-p: on or off" >&2; exit 2 ;;
+           esac ;;
         j) JUDGE=$OPTARG ;;
         a) GOLAD_AGENT=$OPTARG ;;
         *) sed -n '2,/^set -euo/p' "$0" | grep '^#'; exit 2 ;;
@@ -79,6 +86,7 @@ if [ "$LOAD" = 1 ]; then
     done
     echo "load: $(nproc) x 'yes > /dev/null' (pids ${PIDS[*]})"
 fi
+echo "pondering: ${LADDERBOT_SEARCH__PONDER:-as each profile says}"
 
 FAILED=0
 LIMIT=100

@@ -340,6 +340,52 @@ fn answers_are_within_100_ms_of_the_request() {
     assert!(worst < ANSWER_LIMIT, "slowest answer {worst:?}");
 }
 
+/// Thinking on the opponent's time (`--ponder on`): between an answer and
+/// the next request (the engine waits for the opponent, here 60 ms) the
+/// bot ponders, and each request still gets its answer within the same
+/// limit as without; stdout carries the answers only.
+#[test]
+fn a_pondering_bot_answers_within_100_ms_of_the_request() {
+    let path = transcripts()
+        .into_iter()
+        .find(|p| p.ends_with("golad_seed_abc_player0.txt"))
+        .unwrap();
+    let lines = engine_lines(&path);
+    let mut bot = Bot::start(&["--ponder", "on"]);
+    let mut turn = Turn {
+        max_rounds: 100,
+        ..Default::default()
+    };
+    let mut times = Vec::new();
+    for l in &lines {
+        if l.starts_with("action move") {
+            // The opponent's turn: the bot is pondering meanwhile.
+            std::thread::sleep(Duration::from_millis(60));
+            let (reply, took) = bot.ask(l);
+            check_reply(&turn, &reply, "abc player0 pondering");
+            times.push(took);
+        } else {
+            note(&mut turn, l);
+            bot.feed(l);
+        }
+    }
+    let err = bot.finish();
+    let worst = times.iter().max().copied().unwrap();
+    eprintln!("latencies: {times:?}");
+    assert!(worst < ANSWER_LIMIT, "slowest answer {worst:?}");
+    // It did ponder: the last log line counts the ponders.
+    let end = err
+        .lines()
+        .find(|l| l.contains("end of input"))
+        .expect("the end-of-input line");
+    let v: serde_json::Value = serde_json::from_str(end).unwrap();
+    let ponders = v["fields"]["ponders"].as_u64().unwrap_or(0);
+    assert!(
+        ponders * 2 >= times.len() as u64,
+        "{ponders} ponders: {end}"
+    );
+}
+
 #[test]
 fn a_line_over_the_limit_is_skipped_with_a_warning_and_a_partial_last_line_is_ignored() {
     let mut bot = Bot::start(&[]);

@@ -74,6 +74,9 @@ pub struct PlayArgs {
     /// Milliseconds each of our moves adds back to --bank-ms.
     #[arg(long, value_name = "MS")]
     pub increment_ms: Option<u64>,
+    /// Think on the opponent's time (search.ponder): `on` or `off`.
+    #[arg(long, value_parser = ["on", "off"])]
+    pub ponder: Option<String>,
 }
 
 impl PlayArgs {
@@ -141,6 +144,9 @@ impl PlayArgs {
         if let Some(i) = self.increment_ms {
             s.search.increment_ms = i;
         }
+        if let Some(p) = &self.ponder {
+            s.search.ponder = p == "on";
+        }
         if s.client.stdio && s.game != Some(crate::platforms::riddles::GAME) {
             return Err(CliError::Usage(
                 "play: stdio mode (--stdio, client.stdio) is only for golad".into(),
@@ -170,6 +176,7 @@ impl PlayArgs {
             time_policy: None,
             bank_ms: None,
             increment_ms: None,
+            ponder: None,
         }
     }
 }
@@ -214,6 +221,7 @@ fn run_stdio(settings: Settings) -> Result<(), CliError> {
         seed: settings.search.seed.unwrap_or_else(super::clock_seed),
         max_answer_ms: crate::platforms::riddles::bot::MAX_ANSWER_MS,
         bank: settings.search.time_policy == crate::config::TimePolicy::Bank,
+        ponder: settings.search.ponder,
     };
     let rt = super::runtime()?;
     let result = rt.block_on(async {
@@ -490,6 +498,7 @@ fn play_session(s: &Settings, seed: u64) -> PlaySession {
         bank: s.search.time_policy == crate::config::TimePolicy::Bank,
         bank_ms: s.search.bank_ms,
         increment_ms: s.search.increment_ms,
+        ponder: s.search.ponder,
         games: s.client.games,
         seed,
         records: s.client.records.clone(),

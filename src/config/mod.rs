@@ -75,6 +75,10 @@ pub struct SearchSettings {
     pub bank_ms: Option<u64>,
     /// What each of our moves adds back to `bank_ms`, in milliseconds.
     pub increment_ms: u64,
+    /// Think on the opponent's time: after each answer the agent goes on
+    /// searching the opponent's replies until the next request (which
+    /// always preempts it), keeping what it finds. Off by default.
+    pub ponder: bool,
 }
 
 /// How a bot spends a platform's clock (see [`SearchSettings::time_policy`]).
@@ -279,6 +283,7 @@ impl Default for SearchSettings {
             time_policy: TimePolicy::Fixed,
             bank_ms: None,
             increment_ms: 0,
+            ponder: false,
         }
     }
 }

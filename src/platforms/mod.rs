@@ -81,6 +81,8 @@ pub struct PlaySession {
     pub bank_ms: Option<u64>,
     /// Milliseconds each of our moves adds back to `bank_ms`.
     pub increment_ms: u64,
+    /// Think on the opponent's time (`search.ponder`).
+    pub ponder: bool,
     /// Games to play.
     pub games: u32,
     /// Our seed; each game's is derived from it.

@@ -234,6 +234,8 @@ impl Driver for OverGat {
                 stop_grace: Duration::ZERO,
                 first_game: index + 1,
                 own_server: true,
+                // Both clients share this machine: no pondering.
+                ponder: false,
             }
         };
         let seat_of = |k: usize| if k == 0 { a_seat } else { 1 - a_seat };

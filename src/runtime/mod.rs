@@ -5,7 +5,7 @@
 
 pub mod search_thread;
 
-pub use search_thread::{SearchError, SearchHandle, SearchThread};
+pub use search_thread::{PonderStats, SearchError, SearchHandle, SearchThread, PONDER_CAP};
 
 use tokio::sync::watch;
 

@@ -1,6 +1,14 @@
 //! A dedicated OS thread owning one agent. Async code submits positions over a
 //! std channel and awaits the decision on a tokio oneshot, so the search never
 //! runs on (or blocks) an async worker thread.
+//!
+//! With pondering on ([`SearchThread::set_ponder`]), the thread goes on
+//! thinking after each answer ([`Agent::ponder`]: the opponent's replies to
+//! the move just chosen) until anything else is asked of it: a search, a new
+//! game, a game over, a cancel, [`SearchThread::stop_pondering`] or a drop
+//! each raise the ponder's stop flag right after queueing their request, and
+//! the thread looks for a queued request before it starts to ponder, so a
+//! request never waits for more than the agent's next look at the flag.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -12,7 +20,8 @@ use std::thread::JoinHandle;
 use tokio::sync::oneshot;
 
 use crate::model::Model;
-use crate::search::{Agent, Decision, Limits};
+use crate::search::{Agent, Deadline, Decision, Limits};
+use std::time::{Duration, Instant};
 
 /// Why a search produced no decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -45,6 +54,40 @@ pub struct SearchThread<G: Model> {
     cancels: Arc<AtomicU64>,
     thread: Option<JoinHandle<()>>,
     agent_name: String,
+    ponder: Arc<Ponder>,
+}
+
+/// The longest a ponder runs without a request (an opponent that thinks
+/// longer leaves the rest unused; a tree has its own node cap).
+pub const PONDER_CAP: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// What pondering shares between the thread and its owner.
+#[derive(Debug, Default)]
+struct Ponder {
+    /// Whether to ponder after each answer.
+    on: AtomicBool,
+    /// Raised to end a ponder (and by every request, after it is queued).
+    stop: Arc<AtomicBool>,
+    /// Bumped before each raise of `stop`: a raise that comes with no bump
+    /// since the ponder began is a late one of the request just served,
+    /// and the ponder goes on.
+    asks: AtomicU64,
+    /// Ponders run, the work they did, and the longest one took to stop
+    /// after its flag was raised (microseconds).
+    runs: AtomicU64,
+    work: AtomicU64,
+    nanos: AtomicU64,
+}
+
+/// What the thread's ponders did so far ([`SearchThread::ponder_stats`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PonderStats {
+    /// Ponders that did some work.
+    pub runs: u64,
+    /// Their work, in the agent's work unit.
+    pub work: u64,
+    /// Their time, summed.
+    pub time: std::time::Duration,
 }
 
 /// The pending result of [`SearchThread::submit`]: a future owning no borrow
@@ -75,10 +118,11 @@ impl<G: Model> SearchThread<G> {
         let stop = Arc::new(AtomicBool::new(false));
         let cancels = Arc::new(AtomicU64::new(0));
         let agent_name = agent.name().to_string();
-        let (stop2, cancels2) = (stop.clone(), cancels.clone());
+        let ponder = Arc::new(Ponder::default());
+        let (stop2, cancels2, ponder2) = (stop.clone(), cancels.clone(), ponder.clone());
         let thread = std::thread::Builder::new()
             .name(format!("search-{agent_name}"))
-            .spawn(move || serve(agent, rx, &stop2, &cancels2))
+            .spawn(move || serve(agent, rx, &stop2, &cancels2, &ponder2))
             .ok();
         if thread.is_none() {
             tracing::error!("could not start a search thread; searches will fail");
@@ -89,7 +133,50 @@ impl<G: Model> SearchThread<G> {
             cancels,
             thread,
             agent_name,
+            ponder,
         }
+    }
+
+    /// Turns pondering on or off for the searches submitted from now on
+    /// (off ends a ponder in progress).
+    pub fn set_ponder(&self, on: bool) {
+        self.ponder.on.store(on, Ordering::SeqCst);
+        if !on {
+            self.stop_pondering();
+        }
+    }
+
+    /// Whether pondering is on.
+    pub fn pondering(&self) -> bool {
+        self.ponder.on.load(Ordering::SeqCst)
+    }
+
+    /// Ends a ponder in progress (at game over, on a stop, on a closed
+    /// connection); the next answer starts another.
+    pub fn stop_pondering(&self) {
+        self.ponder.asks.fetch_add(1, Ordering::SeqCst);
+        self.ponder.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// What the ponders did so far.
+    pub fn ponder_stats(&self) -> PonderStats {
+        PonderStats {
+            runs: self.ponder.runs.load(Ordering::SeqCst),
+            work: self.ponder.work.load(Ordering::SeqCst),
+            time: std::time::Duration::from_nanos(self.ponder.nanos.load(Ordering::SeqCst)),
+        }
+    }
+
+    /// Queues `req`, then ends any ponder: the thread looks for a queued
+    /// request before it ponders, so the request cannot be missed.
+    fn send(&self, req: Request<G>) {
+        self.ponder.asks.fetch_add(1, Ordering::SeqCst);
+        if let Some(tx) = &self.tx {
+            // A send error drops the request (a search's `reply`, which the
+            // handle reports as Failed).
+            let _ = tx.send(req);
+        }
+        self.ponder.stop.store(true, Ordering::SeqCst);
     }
 
     /// The agent's name.
@@ -102,15 +189,12 @@ impl<G: Model> SearchThread<G> {
     pub fn submit(&self, obs: G::Obs, limits: Limits) -> SearchHandle<G::Action> {
         let (reply, rx) = oneshot::channel();
         let generation = self.cancels.load(Ordering::SeqCst);
-        if let Some(tx) = &self.tx {
-            // A send error drops `reply`, which the handle reports as Failed.
-            let _ = tx.send(Request::Search {
-                obs,
-                limits,
-                generation,
-                reply,
-            });
-        }
+        self.send(Request::Search {
+            obs,
+            limits,
+            generation,
+            reply,
+        });
         SearchHandle {
             rx,
             cancelled: self.cancels.clone(),
@@ -134,21 +218,18 @@ impl<G: Model> SearchThread<G> {
     pub fn cancel(&self) {
         self.cancels.fetch_add(1, Ordering::SeqCst);
         self.stop.store(true, Ordering::SeqCst);
+        self.stop_pondering();
     }
 
     /// Tells the agent a new game starts (processed in order with searches).
     pub fn new_game(&self) {
-        if let Some(tx) = &self.tx {
-            let _ = tx.send(Request::NewGame);
-        }
+        self.send(Request::NewGame);
     }
 
     /// Tells the agent the game is over, with its view of the final
     /// position (processed in order with searches).
     pub fn game_over(&self, obs: G::Obs) {
-        if let Some(tx) = &self.tx {
-            let _ = tx.send(Request::GameOver(obs));
-        }
+        self.send(Request::GameOver(obs));
     }
 }
 
@@ -157,8 +238,18 @@ fn serve<G: Model>(
     rx: mpsc::Receiver<Request<G>>,
     stop: &AtomicBool,
     cancels: &AtomicU64,
+    ponder: &Ponder,
 ) {
-    while let Ok(req) = rx.recv() {
+    // A request found queued when a ponder was about to start.
+    let mut queued: Option<Request<G>> = None;
+    loop {
+        let req = match queued.take() {
+            Some(r) => r,
+            None => match rx.recv() {
+                Ok(r) => r,
+                Err(_) => return,
+            },
+        };
         match req {
             Request::NewGame => agent.new_game(),
             Request::GameOver(obs) => {
@@ -186,7 +277,10 @@ fn serve<G: Model>(
                 }));
                 match run {
                     Ok(d) => {
-                        let _ = reply.send(d);
+                        let answered = reply.send(d).is_ok();
+                        if answered && ponder.on.load(Ordering::SeqCst) && agent.ponders() {
+                            queued = ponder_after(agent.as_mut(), &obs, &d.mv, &rx, ponder);
+                        }
                     }
                     Err(_) => tracing::error!(agent = agent.name(), "agent panicked in select"),
                 }
@@ -195,9 +289,72 @@ fn serve<G: Model>(
     }
 }
 
+/// Ponders after the answer `ours` to `obs` until a request comes (it is
+/// returned, to be served next), [`SearchThread::stop_pondering`], the
+/// agent has nothing more to do, or [`PONDER_CAP`].
+///
+/// Every request bumps `asks`, is queued, then raises the flag. The flag is
+/// reset and `asks` read before the ponder starts: a request queued by then
+/// is found by `try_recv`; one queued later raises the flag, and is found
+/// when the ponder returns. A raise with no new ask is the late raise of
+/// the request just served: the ponder goes on.
+fn ponder_after<G: Model>(
+    agent: &mut dyn Agent<G>,
+    obs: &G::Obs,
+    ours: &G::Action,
+    rx: &mpsc::Receiver<Request<G>>,
+    ponder: &Ponder,
+) -> Option<Request<G>> {
+    let start = Instant::now();
+    let limits = Limits::deadline(Deadline::per_move(start, PONDER_CAP, Duration::ZERO));
+    let (mut work, mut queued) = (0, None);
+    loop {
+        ponder.stop.store(false, Ordering::SeqCst);
+        let asks = ponder.asks.load(Ordering::SeqCst);
+        if let Ok(r) = rx.try_recv() {
+            queued = Some(r);
+            break;
+        }
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            agent.ponder(obs, ours, &limits, &ponder.stop)
+        }));
+        let Ok(done) = run else {
+            tracing::error!(agent = agent.name(), "agent panicked in ponder");
+            break;
+        };
+        work += done;
+        let late_raise = ponder.stop.load(Ordering::SeqCst)
+            && ponder.asks.load(Ordering::SeqCst) == asks
+            && start.elapsed() < PONDER_CAP;
+        if done == 0 || !late_raise {
+            if let Ok(r) = rx.try_recv() {
+                queued = Some(r);
+            }
+            break;
+        }
+    }
+    if work > 0 {
+        let took = start.elapsed();
+        ponder.runs.fetch_add(1, Ordering::SeqCst);
+        ponder.work.fetch_add(work, Ordering::SeqCst);
+        ponder
+            .nanos
+            .fetch_add(took.as_nanos() as u64, Ordering::SeqCst);
+        tracing::debug!(
+            agent = agent.name(),
+            work,
+            unit = agent.work_unit(),
+            ms = took.as_secs_f64() * 1e3,
+            "pondered"
+        );
+    }
+    queued
+}
+
 impl<G: Model> Drop for SearchThread<G> {
     fn drop(&mut self) {
         self.cancel();
+        self.ponder.on.store(false, Ordering::SeqCst);
         self.tx = None;
         if let Some(t) = self.thread.take() {
             let _ = t.join();
@@ -359,5 +516,128 @@ mod tests {
         let e = t.search(Board::new(), Limits::playouts(1)).await;
         assert_eq!(e.unwrap_err(), SearchError::Failed);
         assert!(t.search(Board::new(), Limits::playouts(1)).await.is_ok());
+    }
+
+    /// Answers at once; ponders (counting) until its flag is raised.
+    struct Ponderer {
+        pondering: Arc<AtomicBool>,
+    }
+
+    impl Agent<Board> for Ponderer {
+        fn name(&self) -> &str {
+            "ponderer"
+        }
+        fn select(
+            &mut self,
+            pos: &Board,
+            _: &Limits,
+            _: &AtomicBool,
+        ) -> Decision<crate::games::four3d::Peg> {
+            Decision {
+                mv: pos.legal_moves()[0],
+                playouts: 1,
+                value: None,
+            }
+        }
+        fn ponders(&self) -> bool {
+            true
+        }
+        fn ponder(
+            &mut self,
+            _: &Board,
+            _: &crate::games::four3d::Peg,
+            limits: &Limits,
+            stop: &Arc<AtomicBool>,
+        ) -> u64 {
+            self.pondering.store(true, Ordering::SeqCst);
+            let mut b = Budget::new(limits, stop).with_check_every(1);
+            while b.tick() {
+                std::thread::sleep(Duration::from_micros(100));
+            }
+            self.pondering.store(false, Ordering::SeqCst);
+            b.done()
+        }
+    }
+
+    fn ponderer() -> (SearchThread<Board>, Arc<AtomicBool>) {
+        let pondering = Arc::new(AtomicBool::new(false));
+        let t = SearchThread::<Board>::spawn(Box::new(Ponderer {
+            pondering: pondering.clone(),
+        }));
+        (t, pondering)
+    }
+
+    async fn wait_pondering(flag: &AtomicBool) {
+        let start = Instant::now();
+        while !flag.load(Ordering::SeqCst) {
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "no ponder started"
+            );
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+    }
+
+    #[tokio::test]
+    async fn with_ponder_on_the_thread_thinks_after_its_answer_until_the_next_request() {
+        let (t, pondering) = ponderer();
+        // Off (the default): no ponder.
+        t.search(Board::new(), Limits::playouts(1)).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(!pondering.load(Ordering::SeqCst));
+        assert_eq!(t.ponder_stats().runs, 0);
+        t.set_ponder(true);
+        assert!(t.pondering());
+        t.search(Board::new(), Limits::playouts(1)).await.unwrap();
+        wait_pondering(&pondering).await;
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        // A request ends the ponder and is answered at once (the ponder
+        // alone would run for a minute).
+        let asked = Instant::now();
+        t.search(Board::new(), Limits::playouts(1)).await.unwrap();
+        assert!(
+            asked.elapsed() < Duration::from_millis(500),
+            "{:?}",
+            asked.elapsed()
+        );
+        let s = t.ponder_stats();
+        assert_eq!(s.runs, 1);
+        assert!(s.work > 10 && s.time >= Duration::from_millis(30), "{s:?}");
+        // The next ponder is ended by a game over, a new game, a cancel or
+        // stop_pondering alike.
+        for end in 0..4 {
+            wait_pondering(&pondering).await;
+            match end {
+                0 => t.game_over(Board::new()),
+                1 => t.new_game(),
+                2 => t.cancel(),
+                _ => t.stop_pondering(),
+            }
+            let start = Instant::now();
+            while pondering.load(Ordering::SeqCst) {
+                assert!(
+                    start.elapsed() < Duration::from_secs(1),
+                    "ponder {end} not ended"
+                );
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
+            t.search(Board::new(), Limits::playouts(1)).await.unwrap();
+        }
+        // Dropped while pondering: joins at once.
+        wait_pondering(&pondering).await;
+        let start = Instant::now();
+        drop(t);
+        assert!(start.elapsed() < Duration::from_millis(500));
+    }
+
+    #[tokio::test]
+    async fn an_agent_that_does_not_ponder_is_never_asked_to() {
+        let (a, _, _) = spinner();
+        let t = SearchThread::<Board>::spawn(Box::new(a));
+        t.set_ponder(true);
+        for _ in 0..3 {
+            t.search(Board::new(), Limits::playouts(2)).await.unwrap();
+        }
+        assert_eq!(t.ponder_stats(), PonderStats::default());
     }
 }

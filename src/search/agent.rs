@@ -1,6 +1,7 @@
 //! The agent interface: every bot brain, whatever the game, answers `select`.
 
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -43,6 +44,27 @@ pub trait Agent<G: Model>: Send {
     fn work_unit(&self) -> &'static str {
         "playouts"
     }
+    /// Thinks on the opponent's time: `obs` is the observation we just
+    /// answered and `ours` the action we chose for it; the agent searches
+    /// what follows (the opponent's replies) until `stop` is set or
+    /// `limits` run out, keeping what it finds for its next `select`.
+    /// Returns the work done, in [`Agent::work_unit`]s (0: it does not
+    /// ponder, or there was nothing to think about). It must notice `stop`
+    /// within about a millisecond: a request is waiting for it (the flag
+    /// comes shared, for agents that keep it to look at deep inside).
+    fn ponder(
+        &mut self,
+        _obs: &G::Obs,
+        _ours: &G::Action,
+        _limits: &Limits,
+        _stop: &Arc<AtomicBool>,
+    ) -> u64 {
+        0
+    }
+    /// Whether [`Agent::ponder`] does anything (for logs and reports).
+    fn ponders(&self) -> bool {
+        false
+    }
 }
 
 /// Another agent under another name (a baseline kept under its own name
@@ -67,6 +89,18 @@ impl<G: Model> Agent<G> for Renamed<G> {
     }
     fn work_unit(&self) -> &'static str {
         self.inner.work_unit()
+    }
+    fn ponder(
+        &mut self,
+        obs: &G::Obs,
+        ours: &G::Action,
+        limits: &Limits,
+        stop: &Arc<AtomicBool>,
+    ) -> u64 {
+        self.inner.ponder(obs, ours, limits, stop)
+    }
+    fn ponders(&self) -> bool {
+        self.inner.ponders()
     }
 }
 
@@ -139,6 +173,15 @@ impl<G: Game> Agent<G> for Blunder<G> {
     }
     fn game_over(&mut self, obs: &G) {
         self.inner.game_over(obs)
+    }
+    fn work_unit(&self) -> &'static str {
+        self.inner.work_unit()
+    }
+    fn ponder(&mut self, obs: &G, ours: &G::Move, limits: &Limits, stop: &Arc<AtomicBool>) -> u64 {
+        self.inner.ponder(obs, ours, limits, stop)
+    }
+    fn ponders(&self) -> bool {
+        self.inner.ponders()
     }
 }
 

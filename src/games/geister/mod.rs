@@ -29,6 +29,32 @@ macro_rules! geister_agent {
             }
         });
     };
+    // An agent that learns and thinks on the opponent's time:
+    // `ponder(limits, stop)` after each of its moves.
+    ($ty:ty, $name:literal, learns, ponders) => {
+        geister_agent!(@impl $ty, $name, {
+            fn game_over(&mut self, obs: &crate::games::geister::Obs) {
+                if let crate::games::geister::Obs::Play(view) = obs {
+                    <$ty>::game_over(self, view)
+                }
+            }
+            fn ponders(&self) -> bool {
+                true
+            }
+            fn ponder(
+                &mut self,
+                obs: &crate::games::geister::Obs,
+                _ours: &crate::games::geister::Action,
+                limits: &crate::search::Limits,
+                stop: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+            ) -> u64 {
+                match obs {
+                    crate::games::geister::Obs::Play(_) => <$ty>::ponder(self, limits, stop),
+                    crate::games::geister::Obs::Setup => 0,
+                }
+            }
+        });
+    };
     (@impl $ty:ty, $name:literal, { $($extra:tt)* }) => {
         impl crate::search::Agent<crate::games::geister::GeisterGame> for $ty {
             fn name(&self) -> &str {

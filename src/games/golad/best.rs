@@ -521,6 +521,16 @@ pub struct Best {
     /// Helper threads for this move: `threads - 1`, fewer under a deadline
     /// when the other cores are busy ([`crate::search::cores`]).
     helpers: usize,
+    /// While pondering: the flag that ends it, read with the clock.
+    interrupt: Option<Arc<AtomicBool>>,
+    /// Roots scored while pondering (the positions after the expected
+    /// replies), for the next move; and whether the kept nodes are a
+    /// ponder's, to be kept for it.
+    roots: HashMap<GolState, Vec<(f64, Move)>>,
+    pondered: bool,
+    /// How long the last move's search took (a ponder gives each expected
+    /// reply as long).
+    last_time: std::time::Duration,
 }
 
 /// Evaluations between two readings of the clock inside a node: a node
@@ -554,6 +564,10 @@ impl Best {
             halt_checks: false,
             halted: false,
             helpers: 0,
+            interrupt: None,
+            roots: HashMap::new(),
+            pondered: false,
+            last_time: std::time::Duration::ZERO,
         }
     }
 
@@ -618,6 +632,13 @@ impl Best {
     /// Whether the soft or the hard limit has passed (never without a
     /// deadline: a playout budget is counted by `out_of_time` alone).
     fn time_up(&self) -> bool {
+        if self
+            .interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
+            return true;
+        }
         match (self.soft, self.hard) {
             (Some(s), Some(h)) => {
                 let now = Instant::now();
@@ -802,6 +823,10 @@ impl Best {
                     halt_checks: self.halt_checks,
                     halted: false,
                     helpers: 0,
+                    interrupt: self.interrupt.clone(),
+                    roots: HashMap::new(),
+                    pondered: false,
+                    last_time: self.last_time,
                 })
                 .collect();
             std::thread::scope(|scope| {
@@ -893,13 +918,148 @@ impl Agent<GolState> for Best {
         "evaluations"
     }
 
+    fn ponders(&self) -> bool {
+        true
+    }
+
+    /// Thinks on the opponent's time: the opponent's likeliest replies to
+    /// our move (its candidates, best first), and for each in turn the
+    /// position after it searched as our next move would be, for as long
+    /// as our last move took: its root scored once and kept, its nodes
+    /// kept. The next move finds them when the reply was one of these.
+    fn ponder(
+        &mut self,
+        s: &GolState,
+        ours: &Move,
+        limits: &Limits,
+        stop: &Arc<AtomicBool>,
+    ) -> u64 {
+        let mut after = *s;
+        if !after.is_legal(ours) || !after.apply(*ours) || after.outcome().is_some() {
+            return 0;
+        }
+        self.interrupt = Some(stop.clone());
+        let done = self.ponder_replies(&after, limits, stop);
+        self.interrupt = None;
+        done
+    }
+
     fn select(&mut self, s: &GolState, limits: &Limits, stop: &AtomicBool) -> Decision<Move> {
+        let started = Instant::now();
+        // Without a ponder since the last move the nodes are forgotten, as
+        // ever; after one, the positions still ahead are kept.
+        let keep = std::mem::take(&mut self.pondered);
+        if let Ok(mut k) = self.kept.lock() {
+            if keep && k.len() < KEPT_NODES * 3 / 4 {
+                k.retain(|(p, _), _| p.round >= s.round);
+            } else {
+                k.clear();
+            }
+        }
+        let root = self.roots.remove(s);
+        if root.is_some() {
+            tracing::debug!("best: the root was scored while pondering");
+        }
+        self.roots.clear();
+        let d = self.think(s, limits, stop, root);
+        self.last_time = started.elapsed();
+        d
+    }
+}
+
+/// The most replies a ponder looks at.
+const PONDER_REPLIES: usize = 8;
+
+impl Best {
+    /// The ponder's work from `after` (the opponent to move): see
+    /// [`Agent::ponder`] for `best`. Returns the evaluations spent.
+    fn ponder_replies(&mut self, after: &GolState, limits: &Limits, stop: &AtomicBool) -> u64 {
+        let hard = limits.deadline.map(|d| d.hard);
+        self.evals = 0;
+        self.halt_checks = true;
+        self.halted = false;
+        self.cap = None;
+        self.soft = hard;
+        self.hard = hard;
+        let replies = self.scored(after, self.cfg.reply_width);
+        let mut spent = self.evals;
+        if self.halted || stop.load(Ordering::Relaxed) {
+            return spent.max(1);
+        }
+        let slice = self.last_time.max(std::time::Duration::from_millis(20));
+        for &(_, r) in replies.iter().take(PONDER_REPLIES) {
+            let mut next = *after;
+            if !next.apply(r) || next.outcome().is_some() || self.roots.contains_key(&next) {
+                continue;
+            }
+            let start = Instant::now();
+            let end = hard.map_or(start + slice, |h| h.min(start + slice));
+            // The root, scored as a move would score it, but stoppable.
+            self.evals = 0;
+            self.halted = false;
+            self.soft = Some(end);
+            self.hard = Some(end);
+            let root = self.scored_root(&next);
+            spent += self.evals;
+            if self.halted || stop.load(Ordering::Relaxed) {
+                break;
+            }
+            self.roots.insert(next, root.clone());
+            self.pondered = true;
+            let slice_limits = Limits::deadline(Deadline {
+                start,
+                soft: end,
+                hard: end,
+            });
+            let d = self.think(&next, &slice_limits, stop, Some(root));
+            spent += d.playouts;
+            if stop.load(Ordering::Relaxed) || self.interrupt_raised() {
+                break;
+            }
+        }
+        spent.max(1)
+    }
+
+    fn interrupt_raised(&self) -> bool {
+        self.interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+
+    /// The root's candidates with `root_width`, the best births improved
+    /// (`improve`), best first.
+    fn scored_root(&mut self, s: &GolState) -> Vec<(f64, Move)> {
+        let mut root = self.scored(s, self.cfg.root_width);
+        if self.cfg.improve > 0 {
+            let births: Vec<(f64, Move)> = root
+                .iter()
+                .filter(|(_, m)| matches!(m, Move::Birth { .. }))
+                .take(self.cfg.improve)
+                .copied()
+                .collect();
+            for b in births {
+                let better = improve_birth(s, b, 2, |p, m| self.value(p, m));
+                if !root.iter().any(|&(_, m)| m == better.1) {
+                    root.push(better);
+                }
+            }
+            root.sort_by(|x, y| y.0.total_cmp(&x.0));
+        }
+        root
+    }
+
+    /// One move's search of `s` (see the module documentation), from the
+    /// root's candidates when they were scored already.
+    fn think(
+        &mut self,
+        s: &GolState,
+        limits: &Limits,
+        stop: &AtomicBool,
+        root: Option<Vec<(f64, Move)>>,
+    ) -> Decision<Move> {
         self.evals = 0;
         self.nodes = 0;
         self.reached = 0;
-        if let Ok(mut k) = self.kept.lock() {
-            k.clear();
-        }
         self.halt_checks = false;
         self.halted = false;
         // Under a deadline, a helper only on a core nothing else wants: on
@@ -923,22 +1083,10 @@ impl Agent<GolState> for Best {
         // The root's candidates, scored once: depth 1.
         let cap = self.cap;
         self.cap = None;
-        let mut root = self.scored(s, self.cfg.root_width);
-        if self.cfg.improve > 0 {
-            let births: Vec<(f64, Move)> = root
-                .iter()
-                .filter(|(_, m)| matches!(m, Move::Birth { .. }))
-                .take(self.cfg.improve)
-                .copied()
-                .collect();
-            for b in births {
-                let better = improve_birth(s, b, 2, |p, m| self.value(p, m));
-                if !root.iter().any(|&(_, m)| m == better.1) {
-                    root.push(better);
-                }
-            }
-            root.sort_by(|x, y| y.0.total_cmp(&x.0));
-        }
+        let mut root = match root {
+            Some(r) => r,
+            None => self.scored_root(s),
+        };
         self.cap = cap;
         self.halt_checks = true;
         tracing::debug!(
@@ -1260,5 +1408,43 @@ mod tests {
             })
         };
         assert_eq!(score_against_ai3(make, 4, &Limits::playouts(20_000)), 4.0);
+    }
+
+    #[test]
+    fn a_ponder_scores_the_expected_replies_roots_and_the_next_move_reads_them() {
+        // A fixed depth and no time limit: the pondered agent finds the
+        // same move and value as a fresh one, with fewer evaluations.
+        let cfg = BestConfig {
+            max_depth: 3,
+            ..one_thread()
+        };
+        let never = Arc::new(AtomicBool::new(false));
+        let limits = Limits::playouts(100_000_000);
+        let mut s = GolState::start(7, 100);
+        s.apply(Move::Pass);
+        let mut pondered = Best::new(cfg.clone());
+        let ours = pondered.select(&s, &limits, &never).mv;
+        let work = pondered.ponder(
+            &s,
+            &ours,
+            &Limits::deadline(Deadline::per_move(
+                Instant::now(),
+                std::time::Duration::from_secs(30),
+                std::time::Duration::ZERO,
+            )),
+            &never,
+        );
+        assert!(work > 0);
+        let next = *pondered.roots.keys().next().expect("a root scored");
+        assert_eq!(next.round, s.round + 1);
+        let a = pondered.select(&next, &limits, &never);
+        let b = Best::new(cfg).select(&next, &limits, &never);
+        assert_eq!((a.mv, a.value), (b.mv, b.value));
+        assert!(a.playouts < b.playouts, "{} vs {}", a.playouts, b.playouts);
+        // A raised flag ends a ponder at once.
+        never.store(true, Ordering::SeqCst);
+        let start = Instant::now();
+        pondered.ponder(&next, &a.mv, &limits, &never);
+        assert!(start.elapsed() < std::time::Duration::from_millis(500));
     }
 }

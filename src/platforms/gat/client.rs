@@ -92,6 +92,8 @@ pub struct GatClientConfig {
     /// expected turn-over between games, so retrying is logged at debug
     /// level only (against another server it is a warning).
     pub own_server: bool,
+    /// Think on the opponent's time ([`SearchThread::set_ponder`]).
+    pub ponder: bool,
 }
 
 /// How one game ended for us.
@@ -287,6 +289,9 @@ pub struct GatSummary {
     /// The run ended early: the server could not be reached again for the
     /// next game (why).
     pub server_lost: Option<String>,
+    /// What thinking on the opponent's time did, over the agent's life
+    /// (`ponder`).
+    pub pondered: crate::runtime::PonderStats,
 }
 
 impl GatSummary {
@@ -407,6 +412,27 @@ pub async fn run_client(
 /// `seed` are not used): an agent kept from an earlier session goes on
 /// learning.
 pub async fn run_client_with(
+    cfg: &GatClientConfig,
+    agent: &SearchThread<GeisterGame>,
+    on_game: impl FnMut(&GatGame),
+) -> Result<GatSummary, String> {
+    agent.set_ponder(cfg.ponder);
+    let mut summary = games_of(cfg, agent, on_game).await?;
+    summary.pondered = agent.ponder_stats();
+    if cfg.ponder {
+        let p = summary.pondered;
+        tracing::info!(
+            ponders = p.runs,
+            playouts = p.work,
+            seconds = p.time.as_secs_f64(),
+            "pondered on the opponent's time"
+        );
+    }
+    Ok(summary)
+}
+
+/// The games of a run, one connection each.
+async fn games_of(
     cfg: &GatClientConfig,
     agent: &SearchThread<GeisterGame>,
     mut on_game: impl FnMut(&GatGame),
@@ -567,6 +593,8 @@ async fn play_connected(
             Err(Broke::Ours("abandoned: stop asked for".to_string()))
         }
     };
+    // The game is over (or its connection gone): nothing to ponder for.
+    agent.stop_pondering();
     (game, played)
 }
 
@@ -1228,6 +1256,7 @@ mod tests {
             stop_grace: Duration::from_secs(10),
             first_game: 1,
             own_server: false,
+            ponder: false,
         }
     }
 

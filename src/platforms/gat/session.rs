@@ -37,6 +37,7 @@ fn client_config(s: &PlaySession, addr: String, games: u32, seed: u64) -> GatCli
         stop_grace: s.stop_grace,
         first_game: 1,
         own_server: false,
+        ponder: s.ponder,
     }
 }
 
@@ -139,6 +140,7 @@ async fn play_house(
         params: Default::default(),
         playouts: settings.house.playouts,
         time_ms: settings.house.time_ms,
+        ponder: false,
         ..settings.clone()
     };
     let mut summary = GatSummary::default();

@@ -79,6 +79,8 @@ pub struct ClientConfig {
     /// (a half-open connection); it must exceed the server's heartbeat
     /// interval.
     pub heartbeat_timeout: Duration,
+    /// Think on the opponent's time ([`SearchThread::set_ponder`]).
+    pub ponder: bool,
 }
 
 /// How the client spends a game's time (`search.time_policy`).
@@ -128,6 +130,7 @@ impl Default for ClientConfig {
             stop: None,
             stop_grace: Duration::from_secs(10),
             heartbeat_timeout: IDLE_TIMEOUT,
+            ponder: false,
         }
     }
 }
@@ -271,6 +274,8 @@ pub struct ClientSummary {
     /// Times a dropped connection was replaced and the seat taken back in
     /// the middle of a match (`hello.resume`).
     pub resumed: u32,
+    /// What thinking on the opponent's time did (`ponder`).
+    pub pondered: crate::runtime::PonderStats,
 }
 
 impl ClientSummary {
@@ -353,10 +358,37 @@ pub async fn run_client<G: PlayableGame>(
 pub async fn run_client_with<G: PlayableGame>(
     config: ClientConfig,
     agent: Box<dyn crate::search::Agent<G>>,
-    mut on_game: impl FnMut(&GameFinished) + Send,
+    on_game: impl FnMut(&GameFinished) + Send,
 ) -> Result<ClientSummary, ClientError> {
     config.validate()?;
     let search = SearchThread::<G>::spawn(agent);
+    search.set_ponder(config.ponder);
+    if config.ponder {
+        tracing::info!(
+            agent = search.agent_name(),
+            "pondering: thinking on the opponent's time"
+        );
+    }
+    let mut summary = connections(&config, &search, on_game).await?;
+    summary.pondered = search.ponder_stats();
+    if config.ponder {
+        let p = summary.pondered;
+        tracing::info!(
+            ponders = p.runs,
+            work = p.work,
+            seconds = p.time.as_secs_f64(),
+            "pondered on the opponent's time"
+        );
+    }
+    Ok(summary)
+}
+
+/// The games of a run, connection after connection (reconnecting).
+async fn connections<G: PlayableGame>(
+    config: &ClientConfig,
+    search: &SearchThread<G>,
+    mut on_game: impl FnMut(&GameFinished) + Send,
+) -> Result<ClientSummary, ClientError> {
     let mut progress = Progress::default();
     let mut stop = config.stop.clone();
     let mut failures = 0u32;
@@ -365,9 +397,9 @@ pub async fn run_client_with<G: PlayableGame>(
             progress.summary.stopped = true;
             break;
         }
-        let end = match connect(&config).await {
+        let end = match connect(config).await {
             Ok(ws) => {
-                session::<G>(ws, &config, &search, &mut progress, &mut stop, &mut on_game).await?
+                session::<G>(ws, config, search, &mut progress, &mut stop, &mut on_game).await?
             }
             Err(e) => Dropped::new(false, e),
         };
@@ -729,10 +761,14 @@ async fn session<G: PlayableGame>(
     stop: &mut Option<tokio::sync::watch::Receiver<Stop>>,
     on_game: &mut (impl FnMut(&GameFinished) + Send),
 ) -> Result<Dropped, ClientError> {
-    match Session::open(ws, config, search, progress, stop, on_game).await {
+    let end = match Session::open(ws, config, search, progress, stop, on_game).await {
         Ok(s) => s.run().await,
         Err(why) => Ok(Dropped::new(false, why)),
-    }
+    };
+    // A closed connection, a stop, the last game over: nothing to ponder
+    // for until the next request.
+    search.stop_pondering();
+    end
 }
 
 /// What a handler tells the event loop: wait for the next event, or end
@@ -1283,6 +1319,7 @@ impl<'a, G: PlayableGame, F: FnMut(&GameFinished) + Send> Session<'a, G, F> {
             self.pending = None;
             self.search.cancel();
         }
+        self.search.stop_pondering();
         if self.progress.last_done.as_deref() == Some(game_id.as_str()) {
             return Flow::Continue;
         }

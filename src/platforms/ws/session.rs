@@ -43,5 +43,6 @@ pub fn client_config(s: &PlaySession, url: String) -> ClientConfig {
         stop: None,
         stop_grace: s.stop_grace,
         heartbeat_timeout: s.heartbeat_timeout,
+        ponder: s.ponder,
     }
 }

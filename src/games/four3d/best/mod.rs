@@ -625,6 +625,45 @@ impl Agent<Board> for Best {
         "nodes"
     }
 
+    fn ponders(&self) -> bool {
+        true
+    }
+
+    /// Searches the position after our move (the opponent to move) into
+    /// the table, which the next search starts from: the expected reply
+    /// first, as the table orders it, and the others behind it. A forced
+    /// reply is played and our next position searched instead.
+    fn ponder(
+        &mut self,
+        pos: &Board,
+        ours: &Peg,
+        limits: &Limits,
+        stop: &std::sync::Arc<AtomicBool>,
+    ) -> u64 {
+        let mut after = *pos;
+        if !after.is_legal(*ours) {
+            return 0;
+        }
+        after.play(*ours);
+        for _ in 0..2 {
+            if after.outcome().is_some() {
+                return 0;
+            }
+            let s = after.to_move();
+            let (me, opp) = (after.stones(s), after.stones(1 - s));
+            match root_moves(me, opp) {
+                RootMoves::Search(cells) => {
+                    return self.search(me, opp, &cells, limits, stop).nodes.max(1);
+                }
+                RootMoves::Only(c) if after.to_move() != pos.to_move() => {
+                    after.play(Peg(c & 15));
+                }
+                _ => return 0,
+            }
+        }
+        0
+    }
+
     fn select(&mut self, pos: &Board, limits: &Limits, stop: &AtomicBool) -> Decision<Peg> {
         let s = pos.to_move();
         let (me, opp) = (pos.stones(s), pos.stones(1 - s));
@@ -942,5 +981,39 @@ mod tests {
         let d = one_thread(&[("depth", 4)]).select(&pos, &Limits::playouts(u64::MAX), &stop);
         assert_eq!(d.mv, Peg(0));
         assert_eq!(d.value, Some(1.0));
+    }
+
+    #[test]
+    fn a_ponder_fills_the_table_the_next_move_searches_from() {
+        let mut pos = Board::new();
+        for c in [0u8, 15, 3, 12] {
+            pos.play(Peg(c));
+        }
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let fixed = [("tt_bits", 20)];
+        let (mut pondered, mut plain) = (one_thread(&fixed), one_thread(&fixed));
+        let budget = Limits::playouts(20_000);
+        let ours = pondered.select(&pos, &budget, &stop).mv;
+        assert_eq!(plain.select(&pos, &budget, &stop).mv, ours);
+        let work = pondered.ponder(&pos, &ours, &Limits::playouts(400_000), &stop);
+        assert!(work > 300_000, "{work}");
+        // The opponent answers as a third program would.
+        let mut next = pos;
+        next.play(ours);
+        next.play(one_thread(&fixed).select(&next, &budget, &stop).mv);
+        let s = next.to_move();
+        let (me, opp) = (next.stones(s), next.stones(1 - s));
+        let RootMoves::Search(cells) = root_moves(me, opp) else {
+            panic!("a position with a search");
+        };
+        let a = pondered.search(me, opp, &cells, &budget, &stop);
+        let b = plain.search(me, opp, &cells, &budget, &stop);
+        // The same nodes go deeper from the pondered table.
+        assert!(a.depth > b.depth, "{a:?} vs {b:?}");
+        // A raised flag ends a ponder at once.
+        stop.store(true, Ordering::SeqCst);
+        let start = std::time::Instant::now();
+        pondered.ponder(&next, &Peg(a.cell & 15), &Limits::playouts(u64::MAX), &stop);
+        assert!(start.elapsed() < Duration::from_millis(500));
     }
 }

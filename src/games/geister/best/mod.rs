@@ -496,6 +496,8 @@ pub struct Best {
     live_model: Option<BeliefModel>,
     revealed_at_fit: usize,
     pub last: LastChoice,
+    /// The last search's root and beliefs, for pondering below our move.
+    searched_from: Option<(Board, Belief)>,
 }
 
 impl Best {
@@ -517,6 +519,7 @@ impl Best {
             live_model: None,
             revealed_at_fit: 0,
             last: LastChoice::default(),
+            searched_from: None,
         }
     }
 
@@ -583,6 +586,7 @@ impl Best {
         } else {
             r
         };
+        self.searched_from = Some((base, belief.clone()));
         self.last.iterations = r.iterations;
         self.last.value = (r.visits > 0).then_some(r.value);
         let chosen = r
@@ -752,7 +756,49 @@ impl Best {
     pub fn last_value(&self) -> Option<f64> {
         self.last.value
     }
+    /// Thinks on the opponent's time (with tree reuse on): each thread's
+    /// tree grows below the move just chosen, from the root and beliefs
+    /// of that search, until `stop`. Returns the iterations run.
+    pub fn ponder(&mut self, limits: &Limits, stop: &AtomicBool) -> u64 {
+        if !self.config.tree.reuse || self.last.iterations == 0 {
+            return 0;
+        }
+        let Some((base, belief)) = self.searched_from.as_ref() else {
+            return 0;
+        };
+        let seeds: Vec<u64> = (0..self.searches.len()).map(|_| self.rng.gen()).collect();
+        let config = &self.config;
+        let run = |search: &mut Search, i: usize| {
+            let mut rng = SmallRng::seed_from_u64(seeds[i]);
+            search.ponder(
+                base,
+                belief,
+                &config.policy,
+                &config.tree,
+                limits,
+                stop,
+                &mut rng,
+            )
+        };
+        let Some((first, rest)) = self.searches.split_first_mut() else {
+            return 0;
+        };
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = rest
+                .iter_mut()
+                .enumerate()
+                .map(|(i, search)| scope.spawn(move || run(search, i + 1)))
+                .collect();
+            let mut n = run(first, 0);
+            for h in helpers {
+                n += h.join().unwrap_or(0);
+            }
+            n
+        })
+    }
+
     pub fn choose(&mut self, view: &View, limits: &Limits, stop: &AtomicBool) -> Move {
+        self.searched_from = None;
         if view.ply() <= 1 {
             self.new_game();
         }
@@ -791,7 +837,7 @@ impl Best {
     }
 }
 
-geister_agent!(Best, "best", learns);
+geister_agent!(Best, "best", learns, ponders);
 
 #[cfg(test)]
 mod tests;

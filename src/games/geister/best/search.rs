@@ -391,42 +391,12 @@ impl Search {
         if !self.nodes[0].expanded() {
             self.expand(0, base, &mut list, prefs);
         }
-        let opp = base.pieces(1);
         let mut budget = Budget::new(&within_hard_limit(limits), stop).with_check_every(16);
         let mut path = std::mem::take(&mut self.path);
         while budget.tick() {
-            let colouring = belief.sample(rng);
-            let mut b = *base;
-            b.blue[1] = colouring.blue_squares;
-            b.red[1] = opp & !colouring.blue_squares;
-            path.clear();
-            path.push(0);
-            let mut i = 0;
-            let r = loop {
-                if let Some(o) = b.outcome {
-                    break policy.value(o);
-                }
-                if !self.nodes[i].expanded() {
-                    let grow = i == 0
-                        || (self.nodes[i].visits >= cfg.expand_threshold
-                            && self.nodes.len() < cfg.max_nodes);
-                    if !grow {
-                        break policy.playout(&mut b, rng);
-                    }
-                    self.expand(i, &b, &mut list, prefs);
-                }
-                let Some(k) = self.select(i, &b, cfg.exploration, cfg.prior) else {
-                    break policy.playout(&mut b, rng);
-                };
-                b.play(self.nodes[k].mv);
-                path.push(k);
-                i = k;
-            };
-            for &k in &path {
-                let n = &mut self.nodes[k];
-                n.visits += 1;
-                n.reward += if n.mover == 0 { r } else { 1.0 - r };
-            }
+            self.iterate(
+                base, belief, policy, cfg, prefs, None, &mut path, &mut list, rng,
+            );
         }
         self.path = path;
         let iterations = budget.done();
@@ -442,6 +412,112 @@ impl Search {
             iterations,
             reused,
         }
+    }
+
+    /// One iteration from the root `base`: a determinization drawn from
+    /// `belief`, a walk down the tree (through the root's child `forced`
+    /// when given), an expansion, a playout, the result backed up.
+    #[allow(clippy::too_many_arguments)]
+    fn iterate<R: Rng + ?Sized>(
+        &mut self,
+        base: &Board,
+        belief: &Belief,
+        policy: &PlayoutPolicy,
+        cfg: &TreeConfig,
+        prefs: Option<&Prefs>,
+        forced: Option<usize>,
+        path: &mut Vec<usize>,
+        list: &mut MoveList,
+        rng: &mut R,
+    ) {
+        let colouring = belief.sample(rng);
+        let mut b = *base;
+        b.blue[1] = colouring.blue_squares;
+        b.red[1] = base.pieces(1) & !colouring.blue_squares;
+        path.clear();
+        path.push(0);
+        let mut i = 0;
+        let r = loop {
+            if let Some(o) = b.outcome {
+                break policy.value(o);
+            }
+            if !self.nodes[i].expanded() {
+                let grow = i == 0
+                    || (self.nodes[i].visits >= cfg.expand_threshold
+                        && self.nodes.len() < cfg.max_nodes);
+                if !grow {
+                    break policy.playout(&mut b, rng);
+                }
+                self.expand(i, &b, list, prefs);
+            }
+            let next = match forced {
+                Some(k) if i == 0 => {
+                    self.nodes[k].available += 1;
+                    Some(k)
+                }
+                _ => self.select(i, &b, cfg.exploration, cfg.prior),
+            };
+            let Some(k) = next else {
+                break policy.playout(&mut b, rng);
+            };
+            b.play(self.nodes[k].mv);
+            path.push(k);
+            i = k;
+        };
+        for &k in path.iter() {
+            let n = &mut self.nodes[k];
+            n.visits += 1;
+            n.reward += if n.mover == 0 { r } else { 1.0 - r };
+        }
+    }
+
+    /// Thinks on the opponent's time: grows the subtree below the move
+    /// told by [`Search::played`] from the last root `base` (the search's
+    /// own root, with the same `belief`), which the next search keeps when
+    /// the opponent's answer is in it. Returns the iterations run (0: no
+    /// tree, no move told, or the move ends the game).
+    #[allow(clippy::too_many_arguments)]
+    pub fn ponder<R: Rng + ?Sized>(
+        &mut self,
+        base: &Board,
+        belief: &Belief,
+        policy: &PlayoutPolicy,
+        cfg: &TreeConfig,
+        limits: &Limits,
+        stop: &AtomicBool,
+        rng: &mut R,
+    ) -> u64 {
+        let Some(m) = self.played else {
+            return 0;
+        };
+        if m.to == ESCAPE
+            || belief.is_empty()
+            || self.last_root != Some((base.pieces(0), base.pieces(1)))
+        {
+            return 0;
+        }
+        let Some(k) = self.child(0, m) else {
+            return 0;
+        };
+        let prefs = (cfg.prior > 0.0).then(|| policy.prefs.unwrap_or(Prefs::shipped()));
+        let mut list = MoveList::default();
+        let mut budget = Budget::new(limits, stop).with_check_every(16);
+        let mut path = std::mem::take(&mut self.path);
+        while budget.tick() {
+            self.iterate(
+                base,
+                belief,
+                policy,
+                cfg,
+                prefs,
+                Some(k),
+                &mut path,
+                &mut list,
+                rng,
+            );
+        }
+        self.path = path;
+        budget.done()
     }
 }
 
@@ -602,5 +678,66 @@ mod tests {
                 "{reuse} {told:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_ponder_grows_the_subtree_below_our_move_that_the_next_search_keeps() {
+        use crate::games::geister::rules::PIECES;
+        use crate::games::geister::testing::view;
+        use rand::rngs::SmallRng;
+        use rand::SeedableRng;
+        let (own, opp) = ("14R24R34R44R15B25B35B45B", "41u31u21u11u40u30u20u10u");
+        let v1 = view(own, opp);
+        let belief = Belief::new(&v1, &[0.0; PIECES], 1.0);
+        let policy = PlayoutPolicy::default();
+        let cfg = TreeConfig {
+            reuse: true,
+            ..TreeConfig::default()
+        };
+        let never = AtomicBool::new(false);
+        let mut rng = SmallRng::seed_from_u64(5);
+        let base = Board::from_view(&v1, 0);
+        let mut s = Search::new();
+        let limits = Limits::playouts(2000);
+        let r = s.run(&base, &belief, &policy, &cfg, &limits, &never, &mut rng);
+        let ours = r.best.unwrap();
+        let k = s.child(0, ours).unwrap();
+        let before = s.nodes[k].visits;
+        // Not told the move: nothing to ponder.
+        assert_eq!(
+            s.clone()
+                .ponder(&base, &belief, &policy, &cfg, &limits, &never, &mut rng),
+            0
+        );
+        s.played(ours);
+        let n = s.ponder(&base, &belief, &policy, &cfg, &limits, &never, &mut rng);
+        assert_eq!(n, 2000);
+        // Every ponder iteration went through our move.
+        assert_eq!(s.nodes[k].visits, before + 2000);
+        // A raised flag ends it within one look at the clock (16 iterations).
+        let raised = AtomicBool::new(true);
+        let n = s.clone().ponder(
+            &base,
+            &belief,
+            &policy,
+            &cfg,
+            &Limits::playouts(u64::MAX),
+            &raised,
+            &mut rng,
+        );
+        assert!(n <= 16, "{n}");
+        // The next search starts from the answer's node, ponder visits and all.
+        let node = s.nodes[k];
+        let answer = s.nodes[node.first as usize..(node.first + node.count) as usize]
+            .iter()
+            .max_by_key(|n| n.visits)
+            .copied()
+            .unwrap();
+        let v2 = view(&moved(own, ours), &moved(opp, answer.mv));
+        let b2 = Board::from_view(&v2, 0);
+        let belief2 = Belief::new(&v2, &[0.0; PIECES], 1.0);
+        let r = s.run(&b2, &belief2, &policy, &cfg, &limits, &never, &mut rng);
+        assert_eq!(r.reused, answer.visits);
+        assert!(answer.visits > 200, "{answer:?}");
     }
 }

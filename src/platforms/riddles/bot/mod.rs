@@ -61,6 +61,9 @@ pub struct StdioConfig {
     pub max_answer_ms: u64,
     /// Spend the time bank ([`bank_limits`]) instead of `max_answer_ms`.
     pub bank: bool,
+    /// Think on the opponent's time, from each answer written to the next
+    /// request ([`SearchThread::set_ponder`]).
+    pub ponder: bool,
 }
 
 /// The `bank` time policy's limits for one move: the soft limit is this
@@ -94,6 +97,8 @@ pub struct StdioSummary {
     pub forced_passes: u32,
     /// Lines logged and skipped.
     pub skipped_lines: u32,
+    /// What thinking on the opponent's time did (`ponder`).
+    pub pondered: crate::runtime::PonderStats,
 }
 
 /// Lines with the instant each was read; closed at the end of input.
@@ -153,8 +158,9 @@ impl<'a> StdioBot<'a> {
     fn new(cfg: &'a StdioConfig, out: &'a mut (dyn Write + Send)) -> Result<Self, String> {
         let agent = golad::agents::build(&cfg.agent, &cfg.params, cfg.seed)?;
         let search = SearchThread::<GolState>::spawn(agent);
+        search.set_ponder(cfg.ponder);
         tracing::info!(agent = %cfg.agent, playouts = ?cfg.playouts, time_ms = ?cfg.time_ms,
-            margin_ms = cfg.margin_ms, "golad bot on stdin/stdout");
+            margin_ms = cfg.margin_ms, ponder = cfg.ponder, "golad bot on stdin/stdout");
         Ok(StdioBot {
             cfg,
             search,
@@ -285,11 +291,16 @@ impl<'a> StdioBot<'a> {
 
     /// The end of input: the counts.
     fn on_end_of_input(self) -> StdioSummary {
-        let summary = self.summary;
+        self.search.stop_pondering();
+        let mut summary = self.summary;
+        summary.pondered = self.search.ponder_stats();
         tracing::info!(
             answered = summary.answered,
             forced_passes = summary.forced_passes,
             skipped_lines = summary.skipped_lines,
+            ponders = summary.pondered.runs,
+            pondered_evaluations = summary.pondered.work,
+            pondered_s = summary.pondered.time.as_secs_f64(),
             "end of input"
         );
         summary
@@ -384,6 +395,7 @@ mod tests {
             seed: 1,
             max_answer_ms: MAX_ANSWER_MS,
             bank: false,
+            ponder: false,
         }
     }
 
@@ -433,7 +445,8 @@ mod tests {
                 StdioSummary {
                     answered: 1,
                     forced_passes: 0,
-                    skipped_lines: 0
+                    skipped_lines: 0,
+                    pondered: Default::default(),
                 }
             );
         }
