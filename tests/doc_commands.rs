@@ -888,8 +888,18 @@ fn readdress(value: &str, servers: &Servers) -> Result<String, String> {
 
 /// A path of the pages made to work in `dir`: `/tmp/X` and `/data/X` become
 /// `dir/tmp/X`...; a repository file or folder it names is copied in; the
-/// folder an output goes to is made.
+/// folder an output goes to is made. In `NAME=PATH` (`serve --openings
+/// four3d=openings/four3d.txt`) the path is the part after the `=`.
 fn local_path(value: &str, dir: &Path) -> String {
+    if let Some((name, path)) = value.split_once('=') {
+        let named = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        if named && path.contains('/') {
+            return format!("{name}={}", local_path(path, dir));
+        }
+    }
     for root in ["/tmp/", "/data/"] {
         if let Some(rest) = value.strip_prefix(root) {
             let p = dir.join(root.trim_matches('/')).join(rest);

@@ -89,7 +89,7 @@ fn env_example() -> Vec<(String, String)> {
 #[test]
 fn every_setting_is_in_the_configuration_table_with_its_default() {
     let (keys, open) = setting_keys();
-    assert!(keys.len() > 40 && open.len() == 2, "{keys:?} {open:?}");
+    assert!(keys.len() > 40 && open.len() == 3, "{keys:?} {open:?}");
     let rows = config_table();
     for key in &keys {
         let r = row(&rows, key);

@@ -283,3 +283,112 @@ fn bad_suites_and_games_without_a_fixed_start_are_usage_errors() {
         stdout(&o)
     );
 }
+
+/// `serve --openings GAME=FILE` reads and checks the suite before it
+/// listens: a bad one is one line on stderr and exit 2.
+#[test]
+fn serve_refuses_a_bad_suite_or_a_game_without_a_fixed_start_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "5 10\n# fine so far\n3 3 3 3 3\n").unwrap();
+    let bad = bad.to_str().unwrap();
+    let good = dir.path().join("good.txt");
+    std::fs::write(&good, "5\n").unwrap();
+    let good = good.to_str().unwrap();
+    let cases = [
+        (
+            format!("four3d={bad}"),
+            format!("server.openings.four3d: {bad}:3: move 5 (3):"),
+        ),
+        (
+            format!("golad={good}"),
+            "server.openings.golad: golad: openings need a start".to_string(),
+        ),
+        (
+            "four3d=/no/such/suite.txt".to_string(),
+            "cannot read /no/such/suite.txt".to_string(),
+        ),
+    ];
+    for (arg, want) in &cases {
+        let o = run(
+            &["serve", "--bind", "127.0.0.1:0", "--openings", arg],
+            &[],
+            None,
+            LIMIT,
+        );
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{arg}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "one line expected: {err}");
+        assert!(err.contains(want), "{arg}: {err}");
+        assert!(!stdout(&o).contains("listening"), "{}", stdout(&o));
+    }
+    // Not GAME=FILE, or no game of that name: a usage error naming the form.
+    for arg in [good, "chess=x.txt"] {
+        let o = run(&["serve", "--openings", arg], &[], None, LIMIT);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{arg}: {err}");
+        assert!(err.contains("--openings"), "{arg}: {err}");
+    }
+    let o = run(&["serve", "--help"], &[], None, LIMIT);
+    assert!(
+        stdout(&o).contains("--openings <GAME=FILE>"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// `serve --openings` through the real binary: two `play` clients, the
+/// records name the openings in pairs.
+#[test]
+fn serve_with_openings_records_each_opening_with_both_seats() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("s.txt");
+    std::fs::write(&suite, "6 9\n0 15 14\n").unwrap();
+    let recs = dir.path().join("r.jsonl");
+    let openings = format!("four3d={}", suite.display());
+    let server = ServerProc::start(&[
+        "--records",
+        recs.to_str().unwrap(),
+        "--house-agent",
+        "",
+        "--openings",
+        &openings,
+    ]);
+    let play = |name: &str| {
+        let mut c = bin();
+        c.args([
+            "play",
+            "four3d",
+            "--server",
+            &server.url,
+            "--name",
+            name,
+            "--agent",
+            "random",
+            "--games",
+            "4",
+        ])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+        c.spawn().expect("spawn play")
+    };
+    let (a, b) = (play("a"), play("b"));
+    for c in [a, b] {
+        let o = wait_with_limit(c, LIMIT);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    drop(server);
+    let recs = read_records(&recs).unwrap();
+    assert_eq!(recs.len(), 4);
+    let lines: Vec<usize> = recs
+        .iter()
+        .map(|r| r.opening.as_ref().unwrap().line)
+        .collect();
+    assert_eq!(lines, [1, 1, 2, 2]);
+    for r in &recs {
+        replay::<Board>(&r.start, &r.moves).unwrap();
+    }
+    assert_eq!(recs[0].players[0], recs[1].players[1]);
+    assert_eq!(recs[2].players[0], recs[3].players[1]);
+}

@@ -66,6 +66,7 @@ fn server_config(records: Option<&Path>) -> ServerConfig {
         house: None,
         seed: 7,
         game_options: Default::default(),
+        openings: Default::default(),
         token: None,
         limits: Default::default(),
         shutdown_grace: Duration::ZERO,
@@ -1538,4 +1539,202 @@ async fn a_resume_replaces_a_connection_still_open() {
     drop(new);
     task.abort();
     server.stop().await;
+}
+
+/// A Score Four opening suite read as `serve --openings` reads one.
+fn four3d_book(text: &str) -> ladderbot::runner::openings::Book {
+    use ladderbot::runner::openings::{Book, OpeningOrder};
+    Book::parse::<Board>(
+        "suite.txt",
+        text,
+        &ladderbot::games::GameOptions::new(),
+        OpeningOrder::Sequential,
+    )
+    .unwrap()
+}
+
+/// (o) A server with an opening suite: each pair of games of a match
+/// starts from the next opening, once with each seat; a second match goes
+/// on through the suite; the records start from the game's start with the
+/// opening's moves first (0 ms each, named in `opening`) and replay.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn pairs_of_games_start_from_the_servers_openings_with_both_seats() {
+    use ladderbot::games::{replay, GameOptions, PlayableGame};
+    use ladderbot::model::Model;
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = server_config(Some(&records_path(&dir)));
+    config.openings.insert(
+        "four3d".into(),
+        four3d_book("# three\n5 10 0\n\n6 9  # two drops\n3\n"),
+    );
+    let server = start(config).await;
+    let (a, a_games) = spawn_client(client_config(&server.url(), "a", "random", 4, 1));
+    let (b, _) = spawn_client(client_config(&server.url(), "b", "random", 4, 2));
+    let (sa, sb) = (finish(a).await, finish(b).await);
+    assert_eq!((sa.games, sb.games), (4, 4));
+    // A second match on the same server: the suite goes on.
+    let (c, _) = spawn_client(client_config(&server.url(), "c", "random", 2, 3));
+    let (d, _) = spawn_client(client_config(&server.url(), "d", "random", 2, 4));
+    let (sc, sd) = (finish(c).await, finish(d).await);
+    assert_eq!((sc.games, sd.games), (2, 2));
+    server.stop().await;
+
+    let records = read_records(records_path(&dir)).unwrap();
+    assert_eq!(records.len(), 6);
+    let start = <Board as PlayableGame>::start_with(0, &GameOptions::new())
+        .unwrap()
+        .state_to_json();
+    let want = [
+        (0, 2, "5 10 0"),
+        (0, 2, "5 10 0"),
+        (1, 4, "6 9"),
+        (1, 4, "6 9"),
+        (2, 5, "3"),
+        (2, 5, "3"),
+    ];
+    for (i, r) in records.iter().enumerate() {
+        let o = r
+            .opening
+            .as_ref()
+            .unwrap_or_else(|| panic!("record {i} names no opening: {r:?}"));
+        assert_eq!((o.index, o.line, o.text().as_str()), want[i], "record {i}");
+        assert_eq!(r.start, start, "record {i} starts from the game's start");
+        let n = o.moves.len();
+        assert_eq!(&r.moves[..n], &o.moves[..], "record {i}");
+        assert_eq!(&r.move_ms[..n], &vec![0; n][..], "record {i}");
+        assert_eq!(r.move_ms.len(), r.moves.len());
+        assert!(r.moves.len() > n, "record {i}: nobody played: {r:?}");
+        assert_eq!(r.reason, EndReason::Rules, "{r:?}");
+        let end: Board = replay(&r.start, &r.moves).unwrap();
+        assert_eq!(
+            end.turn().outcome().map(|o| o.winner()),
+            Some(r.winner),
+            "record {i}"
+        );
+    }
+    // Each pair: one opening, the seats swapped.
+    for p in 0..3 {
+        let (g1, g2) = (&records[2 * p], &records[2 * p + 1]);
+        assert_ne!(g1.players[0], g1.players[1]);
+        assert_eq!(g1.players[0], g2.players[1], "pair {p}");
+        assert_eq!(g1.players[1], g2.players[0], "pair {p}");
+    }
+    // The clients were shown the players' moves only; `game_over.moves`
+    // counts the opening's too, as the record does.
+    let a_games = a_games.lock().unwrap().clone();
+    for (g, r) in a_games.iter().zip(&records) {
+        assert_eq!(g.game_id, r.id);
+        assert_eq!(g.moves as usize, r.moves.len());
+        let n = r.opening.as_ref().unwrap().moves.len();
+        assert_eq!(g.move_list, r.moves[n..], "{}", g.game_id);
+    }
+}
+
+/// One HTTP GET to the server's spectator port: the body as JSON.
+async fn get_json(addr: SocketAddr, path: &str) -> Value {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
+        .await
+        .unwrap();
+    let mut raw = Vec::new();
+    tokio::time::timeout(WAIT, s.read_to_end(&mut raw))
+        .await
+        .expect("an HTTP answer in time")
+        .unwrap();
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").expect("an HTTP answer");
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
+}
+
+/// (p) With an opening, the first move request is for the position after
+/// it (ply 3, seat 1 to move), spectators start there too, and the next
+/// move is judged on it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_first_move_request_and_spectators_start_after_the_opening() {
+    use ladderbot::games::{apply_moves, GameOptions, PlayableGame};
+    use ladderbot::model::Model;
+    let mut config = server_config(None);
+    config
+        .openings
+        .insert("four3d".into(), four3d_book("5 10 0\n"));
+    let server = start(config).await;
+    let mut p = Raw::connect(&server.url()).await;
+    p.hello("p", 1, Opponent::Any).await;
+    let mut q = Raw::connect(&server.url()).await;
+    q.hello("q", 1, Opponent::Any).await;
+    let (sp, _) = (p.seat().await, q.seat().await);
+    let mover = if sp == 1 { &mut p } else { &mut q };
+    let (game_id, ply, state) = match mover.recv_until(is_move_request).await {
+        ServerMsg::MoveRequest {
+            game_id,
+            ply,
+            state,
+            ..
+        } => (game_id, ply, state),
+        _ => unreachable!(),
+    };
+    assert_eq!(ply, 3);
+    let mut after = <Board as PlayableGame>::start_with(0, &GameOptions::new()).unwrap();
+    apply_moves(&mut after, &[json!(5), json!(10), json!(0)]).unwrap();
+    assert_eq!(state, Board::obs_to_json(&after.observe(1)));
+    let seen = get_json(server.addr, &format!("/api/game/{game_id}?have=0")).await;
+    assert_eq!(seen["states"][0], after.public_json(), "{seen}");
+    // Peg 5 holds one bead of the opening: a second one is legal, and is ply 3.
+    mover.play(&game_id, json!(5)).await;
+    let m = mover.recv().await;
+    assert!(
+        matches!(
+            m,
+            ServerMsg::MovePlayed {
+                ply: 3,
+                seat: 1,
+                ..
+            }
+        ),
+        "{m:?}"
+    );
+    server.stop().await;
+}
+
+/// (q) A suite that does not fit its game is refused when the server
+/// starts: an illegal move, or a game whose start is drawn from the seed.
+#[tokio::test]
+async fn a_suite_that_does_not_fit_its_game_is_refused_at_bind() {
+    use ladderbot::records::Opening;
+    let mut illegal = four3d_book("5\n");
+    illegal.openings.push(Opening {
+        index: 1,
+        line: 2,
+        moves: vec![json!(3), json!(16)],
+    });
+    let mut config = server_config(None);
+    config.openings.insert("four3d".into(), illegal);
+    let err = Server::bind(config).await.err().expect("refused");
+    let e = err.to_string();
+    assert!(
+        e.contains("openings.four3d: suite.txt:2: move 2 (16):"),
+        "{e}"
+    );
+    assert_eq!(e.lines().count(), 1, "{e}");
+    let mut config = server_config(None);
+    config.openings.insert("golad".into(), four3d_book("5\n"));
+    let e = Server::bind(config)
+        .await
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        e.contains("openings.golad: golad: openings need a start"),
+        "{e}"
+    );
+    let mut config = server_config(None);
+    config.openings.insert("chess".into(), four3d_book("5\n"));
+    let e = Server::bind(config)
+        .await
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(e.contains("unknown game 'chess'"), "{e}");
 }

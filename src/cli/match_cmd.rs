@@ -267,9 +267,7 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
                     .into(),
             ));
         }
-        let book = args
-            .game
-            .visit(LoadBook(path, &cfg.game_options, args.opening_order))
+        let book = Book::load_for(args.game, path, &cfg.game_options, args.opening_order)
             .map_err(|e| CliError::Usage(format!("match --openings: {e}")))?;
         cfg.openings = Some(book);
     }
@@ -481,15 +479,6 @@ pub fn game_options(
         m.insert("colours".into(), serde_json::Value::from(*c));
     }
     m
-}
-
-/// Reads an opening suite for the visited game.
-struct LoadBook<'a>(&'a std::path::Path, &'a GameOptions, OpeningOrder);
-impl GameVisitor for LoadBook<'_> {
-    type Output = Result<Book, String>;
-    fn visit<G: PlayableGame>(self) -> Self::Output {
-        Book::load::<G>(self.0, self.1, self.2)
-    }
 }
 
 struct RunMatch<'a>(&'a MatchConfig, &'a std::sync::atomic::AtomicBool);

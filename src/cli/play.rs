@@ -359,7 +359,8 @@ async fn play_game<G: PlayableGame>(settings: Settings) -> Result<(), CliError> 
             if server_settings.house_agent.is_empty() {
                 return Err(CliError::Usage("play: no server given and server.house_agent is empty: nobody to play".into()));
             }
-            let server = crate::platforms::ws::server::Server::bind(super::serve::server_config(&server_settings))
+            let config = super::serve::server_config(&server_settings).map_err(CliError::Usage)?;
+            let server = crate::platforms::ws::server::Server::bind(config)
                 .await
                 .map_err(|e| CliError::Runtime(e.to_string()))?;
             let url = format!("ws://{}", server.local_addr());

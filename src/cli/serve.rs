@@ -8,6 +8,7 @@ use super::CliError;
 use crate::config::{ServerSettings, Settings};
 use crate::games::AgentParams;
 use crate::platforms::ws::server::{ClockConfig, HouseConfig, Limits, Server, ServerConfig};
+use crate::runner::openings::{Book, OpeningOrder};
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
@@ -43,6 +44,29 @@ pub struct ServeArgs {
     /// floodit.colours=4 (repeatable).
     #[arg(long = "game-option", value_parser = super::parse_param, value_name = "GAME.KEY=VALUE")]
     pub game_options: Vec<(String, serde_json::Value)>,
+    /// Start GAME's games from the openings in FILE, GAME=FILE, e.g.
+    /// four3d=openings/four3d.txt (the format of `match --openings`; repeatable, one
+    /// file per game): each pair of games of a match plays the next opening, once with
+    /// each seat, and the server goes on through the file from match to match.
+    #[arg(long = "openings", value_parser = parse_openings, value_name = "GAME=FILE")]
+    pub openings: Vec<(String, String)>,
+    /// The order openings are taken in: as in the file, or shuffled from --seed (every
+    /// opening once per pass through the file).
+    #[arg(long, value_name = "sequential|random")]
+    pub opening_order: Option<OpeningOrder>,
+}
+
+/// `GAME=FILE` of `--openings`.
+fn parse_openings(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((game, file)) if !game.trim().is_empty() && !file.trim().is_empty() => {
+            let kind: crate::games::GameKind = game.trim().parse()?;
+            Ok((kind.id().to_string(), file.to_string()))
+        }
+        _ => Err(format!(
+            "'{s}': expected GAME=FILE, e.g. four3d=openings/four3d.txt"
+        )),
+    }
 }
 
 impl ServeArgs {
@@ -64,6 +88,10 @@ impl ServeArgs {
         set!(house_playouts);
         set!(house_time_ms);
         set!(seed);
+        set!(opening_order);
+        for (game, file) in &self.openings {
+            v.openings.insert(game.clone(), file.clone());
+        }
         for (key, value) in &self.game_options {
             let (game, option) = key.split_once('.').ok_or_else(|| {
                 CliError::Usage(format!(
@@ -83,9 +111,21 @@ fn nonzero(x: u64) -> Option<u64> {
     (x > 0).then_some(x)
 }
 
-/// The server library's configuration from the settings.
-pub fn server_config(s: &ServerSettings) -> ServerConfig {
-    ServerConfig {
+/// The server library's configuration from the settings; the opening
+/// suites are read and checked here (an error names the setting, the file,
+/// its line and the move).
+pub fn server_config(s: &ServerSettings) -> Result<ServerConfig, String> {
+    let mut openings = std::collections::BTreeMap::new();
+    for (game, path) in &s.openings {
+        let kind: crate::games::GameKind = game
+            .parse()
+            .map_err(|e| format!("server.openings.{game}: {e}"))?;
+        let options = s.game_options.get(game).cloned().unwrap_or_default();
+        let book = Book::load_for(kind, path.as_ref(), &options, s.opening_order)
+            .map_err(|e| format!("server.openings.{game}: {e}"))?;
+        openings.insert(game.clone(), book);
+    }
+    Ok(ServerConfig {
         bind: s.bind.clone(),
         clock: ClockConfig {
             time_per_move_ms: nonzero(s.time_per_move_ms),
@@ -104,6 +144,7 @@ pub fn server_config(s: &ServerSettings) -> ServerConfig {
         }),
         seed: s.seed,
         game_options: s.game_options.clone(),
+        openings,
         token: (!s.token.is_empty()).then(|| s.token.clone()),
         limits: Limits {
             max_connections: s.max_connections as usize,
@@ -114,7 +155,7 @@ pub fn server_config(s: &ServerSettings) -> ServerConfig {
             resume_window: Duration::from_millis(s.resume_window_ms),
         },
         shutdown_grace: Duration::from_millis(s.shutdown_grace_ms),
-    }
+    })
 }
 
 /// Why the server could not start, as an exit code: a configuration to fix
@@ -133,7 +174,11 @@ fn start_error(e: crate::platforms::ws::server::ServerError) -> CliError {
 pub fn run(settings: Settings) -> Result<(), CliError> {
     let rt = super::runtime()?;
     rt.block_on(async move {
-        let server = Server::bind(server_config(&settings.server)).await.map_err(start_error)?;
+        let config = server_config(&settings.server).map_err(CliError::Usage)?;
+        for (game, book) in &config.openings {
+            tracing::info!(game, suite = %book.source, openings = book.openings.len(), order = %book.order, "games start from an opening suite: each opening once with each seat");
+        }
+        let server = Server::bind(config).await.map_err(start_error)?;
         for game in crate::games::GameKind::ALL {
             let house = &settings.server.house_agent;
             if !house.is_empty() && game.check_agent(house, &AgentParams::new()).is_err() {

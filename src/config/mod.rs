@@ -197,6 +197,16 @@ pub struct ServerSettings {
     /// Options of a game's start, by game: `[server.game_options.floodit]`
     /// `size = "10x10"` (each game checks its own).
     pub game_options: std::collections::BTreeMap<String, crate::games::GameOptions>,
+    /// Opening suites, by game: `[server.openings]` `four3d =
+    /// "openings/four3d.txt"` (the file format of `match --openings`).
+    /// Each pair of games of a match starts from the next opening of its
+    /// game's suite, once with each seat; the server counts pairs per game
+    /// across matches. Only games whose start is fixed take one.
+    pub openings: std::collections::BTreeMap<String, String>,
+    /// The order the suites' openings are taken in: `sequential` (as in
+    /// the file) or `random` (shuffled from `seed`, every opening once per
+    /// pass through the file).
+    pub opening_order: crate::runner::openings::OpeningOrder,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -324,6 +334,8 @@ impl Default for ServerSettings {
             house_time_ms: 0,
             seed: 0,
             game_options: Default::default(),
+            openings: Default::default(),
+            opening_order: Default::default(),
             token: String::new(),
             max_connections: 256,
             max_connections_per_ip: 16,
@@ -522,7 +534,7 @@ fn load_text(
 }
 
 /// The keys of every setting (`search.playouts`, ...), and the tables whose
-/// keys are free (`agent_params`, `server.game_options`): from the
+/// keys are free (`agent_params`, `server.game_options`, `server.openings`): from the
 /// defaults, so a new setting is known without a list to keep.
 pub fn setting_keys() -> (Vec<String>, Vec<String>) {
     fn walk(v: &serde_json::Value, path: &str, keys: &mut Vec<String>, open: &mut Vec<String>) {
@@ -783,6 +795,15 @@ impl Settings {
                 .map_err(|e| format!("server.game_options.{game}: {e}"))?;
             kind.check_options(options)
                 .map_err(|e| format!("server.game_options.{game}: {e}"))?;
+        }
+        for (game, path) in &s.openings {
+            game.parse::<GameKind>()
+                .map_err(|e| format!("server.openings.{game}: {e}"))?;
+            if path.trim().is_empty() {
+                return Err(format!(
+                    "server.openings.{game}: empty; give the suite file's path"
+                ));
+            }
         }
         let house = &s.house_agent;
         if !house.is_empty() {
@@ -1145,5 +1166,34 @@ mod tests {
         assert_eq!(s.agent, "pmc");
         assert!(resolve_profile("/nope/four3d-pmc.toml").is_err());
         assert!(resolve_profile("nope/four3d-pmc").is_err());
+    }
+
+    #[test]
+    fn server_openings_from_a_profile_and_the_environment() {
+        use crate::runner::openings::OpeningOrder;
+        let (_d, p) = profile(
+            "[server]\nopening_order = \"random\"\n[server.openings]\nfour3d = \"s.txt\"\n",
+        );
+        let s = load(Some(&p), env(&[])).unwrap();
+        assert_eq!(s.server.openings["four3d"], "s.txt");
+        assert_eq!(s.server.opening_order, OpeningOrder::Random);
+        let s = load(
+            None,
+            env(&[("LADDERBOT_SERVER__OPENINGS__FOUR3D", "openings/four3d.txt")]),
+        )
+        .unwrap();
+        assert_eq!(s.server.openings["four3d"], "openings/four3d.txt");
+        assert_eq!(s.server.opening_order, OpeningOrder::Sequential);
+        let err = load(None, env(&[("LADDERBOT_SERVER__OPENINGS__CHESS", "x.txt")]))
+            .unwrap_err()
+            .0;
+        assert!(err.contains("server.openings.chess: unknown game"), "{err}");
+        let err = load(
+            None,
+            env(&[("LADDERBOT_SERVER__OPENING_ORDER", "shuffled")]),
+        )
+        .unwrap_err()
+        .0;
+        assert!(err.contains("unknown opening order 'shuffled'"), "{err}");
     }
 }

@@ -23,16 +23,16 @@
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::games::{apply_moves, GameOptions, PlayableGame};
+use crate::games::{apply_moves, GameKind, GameOptions, GameVisitor, PlayableGame};
 use crate::records::Opening;
 use crate::seed::derive_seed;
 
 /// The order the openings are taken in.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", try_from = "String")]
 pub enum OpeningOrder {
     /// As in the file: pair k plays opening k mod n.
     #[default]
@@ -52,6 +52,13 @@ impl std::str::FromStr for OpeningOrder {
                 "unknown opening order '{other}' (known: sequential, random)"
             )),
         }
+    }
+}
+
+impl TryFrom<String> for OpeningOrder {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        s.parse()
     }
 }
 
@@ -134,6 +141,75 @@ impl Book {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         Book::parse::<G>(&path.display().to_string(), &text, options, order)
+    }
+
+    /// Reads the suite file at `path` for the game `kind` (the same as
+    /// [`Book::load`], for a game known only at run time).
+    pub fn load_for(
+        kind: GameKind,
+        path: &std::path::Path,
+        options: &GameOptions,
+        order: OpeningOrder,
+    ) -> Result<Book, String> {
+        struct Load<'a>(&'a std::path::Path, &'a GameOptions, OpeningOrder);
+        impl GameVisitor for Load<'_> {
+            type Output = Result<Book, String>;
+            fn visit<G: PlayableGame>(self) -> Self::Output {
+                Book::load::<G>(self.0, self.1, self.2)
+            }
+        }
+        kind.visit(Load(path, options, order))
+    }
+
+    /// Checks a suite read elsewhere (or built in code) against `G` under
+    /// `options`, as [`Book::parse`] checks a file: a fixed start, at least
+    /// one opening, every move legal, no opening that ends the game.
+    pub fn check<G: PlayableGame>(&self, options: &GameOptions) -> Result<(), String> {
+        let start = fixed_start::<G>(options)?;
+        if self.openings.is_empty() {
+            return Err(format!("{}: no openings", self.source));
+        }
+        for o in &self.openings {
+            let pos = self.position(start.clone(), o)?;
+            if pos.turn().outcome().is_some() {
+                return Err(format!(
+                    "{}:{}: the game is over after this opening",
+                    self.source, o.line
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Book::check`] for the game `kind`.
+    pub fn check_for(&self, kind: GameKind, options: &GameOptions) -> Result<(), String> {
+        struct Check<'a>(&'a Book, &'a GameOptions);
+        impl GameVisitor for Check<'_> {
+            type Output = Result<(), String>;
+            fn visit<G: PlayableGame>(self) -> Self::Output {
+                self.0.check::<G>(self.1)
+            }
+        }
+        kind.visit(Check(self, options))
+    }
+
+    /// `start` after the moves of `opening` (one of this book's), or an
+    /// error naming the line and the move.
+    pub fn position<G: PlayableGame>(&self, mut start: G, opening: &Opening) -> Result<G, String> {
+        apply_moves(&mut start, &opening.moves).map_err(|e| {
+            format!(
+                "{}:{}: move {} ({}): {}",
+                self.source,
+                opening.line,
+                e.index + 1,
+                opening
+                    .moves
+                    .get(e.index)
+                    .map_or_else(String::new, Value::to_string),
+                e.message
+            )
+        })?;
+        Ok(start)
     }
 
     /// The opening of the pair of games `pair` (games 2·pair and 2·pair+1)
@@ -282,6 +358,37 @@ mod tests {
             );
         }
         assert!(Board::fixed_start(&o).unwrap());
+    }
+
+    #[test]
+    fn a_book_read_elsewhere_is_checked_as_a_file_is() {
+        let o = GameOptions::new();
+        let b = four3d("5 10 0\n\n6 9\n").unwrap();
+        b.check::<Board>(&o).unwrap();
+        let kind: GameKind = "four3d".parse().unwrap();
+        b.check_for(kind, &o).unwrap();
+        let mut bad = b.clone();
+        bad.openings[1].moves.push(json!(16));
+        let e = bad.check_for(kind, &o).unwrap_err();
+        assert!(e.starts_with("t.txt:3: move 3 (16):"), "{e}");
+        let mut over = b.clone();
+        over.openings[0].moves = [0, 4, 1, 5, 2, 6, 3].map(|m| json!(m)).to_vec();
+        let e = over.check::<Board>(&o).unwrap_err();
+        assert!(e.contains("t.txt:1: the game is over"), "{e}");
+        let empty = Book {
+            openings: Vec::new(),
+            ..b.clone()
+        };
+        assert!(empty
+            .check::<Board>(&o)
+            .unwrap_err()
+            .contains("no openings"));
+        let e = b.check_for("golad".parse().unwrap(), &o).unwrap_err();
+        assert!(e.starts_with("golad: openings need a start"), "{e}");
+        // As a setting: the names `match` and `serve` take.
+        let order: OpeningOrder = serde_json::from_value(json!("random")).unwrap();
+        assert_eq!(order, OpeningOrder::Random);
+        assert!(serde_json::from_value::<OpeningOrder>(json!("shuffled")).is_err());
     }
 
     #[test]

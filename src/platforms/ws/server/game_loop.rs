@@ -10,7 +10,7 @@ use tokio::sync::mpsc;
 use crate::games::PlayableGame;
 use crate::model::{Seat, Turn};
 use crate::platforms::ws::protocol::{ErrorCode, ServerMsg, YourResult};
-use crate::records::{now_ms, EndReason, GameRecord};
+use crate::records::{now_ms, EndReason, GameRecord, Opening};
 
 use super::spectate::Started;
 use super::{shutdown_signal, MatchSlot, Shared};
@@ -271,12 +271,18 @@ pub(crate) async fn run_match<G: PlayableGame>(
         }
     }
     let mut tally = [Tally::default(); 2];
+    // The opening of the pair of games in progress (games 2k-1 and 2k of
+    // the match, the seats swapped), with an opening suite for the game.
+    let mut opening: Option<&Opening> = None;
     for number in 1..=games {
         if links.iter().any(|l| l.leaving) || *shutdown.borrow() || *shared.draining.borrow() {
             break;
         }
         // order[seat] = index into `links` of the player in that seat.
         let order = if number % 2 == 1 { [0, 1] } else { [1, 0] };
+        if number % 2 == 1 {
+            opening = shared.next_opening(G::ID);
+        }
         let n = shared.next_game.fetch_add(1, Ordering::Relaxed);
         let game_id = format!("{}-{n}", shared.id_prefix);
         registered.add(&game_id, &seats);
@@ -291,6 +297,7 @@ pub(crate) async fn run_match<G: PlayableGame>(
                 of: games,
                 tokens: &seats.tokens,
                 past_ids: &registered.ids,
+                opening,
             },
             &mut shutdown,
         )
@@ -384,6 +391,10 @@ struct Game<'a> {
     tokens: &'a [String; 2],
     /// This match's games so far, this one last.
     past_ids: &'a [String],
+    /// The moves the game starts after (an opening of the server's suite
+    /// for the game): played on the start before anyone is asked, and
+    /// recorded as the first moves (0 ms each) with the record's `opening`.
+    opening: Option<&'a Opening>,
 }
 
 /// Plays one game; returns how it ended (already recorded and announced).
@@ -406,6 +417,7 @@ async fn play_game<G: PlayableGame>(
         of,
         tokens,
         past_ids,
+        opening,
     } = game;
     let game_id = game_id.to_string();
     let clock = shared.config.clock;
@@ -428,7 +440,7 @@ async fn play_game<G: PlayableGame>(
             resumed: false,
         });
     }
-    tracing::info!(game_id, game = G::ID, seat0 = %names[0], seat1 = %names[1], number, of, "game started");
+    tracing::info!(game_id, game = G::ID, seat0 = %names[0], seat1 = %names[1], number, of, opening = opening.map(|o| o.index), "game started");
     let started_ms = now_ms();
     let seed = shared.config.seed.wrapping_add(n);
     // The options were checked when the server started.
@@ -439,7 +451,29 @@ async fn play_game<G: PlayableGame>(
         }),
         None => G::start(seed),
     };
+    // The record's start is the game's; an opening's moves come first in
+    // its `moves`, as in `ladderbot match --openings`.
     let start = pos.state_to_json();
+    let mut moves: Vec<Value> = Vec::new();
+    let mut move_ms: Vec<u64> = Vec::new();
+    let opening = opening.filter(|o| {
+        let mut after = pos.clone();
+        match crate::games::apply_moves(&mut after, &o.moves) {
+            Ok(()) => {
+                pos = after;
+                moves.extend(o.moves.iter().cloned());
+                move_ms.resize(moves.len(), 0);
+                true
+            }
+            Err(e) => {
+                // Cannot happen: the suite was checked when the server started.
+                tracing::error!(game_id, game = G::ID, opening = o.index, line = o.line, error = %e.message, "the opening does not apply: the game starts from the start");
+                false
+            }
+        }
+    });
+    // Spectators, like the players, start from the position after the
+    // opening (if any).
     shared.spectators.start(Started {
         n,
         id: &game_id,
@@ -449,11 +483,9 @@ async fn play_game<G: PlayableGame>(
         of,
         started_ms,
         public: &pos.public_json(),
-        truth: &start,
+        truth: &pos.state_to_json(),
     });
     let mut bank = [clock.time_bank_ms; 2];
-    let mut moves: Vec<Value> = Vec::new();
-    let mut move_ms: Vec<u64> = Vec::new();
     let past = &past_ids[..past_ids.len().saturating_sub(1)];
 
     let end = 'game: {
@@ -699,7 +731,7 @@ async fn play_game<G: PlayableGame>(
             start,
             moves,
             move_ms,
-            opening: None,
+            opening: opening.cloned(),
             ending,
             started_ms,
             finished_ms: now_ms(),

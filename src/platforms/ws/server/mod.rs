@@ -33,6 +33,7 @@ use tokio::task::JoinSet;
 use crate::games::{AgentParams, GameKind};
 use crate::platforms::ws::protocol::ClockInfo;
 use crate::records::RecordWriter;
+use crate::runner::openings::Book;
 
 /// Longest any clock setting may be (one day), so deadlines never overflow.
 pub const MAX_CLOCK_MS: u64 = 86_400_000;
@@ -152,6 +153,13 @@ pub struct ServerConfig {
     /// Options of a game's start, by game id (Flood-It's board size and
     /// colours); games without an entry start with none.
     pub game_options: std::collections::BTreeMap<String, crate::games::GameOptions>,
+    /// Opening suites, by game id: a game with one starts each pair of
+    /// games of a match (games 2k-1 and 2k, the seats swapped) from the
+    /// position after the next opening's moves, so each opening is played
+    /// once with each seat. The server counts the pairs it has started per
+    /// game, across matches: pair p plays `book.for_pair(p, seed)`. Each
+    /// book must fit its game under `game_options` (checked at bind).
+    pub openings: std::collections::BTreeMap<String, Book>,
     /// A secret every client must send in `hello.token` (`None`: open).
     pub token: Option<String>,
     /// Limits against abuse.
@@ -234,6 +242,7 @@ impl Default for ServerConfig {
             house: None,
             seed: 0,
             game_options: Default::default(),
+            openings: Default::default(),
             token: None,
             limits: Limits::default(),
             shutdown_grace: Duration::ZERO,
@@ -274,6 +283,14 @@ impl ServerConfig {
             kind.check_options(options)
                 .map_err(|e| ServerError::Config(format!("game_options.{game}: {e}")))?;
         }
+        for (game, book) in &self.openings {
+            let kind: crate::games::GameKind = game
+                .parse()
+                .map_err(|e| ServerError::Config(format!("openings: {e}")))?;
+            let options = self.game_options.get(game).cloned().unwrap_or_default();
+            book.check_for(kind, &options)
+                .map_err(|e| ServerError::Config(format!("openings.{game}: {e}")))?;
+        }
         if let Some(h) = &self.house {
             if h.name.trim().is_empty() {
                 return Err(ServerError::Config("house.name: must not be empty".into()));
@@ -308,6 +325,9 @@ pub(crate) struct Shared {
     pub records: Option<RecordWriter>,
     pub lobby: Mutex<lobby::Lobby>,
     pub next_game: AtomicU64,
+    /// Pairs of games started so far from each game's opening suite (the
+    /// games of [`ServerConfig::openings`]), across matches.
+    opening_pairs: std::collections::BTreeMap<String, std::sync::atomic::AtomicU32>,
     pub next_conn: AtomicU64,
     /// Prefix of game ids, unique per server start.
     pub id_prefix: String,
@@ -392,6 +412,18 @@ impl Shared {
         self.resumable.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// The opening of the next pair of games of `game`, if the server has
+    /// a suite for it: the server's pair counter for the game moves on by
+    /// one (pairs are numbered across matches, from 0).
+    pub(crate) fn next_opening(&self, game: &str) -> Option<&crate::records::Opening> {
+        let book = self.config.openings.get(game)?;
+        let pair = self
+            .opening_pairs
+            .get(game)?
+            .fetch_add(1, Ordering::Relaxed);
+        Some(book.for_pair(pair, self.config.seed))
+    }
+
     /// Counts a match until the slot is dropped.
     pub(crate) fn match_slot(self: &Arc<Self>) -> MatchSlot {
         self.matches.fetch_add(1, Ordering::AcqRel);
@@ -449,11 +481,17 @@ impl Server {
         })?;
         let (shutdown_tx, shutdown) = watch::channel(false);
         let (drain_tx, draining) = watch::channel(false);
+        let opening_pairs = config
+            .openings
+            .keys()
+            .map(|g| (g.clone(), std::sync::atomic::AtomicU32::new(0)))
+            .collect();
         let shared = Arc::new(Shared {
             config,
             records,
             lobby: Mutex::new(lobby::Lobby::default()),
             next_game: AtomicU64::new(1),
+            opening_pairs,
             next_conn: AtomicU64::new(1),
             id_prefix: format!("{:x}", crate::records::now_ms()),
             shutdown,
