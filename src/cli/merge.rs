@@ -1,24 +1,34 @@
 //! `ladderbot merge FILES...`: the report of a match from its shards'
-//! records.
+//! records; with `--of NAME`, one player's results over records of any
+//! origin.
 
 use std::path::PathBuf;
 
 use clap::Args;
 
+use super::out::say;
 use super::CliError;
 use crate::runner::merge::{merge_files, MergeOptions};
+use crate::runner::platform_results::{player_results_of_files, render_player_results};
 use crate::runner::SprtConfig;
 
 #[derive(Debug, Args)]
 pub struct MergeArgs {
     /// Records files written by `ladderbot match --out` (one per shard, any order), or
-    /// folders whose .jsonl files are all to be merged.
+    /// folders whose .jsonl files are all to be merged; with --of, records of any origin.
     #[arg(required = true, value_name = "FILE.jsonl|DIR")]
     pub files: Vec<PathBuf>,
+    /// Judge the player NAME over records of any origin (`serve --records`, `serve-gat --out`,
+    /// `referee --out`, `play --records`, `match --out`): its games with NAME in exactly one
+    /// seat, aborted ones left out, with its wins, draws and losses against the others, Elo
+    /// with its 95% interval, LOS, seats, endings and, with --sprt, the SPRT verdict.
+    #[arg(long, value_name = "NAME", conflicts_with = "partial")]
+    pub of: Option<String>,
     /// Report on the games present even when some of the match's games are missing.
     #[arg(long)]
     pub partial: bool,
-    /// Judge the merged games by SPRT between ELO0 and ELO1 (default: the match's own --sprt).
+    /// Judge the merged games by SPRT between ELO0 and ELO1 (default: the match's own --sprt;
+    /// with --of: none).
     #[arg(long, value_name = "ELO0,ELO1", value_parser = super::match_cmd::parse_sprt)]
     pub sprt: Option<(f64, f64)>,
     /// Print the report as one JSON object on the last line.
@@ -27,9 +37,22 @@ pub struct MergeArgs {
 }
 
 pub fn run(args: MergeArgs) -> Result<(), CliError> {
+    let sprt = args.sprt.map(|(e0, e1)| SprtConfig::new(e0, e1));
+    if let Some(name) = &args.of {
+        // No game with NAME, or no records: about the input, exit 2.
+        let results = player_results_of_files(&args.files, name, sprt).map_err(CliError::Usage)?;
+        if args.json {
+            let line =
+                serde_json::to_string(&results).map_err(|e| CliError::Runtime(e.to_string()))?;
+            say!("{line}");
+        } else {
+            say!("{}", render_player_results(&results));
+        }
+        return Ok(());
+    }
     let opts = MergeOptions {
         partial: args.partial,
-        sprt: args.sprt.map(|(e0, e1)| SprtConfig::new(e0, e1)),
+        sprt,
     };
     // Every refusal (another match, a game twice, missing games) is about
     // the input: a usage error, exit 2.

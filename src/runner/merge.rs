@@ -49,6 +49,17 @@ pub struct MergeOptions {
 /// record of another match, a game that appears twice, and (unless
 /// `partial`) a match with games missing.
 pub fn merge_files(files: &[PathBuf], opts: MergeOptions) -> Result<MatchReport, String> {
+    let paths = record_paths(files)?;
+    let mut entries = Vec::new();
+    for f in &paths {
+        entries.extend(read_file(f)?);
+    }
+    merge_entries(entries, paths.len(), opts)
+}
+
+/// The records files `merge` reads: each file given, and the `.jsonl`
+/// files of each folder given.
+pub(super) fn record_paths(files: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     if files.is_empty() {
         return Err("merge: no records files given".into());
     }
@@ -60,11 +71,7 @@ pub fn merge_files(files: &[PathBuf], opts: MergeOptions) -> Result<MatchReport,
             paths.push(f.clone());
         }
     }
-    let mut entries = Vec::new();
-    for f in &paths {
-        entries.extend(read_file(f)?);
-    }
-    merge_entries(entries, paths.len(), opts)
+    Ok(paths)
 }
 
 /// The `.jsonl` files directly in `dir`, in name order (where the shards of

@@ -24,6 +24,7 @@ pub mod merge;
 pub mod openings;
 #[cfg(test)]
 mod openings_tests;
+pub mod platform_results;
 mod report;
 pub(crate) mod resume;
 mod schedule;
@@ -37,7 +38,7 @@ mod tests;
 pub use inprocess::{Build, KeptAgents, Playable};
 pub use report::{
     progress_bar, render_report, Endings, MatchReport, OpeningResult, OpeningsReport, SprtResult,
-    Tally,
+    Strength, Tally,
 };
 pub use schedule::{run_match, run_until, run_with};
 

@@ -403,7 +403,7 @@ fn model_count(r: &MatchReport) -> u32 {
 }
 
 /// `+12.3` / `-12.3`, and `+0.0` rather than `-0.0`.
-fn signed(x: f64) -> String {
+pub(crate) fn signed(x: f64) -> String {
     let text = format!("{x:+.1}");
     if text == "-0.0" {
         "+0.0".into()
@@ -414,7 +414,7 @@ fn signed(x: f64) -> String {
 
 /// An end of the Elo interval from its score: `+inf` / `-inf` for a score
 /// of 1 / 0 (no bound), `>+1200.0` / `<-1200.0` beyond the cap.
-fn elo_bound(score: f64) -> String {
+pub(crate) fn elo_bound(score: f64) -> String {
     let elo = stats::elo_from_score_uncapped(score);
     if elo == f64::INFINITY {
         "+inf".into()
@@ -467,6 +467,81 @@ pub(crate) fn undecided(totals: &Totals, sprt: Option<&SprtConfig>) -> Option<&'
     let t = totals.tally;
     let s = sprt?;
     (t.total > 0 && t.done >= t.total && totals.sprt_crossed(s).is_none()).then_some("undecided")
+}
+
+/// Whether the LLR of `sample` crossed a bound of `s`: `H1`, `H0`, or
+/// `None`.
+pub(crate) fn sprt_crossed(sample: &stats::Sample, s: &SprtConfig) -> Option<&'static str> {
+    let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
+    let llr = sample.llr(s.elo0, s.elo1);
+    if llr >= upper {
+        Some("H1")
+    } else if llr <= lower {
+        Some("H0")
+    } else {
+        None
+    }
+}
+
+/// The SPRT state of `sample` under `s`: its LLR, the bounds, and the
+/// decision: `decided` if given (the crossing that stopped a match), else
+/// the bound the LLR crossed (`H1`, `H0`), else `otherwise`.
+pub(crate) fn sprt_result(
+    sample: &stats::Sample,
+    s: &SprtConfig,
+    decided: Option<&str>,
+    otherwise: &str,
+) -> SprtResult {
+    let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
+    SprtResult {
+        elo0: s.elo0,
+        elo1: s.elo1,
+        llr: sample.llr(s.elo0, s.elo1),
+        lower,
+        upper,
+        decision: decided
+            .or_else(|| sprt_crossed(sample, s))
+            .unwrap_or(otherwise)
+            .to_string(),
+    }
+}
+
+/// Score, Elo with its 95% interval and LOS of some games, from one
+/// side's wins, draws and losses; the interval in the model of `sample`
+/// (those games, or their complete pairs). Every number is finite.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Strength {
+    /// Mean score in 0..=1 (0.5 with no games).
+    pub score: f64,
+    /// Elo difference from `score`, capped at ±[`stats::ELO_CAP`].
+    pub elo: f64,
+    pub model: stats::Model,
+    /// 95% likelihood-ratio interval of the mean score in `model`; 1 (or
+    /// 0) exactly when every observation was won (or lost).
+    pub score_lo: f64,
+    pub score_hi: f64,
+    /// The interval in Elo, capped as `elo`.
+    pub elo_lo: f64,
+    pub elo_hi: f64,
+    /// Likelihood of superiority.
+    pub los: f64,
+}
+
+impl Strength {
+    pub fn of(wins: u32, draws: u32, losses: u32, sample: &stats::Sample) -> Self {
+        let score = stats::score(wins, draws, losses);
+        let (score_lo, score_hi) = sample.score_interval();
+        Strength {
+            score,
+            elo: stats::elo_from_score(score),
+            model: sample.model(),
+            score_lo,
+            score_hi,
+            elo_lo: stats::elo_from_score(score_lo),
+            elo_hi: stats::elo_from_score(score_hi),
+            los: stats::los(wins, losses),
+        }
+    }
 }
 
 /// What a report says besides the totals.
@@ -545,37 +620,17 @@ impl Totals {
     /// The LLR of the games so far and whether it crossed a bound: `H1`,
     /// `H0`, or `None`.
     pub fn sprt_crossed(&self, s: &SprtConfig) -> Option<&'static str> {
-        let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
-        let llr = self.sample().llr(s.elo0, s.elo1);
-        if llr >= upper {
-            Some("H1")
-        } else if llr <= lower {
-            Some("H0")
-        } else {
-            None
-        }
+        sprt_crossed(&self.sample(), s)
     }
 
     /// The report of these totals.
     pub fn report(&self, head: ReportHead<'_>) -> MatchReport {
         let t = self.tally;
         let sample = self.sample();
-        let (score_lo, score_hi) = sample.score_interval();
-        let sprt = head.sprt.map(|s| {
-            let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
-            SprtResult {
-                elo0: s.elo0,
-                elo1: s.elo1,
-                llr: sample.llr(s.elo0, s.elo1),
-                lower,
-                upper,
-                decision: head
-                    .sprt_decision
-                    .or_else(|| self.sprt_crossed(&s))
-                    .unwrap_or("continue")
-                    .to_string(),
-            }
-        });
+        let strength = Strength::of(t.wins, t.draws, t.losses, &sample);
+        let sprt = head
+            .sprt
+            .map(|s| sprt_result(&sample, &s, head.sprt_decision, "continue"));
         let per_move = |total: f64, k: usize| {
             let n = self.sides[k].decisions;
             if n == 0 {
@@ -593,14 +648,14 @@ impl Totals {
             wins: t.wins,
             draws: t.draws,
             losses: t.losses,
-            score: t.score(),
-            elo: stats::elo_from_score(t.score()),
-            model: sample.model(),
-            score_lo,
-            score_hi,
-            elo_lo: stats::elo_from_score(score_lo),
-            elo_hi: stats::elo_from_score(score_hi),
-            los: stats::los(t.wins, t.losses),
+            score: strength.score,
+            elo: strength.elo,
+            model: strength.model,
+            score_lo: strength.score_lo,
+            score_hi: strength.score_hi,
+            elo_lo: strength.elo_lo,
+            elo_hi: strength.elo_hi,
+            los: strength.los,
             sprt,
             a_playouts_per_move: per_move(a.playouts as f64, 0),
             b_playouts_per_move: per_move(b.playouts as f64, 1),
