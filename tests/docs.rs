@@ -295,6 +295,12 @@ fn every_shipped_profile_is_in_the_profile_table_as_its_file_says() {
                 "docs/platforms.md: {name}'s margin is {m}, the table says '{limits}'"
             );
         }
+        let ponders = get("search", "ponder").and_then(|v| v.as_bool()) == Some(true);
+        assert_eq!(
+            ponders,
+            limits.contains("pondering"),
+            "docs/platforms.md: {name} ponders: {ponders}, the table says '{limits}'"
+        );
         let bank = text("search", "time_policy").as_deref() == Some("bank");
         assert_eq!(
             bank,

@@ -21,7 +21,8 @@ pub struct MergeArgs {
     /// Judge the player NAME over records of any origin (`serve --records`, `serve-gat --out`,
     /// `referee --out`, `play --records`, `match --out`): its games with NAME in exactly one
     /// seat, aborted ones left out, with its wins, draws and losses against the others, Elo
-    /// with its 95% interval, LOS, seats, endings and, with --sprt, the SPRT verdict.
+    /// with its 95% interval, LOS, seats, endings and, with --sprt, the SPRT verdict. A
+    /// recorded name `NAME:...` is NAME too (`referee` names its bots `A:COMMAND`, `B:COMMAND`).
     #[arg(long, value_name = "NAME", conflicts_with = "partial")]
     pub of: Option<String>,
     /// Report on the games present even when some of the match's games are missing.

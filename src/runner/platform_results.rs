@@ -163,7 +163,7 @@ pub fn player_results(
         sprt: None,
     };
     for r in records {
-        let seat = match [0, 1].map(|s| r.players[s] == player) {
+        let seat = match [0, 1].map(|s| is_named(&r.players[s], player)) {
             [true, false] => 0,
             [false, true] => 1,
             both_or_neither => {
@@ -360,6 +360,16 @@ pub fn render_player_results(r: &PlayerResults) -> String {
         );
     }
     s
+}
+
+/// Whether a player's recorded name is `name`: the same, or `name:` and
+/// more (`referee` names its bots `A:COMMAND` and `B:COMMAND`, so `--of A`
+/// is the first bot).
+fn is_named(recorded: &str, name: &str) -> bool {
+    recorded == name
+        || recorded
+            .strip_prefix(name)
+            .is_some_and(|rest| rest.starts_with(':'))
 }
 
 #[cfg(test)]
@@ -623,5 +633,14 @@ mod tests {
         assert_eq!(r.seats, [4, 0]);
         assert!(render_player_results(&r)
             .contains("seats: alice had seat 0 in 4 games, seat 1 in 0; unbalanced"));
+    }
+
+    #[test]
+    fn a_name_is_the_whole_name_or_what_comes_before_a_colon() {
+        assert!(is_named("A:ladderbot play golad --stdio", "A"));
+        assert!(is_named("alice", "alice"));
+        assert!(!is_named("alice", "ali"));
+        assert!(!is_named("B:ladderbot", "A"));
+        assert!(!is_named("Ab:x", "A"));
     }
 }
