@@ -37,6 +37,7 @@ fn server_config(records: &Path) -> ServerConfig {
         token: None,
         limits: Default::default(),
         shutdown_grace: Duration::ZERO,
+        openings: Default::default(),
     }
 }
 
