@@ -310,15 +310,16 @@ fn requests_without_a_position_are_answered_pass_and_bad_bytes_do_not_stop_the_b
     assert!(err.contains("skipping a line"), "{err}");
 }
 
-#[test]
-fn answers_are_within_100_ms_of_the_request() {
-    // A full game from the recorded start, one request at a time, timed.
+/// A full game from the recorded start, one request at a time, each
+/// asked `pause` after the previous answer (the opponent's turn): the
+/// answer times and the bot's stderr.
+fn one_game_timed(extra: &[&str], pause: Duration, context: &str) -> (Vec<Duration>, String) {
     let path = transcripts()
         .into_iter()
         .find(|p| p.ends_with("golad_seed_abc_player0.txt"))
         .unwrap();
     let lines = engine_lines(&path);
-    let mut bot = Bot::start(&[]);
+    let mut bot = Bot::start(extra);
     let mut turn = Turn {
         max_rounds: 100,
         ..Default::default()
@@ -326,17 +327,24 @@ fn answers_are_within_100_ms_of_the_request() {
     let mut times = Vec::new();
     for l in &lines {
         if l.starts_with("action move") {
+            std::thread::sleep(pause);
             let (reply, took) = bot.ask(l);
-            check_reply(&turn, &reply, "abc player0");
+            check_reply(&turn, &reply, context);
             times.push(took);
         } else {
             note(&mut turn, l);
             bot.feed(l);
         }
     }
-    bot.finish();
-    let worst = times.iter().max().copied().unwrap();
+    let err = bot.finish();
     eprintln!("latencies: {times:?}");
+    (times, err)
+}
+
+#[test]
+fn answers_are_within_100_ms_of_the_request() {
+    let (times, _) = one_game_timed(&[], Duration::ZERO, "abc player0");
+    let worst = times.iter().max().copied().unwrap();
     assert!(worst < ANSWER_LIMIT, "slowest answer {worst:?}");
 }
 
@@ -346,32 +354,12 @@ fn answers_are_within_100_ms_of_the_request() {
 /// limit as without; stdout carries the answers only.
 #[test]
 fn a_pondering_bot_answers_within_100_ms_of_the_request() {
-    let path = transcripts()
-        .into_iter()
-        .find(|p| p.ends_with("golad_seed_abc_player0.txt"))
-        .unwrap();
-    let lines = engine_lines(&path);
-    let mut bot = Bot::start(&["--ponder", "on"]);
-    let mut turn = Turn {
-        max_rounds: 100,
-        ..Default::default()
-    };
-    let mut times = Vec::new();
-    for l in &lines {
-        if l.starts_with("action move") {
-            // The opponent's turn: the bot is pondering meanwhile.
-            std::thread::sleep(Duration::from_millis(60));
-            let (reply, took) = bot.ask(l);
-            check_reply(&turn, &reply, "abc player0 pondering");
-            times.push(took);
-        } else {
-            note(&mut turn, l);
-            bot.feed(l);
-        }
-    }
-    let err = bot.finish();
+    let (times, err) = one_game_timed(
+        &["--ponder", "on"],
+        Duration::from_millis(60),
+        "abc player0 pondering",
+    );
     let worst = times.iter().max().copied().unwrap();
-    eprintln!("latencies: {times:?}");
     assert!(worst < ANSWER_LIMIT, "slowest answer {worst:?}");
     // It did ponder: the last log line counts the ponders.
     let end = err

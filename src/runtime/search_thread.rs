@@ -90,6 +90,19 @@ pub struct PonderStats {
     pub time: std::time::Duration,
 }
 
+impl PonderStats {
+    /// The line a client logs (info) at the end of a pondering run.
+    pub fn log(&self, agent: &str) {
+        tracing::info!(
+            agent,
+            ponders = self.runs,
+            work = self.work,
+            seconds = self.time.as_secs_f64(),
+            "pondered on the opponent's time"
+        );
+    }
+}
+
 /// The pending result of [`SearchThread::submit`]: a future owning no borrow
 /// of the thread, so it can be stored and polled in a `select!` loop.
 pub struct SearchHandle<M> {

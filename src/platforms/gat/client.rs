@@ -420,13 +420,7 @@ pub async fn run_client_with(
     let mut summary = games_of(cfg, agent, on_game).await?;
     summary.pondered = agent.ponder_stats();
     if cfg.ponder {
-        let p = summary.pondered;
-        tracing::info!(
-            ponders = p.runs,
-            playouts = p.work,
-            seconds = p.time.as_secs_f64(),
-            "pondered on the opponent's time"
-        );
+        summary.pondered.log(agent.agent_name());
     }
     Ok(summary)
 }

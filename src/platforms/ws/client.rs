@@ -372,13 +372,7 @@ pub async fn run_client_with<G: PlayableGame>(
     let mut summary = connections(&config, &search, on_game).await?;
     summary.pondered = search.ponder_stats();
     if config.ponder {
-        let p = summary.pondered;
-        tracing::info!(
-            ponders = p.runs,
-            work = p.work,
-            seconds = p.time.as_secs_f64(),
-            "pondered on the opponent's time"
-        );
+        summary.pondered.log(search.agent_name());
     }
     Ok(summary)
 }
