@@ -632,11 +632,7 @@ impl Best {
     /// Whether the soft or the hard limit has passed (never without a
     /// deadline: a playout budget is counted by `out_of_time` alone).
     fn time_up(&self) -> bool {
-        if self
-            .interrupt
-            .as_ref()
-            .is_some_and(|f| f.load(Ordering::Relaxed))
-        {
+        if self.interrupt_raised() {
             return true;
         }
         match (self.soft, self.hard) {
