@@ -14,11 +14,17 @@
 # of games). Everything lands in OUT (default ponder-out/).
 # Usage: bash docs/ponder-results.sh [OUT] [GAMES] [TIME_MS] [GAME...]
 #   GAMES per game (default 200), TIME_MS a move (default: each profile's own), GAME among
-#   four3d golad geister (default all three).
+#   four3d golad geister (default all three). Geister: SEATS=first (second) plays all its
+#   games with `on` in seat 0 (1), for a run in parts. BIN=PATH plays that binary (no build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
-B=$PWD/target/release/ladderbot
+# BIN=PATH runs that binary (no build).
+if [ -n "${BIN:-}" ]; then
+    B=$(realpath "$BIN")
+else
+    cargo build --release --quiet
+    B=$PWD/target/release/ladderbot
+fi
 OUT=${1:-ponder-out}
 GAMES=${2:-200}
 TIME=${3:-}
@@ -77,8 +83,17 @@ for game in "${LIST[@]}"; do
         ;;
     geister)
         step "geister: best, pondering on against off, $GAMES games (half with each seat)"
+        # SEATS=first (or second) plays all GAMES with `on` in seat 0 (or 1): a
+        # run in parts, each seat's part the same size, read together by merge.
         half=$(( GAMES / 2 ))
-        for order in "0 1" "1 0"; do
+        orders=("0 1" "1 0")
+        case ${SEATS:-both} in
+        both) ;;
+        first) orders=("0 1"); half=$GAMES ;;
+        second) orders=("1 0"); half=$GAMES ;;
+        *) echo "SEATS is both, first or second" >&2; exit 2 ;;
+        esac
+        for order in "${orders[@]}"; do
             read -r p_on p_off <<< "$order"
             "$B" serve-gat --ports 0,0 --games "$half" --out "$OUT/geister-server-$p_on.jsonl" \
                 > "$OUT/geister-serve-$p_on.out" 2> "$OUT/geister-serve-$p_on.log" &

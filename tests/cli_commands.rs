@@ -621,3 +621,178 @@ fn puyo_lab_reports_completion_and_solo_runs() {
         assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
     }
 }
+
+/// Issue 59's lab end to end, small: self-play from the shipped openings,
+/// labels by solves and deep searches, the network, and the offline
+/// judgement of every evaluation with the first "lost" calls.
+#[test]
+fn four3d_lab_labels_deep_trains_a_network_and_judges_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let openings = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/four3d.txt");
+    let ok = |args: &[&str]| {
+        let o = run(args, &[], Some(d), LIMIT);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        o
+    };
+    ok(&[
+        "four3d-lab",
+        "selfplay",
+        "--agent",
+        "best",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--random-plies",
+        "1",
+        "--games",
+        "6",
+        "--nodes",
+        "300",
+        "--out",
+        "games.jsonl",
+    ]);
+    let games: Vec<serde_json::Value> = std::fs::read_to_string(d.join("games.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(games.len(), 6);
+    // Game 0 starts from the first opening of the suite (`11 11`).
+    assert_eq!(games[0]["pegs"][0], 11);
+    assert_eq!(games[0]["pegs"][1], 11);
+    let o = ok(&[
+        "four3d-lab",
+        "label",
+        "--games",
+        "games.jsonl",
+        "--solve-empties",
+        "10",
+        "--deep-nodes",
+        "500",
+        "--deep-from",
+        "16",
+        "--jobs",
+        "2",
+        "--out",
+        "samples.jsonl",
+    ]);
+    assert!(stderr(&o).contains("by deep searches"), "{}", stderr(&o));
+    let samples: Vec<serde_json::Value> = std::fs::read_to_string(d.join("samples.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(samples.iter().any(|s| s["deep"] == 500));
+    assert!(samples.iter().all(|s| s["result"].is_number()));
+    ok(&[
+        "four3d-lab",
+        "train-net",
+        "--samples",
+        "samples.jsonl",
+        "--holdout",
+        "3",
+        "--epochs",
+        "2",
+        "--out",
+        "net.json",
+    ]);
+    let o = ok(&[
+        "four3d-lab",
+        "judge",
+        "--samples",
+        "samples.jsonl",
+        "--holdout",
+        "3",
+        "--net",
+        "net.json",
+        "--lost",
+        "games.jsonl",
+        "--lost-nodes",
+        "300",
+        "--json",
+    ]);
+    let report: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let held = &report["held-out games"];
+    for eval in ["ab-v1", "ab-v2", "ab-v2+net"] {
+        let rows = held[eval]
+            .as_array()
+            .unwrap_or_else(|| panic!("{eval}: {report}"));
+        assert!(!rows.is_empty());
+        let n: u64 = rows
+            .iter()
+            .map(|r| r["figures"]["positions"].as_u64().unwrap())
+            .sum();
+        // Games 0 and 3 are held out: all their positions, each in one row.
+        let expect = samples
+            .iter()
+            .filter(|s| s["game"].as_u64().unwrap() % 3 == 0)
+            .count();
+        assert_eq!(n as usize, expect, "{eval}");
+        for r in rows {
+            let a = r["figures"]["accuracy"].as_f64().unwrap();
+            assert!((0.0..=1.0).contains(&a), "{r}");
+        }
+    }
+    let lost = &report["lost"]["searches"];
+    assert!(lost["best"]["games"].as_u64().unwrap() > 0, "{report}");
+    assert!(lost["best with ab-v2+net"].is_object(), "{report}");
+    // The text form names the bands and every evaluation.
+    let o = ok(&[
+        "four3d-lab",
+        "judge",
+        "--samples",
+        "samples.jsonl",
+        "--holdout",
+        "3",
+        "--bands",
+        "0-27,28-63",
+    ]);
+    let text = stdout(&o);
+    assert!(
+        text.contains("| 0-27 |") && text.contains("ab-v2: accuracy"),
+        "{text}"
+    );
+    // Bad input: exit 2 with one line naming the fault.
+    for (args, key) in [
+        (vec!["four3d-lab", "judge"], "--samples"),
+        (
+            vec![
+                "four3d-lab",
+                "judge",
+                "--samples",
+                "samples.jsonl",
+                "--bands",
+                "9-3",
+            ],
+            "band",
+        ),
+        (
+            vec![
+                "four3d-lab",
+                "judge",
+                "--net",
+                "games.jsonl",
+                "--samples",
+                "samples.jsonl",
+            ],
+            "network",
+        ),
+        (
+            vec![
+                "four3d-lab",
+                "train-net",
+                "--samples",
+                "samples.jsonl",
+                "--epochs",
+                "0",
+                "--out",
+                "x.json",
+            ],
+            "--epochs",
+        ),
+    ] {
+        let o = run(&args, &[], Some(d), LIMIT);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(key), "{args:?}: {}", stderr(&o));
+    }
+}

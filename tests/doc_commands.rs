@@ -852,7 +852,7 @@ fn small(name: &str, value: &str, sub: &str, shards: Option<u64>) -> Option<Stri
         "--seconds" => x.filter(|&x| x > 0.1).map(|_| "0.1".into()),
         "--samples" | "--per-depth" => at_most(1),
         "--time-limit-s" => at_most(30),
-        "--nodes" => at_most(2000),
+        "--nodes" | "--deep-nodes" | "--lost-nodes" => at_most(2000),
         "--max-nodes" => at_most(100_000),
         "--max-rounds" => at_most(10),
         "--bind" => Some("127.0.0.1:0".into()),

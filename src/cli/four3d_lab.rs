@@ -11,10 +11,15 @@ use clap::{Args, Subcommand};
 use super::CliError;
 use crate::games::four3d::agents;
 use crate::games::four3d::best::fitted::Model;
+use crate::games::four3d::best::judge::{self, Band, Row};
+use crate::games::four3d::best::nnue::Net;
 use crate::games::four3d::best::train::{
-    self, accuracy, fitted_value, hand_value, label_game, pick_endgames, PlayedGame, Sample,
+    self, accuracy, fitted_value, hand_value, label_game, pick_endgames, LabelPlan, PlayedGame,
+    Sample,
 };
 use crate::games::four3d::best::tt::Table;
+use crate::games::four3d::best::{Best, BestConfig};
+use crate::games::four3d::Board;
 use crate::games::AgentParams;
 
 #[derive(Debug, Args)]
@@ -35,6 +40,50 @@ pub enum LabCommand {
     /// Pick positions at several depths before the end from games and label them with
     /// the solver: the set of `bench four3d-solve`.
     Endgames(EndgamesArgs),
+    /// The fast offline measure of judgement: result accuracy and log loss of evaluations
+    /// on held-out labelled positions per band of plies, and where a search first calls
+    /// lost games lost.
+    Judge(JudgeArgs),
+    /// Games of records files (`serve --records`, `match --out`...) as lab games (drops
+    /// and winner), for `label` and `judge --lost`.
+    Games(GamesArgs),
+    /// Train the network added to the shipped fitted evaluation on labelled positions
+    /// (the games `train` fits on); its held-out log loss beside the fitted one's.
+    TrainNet(TrainNetArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TrainNetArgs {
+    /// Labelled positions from `four3d-lab label` (repeatable; game indexes are
+    /// per file).
+    #[arg(long, required = true, value_name = "FILE.jsonl")]
+    pub samples: Vec<PathBuf>,
+    /// Games whose index is a multiple of this are held out (not trained on).
+    #[arg(long, default_value_t = 5)]
+    pub holdout: usize,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 20)]
+    pub epochs: usize,
+    /// Positions per step.
+    #[arg(long, default_value_t = 256)]
+    pub batch: usize,
+    /// Adam's step size.
+    #[arg(long, default_value_t = 0.002)]
+    pub lr: f32,
+    /// L2 penalty on the weights.
+    #[arg(long, default_value_t = 1e-6)]
+    pub l2: f32,
+    /// Seed of the first weights and of the order.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// What the network learns: each position's label (`label`: a solve, a deep search
+    /// or the game's result), or the game's result where the solver did not settle the
+    /// position (`result`).
+    #[arg(long, default_value = "label", value_parser = ["label", "result"])]
+    pub target: String,
+    /// Where to write the network (JSON; `best`'s `net_file`).
+    #[arg(long, value_name = "FILE.json")]
+    pub out: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -51,9 +100,13 @@ pub struct SelfplayArgs {
     /// Nodes per move.
     #[arg(long, default_value_t = 10_000)]
     pub nodes: u64,
-    /// Random drops at the start of every game.
+    /// Random drops at the start of every game (after its opening, with --openings).
     #[arg(long, default_value_t = 4)]
     pub random_plies: u32,
+    /// Start game i from opening i mod n of this suite (the format of
+    /// openings/four3d.txt), then the random drops.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
     /// Seed of the random starts (game i uses the seed and i).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -73,9 +126,16 @@ pub struct LabelArgs {
     /// Solve positions with at most this many empty cells.
     #[arg(long, default_value_t = 20)]
     pub solve_empties: u32,
-    /// The most nodes one solve may take (else the game's result labels it).
+    /// The most nodes one solve may take (else a deep search or the game's result labels it).
     #[arg(long, default_value_t = 2_000_000)]
     pub max_nodes: u64,
+    /// Label the positions not solved from --deep-from on by a search of `best` of this
+    /// many nodes (its win share for the side to move); 0: by the game's result.
+    #[arg(long, default_value_t = 0, value_name = "NODES")]
+    pub deep_nodes: u64,
+    /// The first ply the deep searches label.
+    #[arg(long, default_value_t = 20, value_name = "PLY")]
+    pub deep_from: u32,
     /// Games labelled at once (each on its own thread).
     #[arg(long, default_value_t = 1)]
     pub jobs: usize,
@@ -119,6 +179,66 @@ pub struct EndgamesArgs {
     pub max_nodes: u64,
     /// Where to write the set (the format of `endgames.txt`).
     #[arg(long, value_name = "FILE.txt")]
+    pub out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct JudgeArgs {
+    /// Labelled positions from `four3d-lab label`; those of games whose index is a
+    /// multiple of --holdout are judged (the ones `train` does not fit on).
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub samples: Option<PathBuf>,
+    /// Games whose index is a multiple of this are held out.
+    #[arg(long, default_value_t = 5)]
+    pub holdout: usize,
+    /// More labelled positions, all judged (such as the lost games against a
+    /// sparring partner) (repeatable).
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub held_out: Vec<PathBuf>,
+    /// An evaluation to judge beside the hand one (`ab-v1`) and the shipped fitted one
+    /// (`ab-v2`, `best`): a model file of `train --out` (repeatable).
+    #[arg(long, value_name = "FILE.json")]
+    pub model: Vec<PathBuf>,
+    /// A network (`train-net --out`) to judge added to the shipped fitted evaluation, as
+    /// `best` runs it with `net_file` (repeatable).
+    #[arg(long, value_name = "FILE.json")]
+    pub net: Vec<PathBuf>,
+    /// Bands of plies, FROM-TO separated by commas.
+    #[arg(long, default_value = judge::DEFAULT_BANDS)]
+    pub bands: String,
+    /// Lab games (`four3d-lab games`) one side lost: the first ply at which `best`'s
+    /// search, and the search with each --model, calls the loser's position lost.
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub lost: Option<PathBuf>,
+    /// Nodes of that search (deterministic; about what `best` searches in a 100 ms move
+    /// here, `bench four3d-search` gives the rate).
+    #[arg(long, default_value_t = 500_000, value_name = "NODES")]
+    pub lost_nodes: u64,
+    /// A win share at or below this is calling the position lost.
+    #[arg(long, default_value_t = 0.15)]
+    pub lost_share: f64,
+    /// The first ply looked at.
+    #[arg(long, default_value_t = 16, value_name = "PLY")]
+    pub lost_from: u32,
+    /// Games searched at once (each on its own thread).
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Print one JSON object instead of the tables.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GamesArgs {
+    /// Records files of Score Four games.
+    #[arg(long = "records", required = true, value_name = "FILE.jsonl")]
+    pub records: Vec<PathBuf>,
+    /// Keep only the games this player lost (a recorded name `NAME:...` counts as NAME,
+    /// as in `merge --of`: `A` is `match`'s side A).
+    #[arg(long, value_name = "NAME")]
+    pub lost_by: Option<String>,
+    /// Where to write the games (JSON lines: drops and winner).
+    #[arg(long, value_name = "FILE.jsonl")]
     pub out: PathBuf,
 }
 
@@ -197,15 +317,20 @@ pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
             params.entry("threads".to_string()).or_insert(1.into());
             // Fail early on a bad agent or parameter.
             agents::build(&a.agent, &params, a.seed).map_err(CliError::Usage)?;
+            let openings = match &a.openings {
+                Some(path) => opening_pegs(path)?,
+                None => vec![vec![]],
+            };
             let games = parallel(a.games as usize, a.jobs, |i| {
                 let mut agent = agents::build(&a.agent, &params, a.seed)?;
-                Ok(train::self_play_game(
+                train::self_play_game(
                     agent.as_mut(),
                     a.nodes,
+                    &openings[i % openings.len()],
                     a.random_plies,
                     a.seed,
                     i as u64,
-                ))
+                )
             })?;
             let lines = games
                 .iter()
@@ -223,12 +348,24 @@ pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
         }
         LabCommand::Label(a) => {
             let games: Vec<PlayedGame> = read_jsonl(&a.games)?;
+            let plan = LabelPlan {
+                solve_empties: a.solve_empties,
+                max_nodes: a.max_nodes,
+                deep_nodes: a.deep_nodes,
+                deep_from: a.deep_from,
+            };
             let labelled = parallel(games.len(), a.jobs, |i| {
                 let table = Table::new(20);
-                label_game(i, &games[i], a.solve_empties, a.max_nodes, &table)
+                let deep = Best::new(BestConfig {
+                    threads: 1,
+                    tt_bits: 20,
+                    ..BestConfig::default()
+                });
+                label_game(i, &games[i], &plan, &table, &deep)
             })?;
             let samples: Vec<Sample> = labelled.into_iter().flatten().collect();
             let solved = samples.iter().filter(|s| s.solved).count();
+            let deep = samples.iter().filter(|s| s.deep.is_some()).count();
             write_lines(
                 &a.out,
                 samples
@@ -236,7 +373,7 @@ pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
                     .map(|s| serde_json::to_string(s).unwrap_or_default()),
             )?;
             eprintln!(
-                "four3d-lab label: {} positions from {} games, {solved} labelled by exact solves",
+                "four3d-lab label: {} positions from {} games, {solved} labelled by exact solves, {deep} by deep searches",
                 samples.len(),
                 games.len()
             );
@@ -305,5 +442,384 @@ pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
             eprintln!("four3d-lab endgames: {} positions", set.len());
             Ok(())
         }
+        LabCommand::Judge(a) => run_judge(&a),
+        LabCommand::Games(a) => run_games(&a),
+        LabCommand::TrainNet(a) => run_train_net(&a),
     }
+}
+
+fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
+    use crate::games::four3d::best::nnue::{self, Example, TrainConfig};
+    if a.holdout < 2 {
+        return Err(CliError::Usage("--holdout must be at least 2".into()));
+    }
+    if a.epochs == 0 || a.batch == 0 || a.lr.is_nan() || a.lr <= 0.0 || a.l2.is_nan() || a.l2 < 0.0
+    {
+        return Err(CliError::Usage(
+            "--epochs and --batch must be at least 1, --lr above 0, --l2 at least 0".into(),
+        ));
+    }
+    let model = Model::shipped();
+    let (mut fit_on, mut held) = (Vec::new(), Vec::new());
+    for path in &a.samples {
+        let samples: Vec<Sample> = read_jsonl(path)?;
+        for s in samples {
+            let b = train::replay(&s.pegs).map_err(|e| runtime("train-net", e))?;
+            let target = match (a.target.as_str(), s.solved, s.result) {
+                ("result", false, Some(r)) => r,
+                _ => s.label,
+            };
+            let e = Example::new(&b, target, model);
+            if s.game % a.holdout == 0 {
+                held.push(e);
+            } else {
+                fit_on.push(e);
+            }
+        }
+    }
+    if fit_on.is_empty() {
+        return Err(CliError::Usage(
+            "four3d-lab train-net: no position to train on".into(),
+        ));
+    }
+    let cfg = TrainConfig {
+        epochs: a.epochs,
+        batch: a.batch,
+        lr: a.lr,
+        l2: a.l2,
+        seed: a.seed,
+    };
+    let net = nnue::train(&fit_on, &cfg, |epoch, loss| {
+        eprintln!(
+            "four3d-lab train-net: epoch {} of {}: training log loss {loss:.4}",
+            epoch + 1,
+            a.epochs
+        );
+    });
+    let zero = nnue::FloatNet {
+        w2: [[0.0; nnue::HIDDEN]; 2],
+        b2: 0.0,
+        ..net.clone()
+    };
+    let figures = serde_json::json!({
+        "trained_on": fit_on.len(),
+        "held_out": held.len(),
+        "held_out_log_loss": {
+            "ab-v2": nnue::log_loss(&zero, &held),
+            "ab-v2+net": nnue::log_loss(&net, &held),
+        },
+        "training_log_loss": {
+            "ab-v2": nnue::log_loss(&zero, &fit_on),
+            "ab-v2+net": nnue::log_loss(&net, &fit_on),
+        },
+    });
+    let about = format!(
+        "trained by `ladderbot four3d-lab train-net --samples {} --holdout {} --epochs {} --batch {} --lr {} --l2 {} --seed {} --target {}` on {} positions over the shipped eval-v2.json",
+        a.samples
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" --samples "),
+        a.holdout,
+        a.epochs,
+        a.batch,
+        a.lr,
+        a.l2,
+        a.seed,
+        a.target,
+        fit_on.len()
+    );
+    std::fs::write(&a.out, net.quantize().to_json(&about))
+        .map_err(|e| runtime("train-net", format!("{}: {e}", a.out.display())))?;
+    say!("{figures}");
+    Ok(())
+}
+
+/// The drops of each opening of a suite file.
+fn opening_pegs(path: &Path) -> Result<Vec<Vec<u8>>, CliError> {
+    use crate::runner::openings::{Book, OpeningOrder};
+    let book = Book::load::<Board>(path, &Default::default(), OpeningOrder::Sequential)
+        .map_err(CliError::Usage)?;
+    book.openings
+        .iter()
+        .map(|o| {
+            o.moves
+                .iter()
+                .map(|m| {
+                    m.as_u64()
+                        .filter(|&p| p < 16)
+                        .map(|p| p as u8)
+                        .ok_or_else(|| {
+                            CliError::Usage(format!(
+                                "{}:{}: {m} is not a peg",
+                                path.display(),
+                                o.line
+                            ))
+                        })
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// An evaluation `judge` scores: its name and its value of a position.
+type Evaluation = (String, Box<dyn Fn(&Board) -> f64 + Sync>);
+
+fn run_judge(a: &JudgeArgs) -> Result<(), CliError> {
+    if a.holdout < 2 {
+        return Err(CliError::Usage("--holdout must be at least 2".into()));
+    }
+    if a.samples.is_none() && a.held_out.is_empty() && a.lost.is_none() {
+        return Err(CliError::Usage(
+            "four3d-lab judge: give --samples, --held-out or --lost".into(),
+        ));
+    }
+    let bands = Band::parse_list(&a.bands).map_err(CliError::Usage)?;
+    let mut judged: Vec<(String, Sample)> = Vec::new();
+    if let Some(path) = &a.samples {
+        let all: Vec<Sample> = read_jsonl(path)?;
+        judged.extend(
+            all.into_iter()
+                .filter(|s| s.game % a.holdout == 0)
+                .map(|s| ("held-out games".to_string(), s)),
+        );
+    }
+    for path in &a.held_out {
+        let all: Vec<Sample> = read_jsonl(path)?;
+        judged.extend(all.into_iter().map(|s| (path.display().to_string(), s)));
+    }
+    let mut models: Vec<(String, &'static Model)> = Vec::new();
+    for path in &a.model {
+        let text = std::fs::read_to_string(path).map_err(|e| runtime("judge", e))?;
+        let m = Model::from_json(&text)
+            .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+        let name = path
+            .file_stem()
+            .map_or("model".into(), |s| s.to_string_lossy().into_owned());
+        let m: &'static Model = Box::leak(Box::new(m));
+        models.push((name, m));
+    }
+    let mut evals: Vec<Evaluation> = Vec::new();
+    evals.push(("ab-v1".into(), Box::new(|b: &Board| hand_value(b) as f64)));
+    evals.push((
+        "ab-v2".into(),
+        Box::new(|b: &Board| fitted_value(Model::shipped(), b)),
+    ));
+    for &(ref name, m) in &models {
+        evals.push((name.clone(), Box::new(move |b: &Board| fitted_value(m, b))));
+    }
+    let mut nets: Vec<(String, &'static Net)> = Vec::new();
+    for path in &a.net {
+        let text = std::fs::read_to_string(path).map_err(|e| runtime("judge", e))?;
+        let n = Net::from_json(&text)
+            .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+        let name = path
+            .file_stem()
+            .map_or("net".into(), |s| s.to_string_lossy().into_owned());
+        let n: &'static Net = Box::leak(Box::new(n));
+        evals.push((
+            format!("ab-v2+{name}"),
+            Box::new(move |b: &Board| n.with_model_value(Model::shipped(), b)),
+        ));
+        nets.push((name, n));
+    }
+    let mut report = serde_json::Map::new();
+    let sources: Vec<String> = {
+        let mut v: Vec<String> = judged.iter().map(|(src, _)| src.clone()).collect();
+        v.dedup();
+        v
+    };
+    let mut tables = Vec::new();
+    for src in &sources {
+        let set: Vec<&Sample> = judged
+            .iter()
+            .filter(|(s, _)| s == src)
+            .map(|(_, x)| x)
+            .collect();
+        let mut by_eval = serde_json::Map::new();
+        let mut rows_of = Vec::new();
+        for (name, value) in &evals {
+            let rows = judge::judge(&set, &bands, value).map_err(CliError::Runtime)?;
+            by_eval.insert(
+                name.clone(),
+                serde_json::to_value(&rows).unwrap_or_default(),
+            );
+            rows_of.push((name.clone(), rows));
+        }
+        report.insert(src.clone(), by_eval.into());
+        tables.push((src.clone(), set.len(), rows_of));
+    }
+    let mut lost_lines = Vec::new();
+    if let Some(path) = &a.lost {
+        let games: Vec<PlayedGame> = read_jsonl(path)?;
+        let decided = games.iter().filter(|g| g.winner.is_some()).count();
+        let mut searchers: Vec<(String, BestConfig)> = vec![("best".into(), BestConfig::default())];
+        for &(ref name, m) in &models {
+            searchers.push((
+                format!("best with {name}"),
+                BestConfig {
+                    model: Some(m),
+                    ..BestConfig::default()
+                },
+            ));
+        }
+        for &(ref name, n) in &nets {
+            searchers.push((
+                format!("best with ab-v2+{name}"),
+                BestConfig {
+                    net: Some(n),
+                    ..BestConfig::default()
+                },
+            ));
+        }
+        let mut lost = serde_json::Map::new();
+        for (name, cfg) in searchers {
+            let calls = parallel(games.len(), a.jobs, |i| {
+                let mut agent = Best::new(BestConfig {
+                    threads: 1,
+                    tt_bits: 20,
+                    ..cfg.clone()
+                });
+                let stop = std::sync::atomic::AtomicBool::new(false);
+                let limits = crate::search::Limits::playouts(a.lost_nodes);
+                judge::first_lost_call(&games[i], a.lost_from, a.lost_share, |b| {
+                    searched_share(&mut agent, b, &limits, &stop)
+                })
+            })?;
+            let plies: Vec<u32> = calls.iter().flatten().copied().collect();
+            let median = judge::median(&plies);
+            lost_lines.push(format!(
+                "{name} at {} nodes: the first call of lost (win share <= {}) in {} of {decided} lost games, median ply {}",
+                a.lost_nodes,
+                a.lost_share,
+                plies.len(),
+                median.map_or("-".into(), |m| format!("{m:.1}")),
+            ));
+            lost.insert(
+                name,
+                serde_json::json!({"called": plies.len(), "games": decided, "median_ply": median, "plies": plies}),
+            );
+        }
+        report.insert(
+            "lost".into(),
+            serde_json::json!({"file": path.display().to_string(), "nodes": a.lost_nodes, "share": a.lost_share, "from": a.lost_from, "searches": lost}),
+        );
+    }
+    if a.json {
+        say!("{}", serde_json::Value::Object(report));
+        return Ok(());
+    }
+    for (src, n, rows_of) in &tables {
+        say!("{src}: {n} positions");
+        say!("{}", judge_table(rows_of));
+    }
+    for l in lost_lines {
+        say!("{l}");
+    }
+    Ok(())
+}
+
+/// The win share `best`'s search (`agent`, from an empty table) gives the
+/// side to move in `b`: 0 when every drop loses at once, `None` for a
+/// forced drop or a finished game.
+fn searched_share(
+    agent: &mut Best,
+    b: &Board,
+    limits: &crate::search::Limits,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Option<f64> {
+    use crate::search::{Agent as _, Game as _};
+    if b.outcome().is_some() {
+        return None;
+    }
+    agent.clear_table();
+    agent.select(b, limits, stop).value
+}
+
+/// The text table of `judge`: a line per band and kind of label, the
+/// accuracy and log loss of each evaluation side by side.
+fn judge_table(rows_of: &[(String, Vec<Row>)]) -> String {
+    let mut out = String::from("| plies | label | positions |");
+    let mut rule = String::from("|---|---|---|");
+    for (name, _) in rows_of {
+        out += &format!(" {name}: accuracy | log loss |");
+        rule += "---|---|";
+    }
+    out += "\n";
+    out += &rule;
+    let Some((_, first)) = rows_of.first() else {
+        return out;
+    };
+    for (i, r) in first.iter().enumerate() {
+        out += &format!(
+            "\n| {} | {} | {} |",
+            r.band,
+            serde_json::to_value(r.kind)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default(),
+            r.figures.positions
+        );
+        for (_, rows) in rows_of {
+            if let Some(x) = rows.get(i) {
+                out += &format!(" {:.3} | {:.3} |", x.figures.accuracy, x.figures.log_loss);
+            }
+        }
+    }
+    out
+}
+
+fn run_games(a: &GamesArgs) -> Result<(), CliError> {
+    let read = super::read_games("four3d-lab games", &a.records)?;
+    let mut games = Vec::new();
+    let mut skipped = 0;
+    for r in read.records.iter().map(|r| &r.record) {
+        if r.game != "four3d" {
+            return Err(CliError::Usage(format!(
+                "four3d-lab games: game {} is {}, not four3d",
+                r.id, r.game
+            )));
+        }
+        if r.reason == crate::records::EndReason::Aborted {
+            skipped += 1;
+            continue;
+        }
+        if let Some(name) = &a.lost_by {
+            let named = |p: &String| crate::runner::platform_results::is_named(p, name);
+            let Some(seat) = r.players.iter().position(named) else {
+                continue;
+            };
+            if r.winner != Some(1 - seat) {
+                continue;
+            }
+        }
+        let pegs: Vec<u8> = r
+            .moves
+            .iter()
+            .map(|m| m.as_u64().filter(|&p| p < 16).map(|p| p as u8))
+            .collect::<Option<_>>()
+            .ok_or_else(|| {
+                CliError::Usage(format!(
+                    "four3d-lab games: game {}: a move is not a peg",
+                    r.id
+                ))
+            })?;
+        train::replay(&pegs)
+            .map_err(|e| CliError::Usage(format!("four3d-lab games: game {}: {e}", r.id)))?;
+        games.push(PlayedGame {
+            pegs,
+            winner: r.winner.map(|w| w as u8),
+        });
+    }
+    write_lines(
+        &a.out,
+        games
+            .iter()
+            .map(|g| serde_json::to_string(g).unwrap_or_default()),
+    )?;
+    eprintln!(
+        "four3d-lab games: {} games written, {skipped} aborted left out",
+        games.len()
+    );
+    Ok(())
 }

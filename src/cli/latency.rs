@@ -54,11 +54,15 @@ fn rank(sorted: &[u64], p: f64) -> u64 {
     crate::quantile::nearest_rank(sorted, p).unwrap_or(0)
 }
 
-/// The figures of `records`, each game's first `skip` times left out.
+/// The figures of `records`, each game's first `skip` times left out, and
+/// always its opening's moves (played by the server, recorded as 0 ms).
 pub fn latency(records: &[GameRecord], skip: usize, limit_ms: Option<u64>) -> Latency {
     let mut ms: Vec<u64> = records
         .iter()
-        .flat_map(|r| r.move_ms.iter().skip(skip).copied())
+        .flat_map(|r| {
+            let opening = r.opening.as_ref().map_or(0, |o| o.moves.len());
+            r.move_ms.iter().skip(skip.max(opening)).copied()
+        })
         .collect();
     ms.sort_unstable();
     let count = |reason| records.iter().filter(|r| r.reason == reason).count();
@@ -164,6 +168,20 @@ mod tests {
         let l = latency(&[a, b], 0, None);
         assert_eq!((l.moves, l.max, l.over), (1004, 5000, 0));
         assert_eq!(latency(&[], 0, Some(1)).max, 0);
+    }
+
+    #[test]
+    fn the_moves_of_an_opening_are_left_out() {
+        let mut g = game(vec![0, 0, 0, 40, 60], EndReason::Rules);
+        g.opening = Some(crate::records::Opening {
+            index: 0,
+            line: 1,
+            moves: vec![json!(5), json!(10), json!(0)],
+        });
+        let l = latency(std::slice::from_ref(&g), 0, Some(50));
+        assert_eq!((l.moves, l.p50, l.over), (2, 40, 1));
+        // A larger skip still applies.
+        assert_eq!(latency(&[g], 4, None).moves, 1);
     }
 
     #[test]

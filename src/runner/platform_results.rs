@@ -365,7 +365,7 @@ pub fn render_player_results(r: &PlayerResults) -> String {
 /// Whether a player's recorded name is `name`: the same, or `name:` and
 /// more (`referee` names its bots `A:COMMAND` and `B:COMMAND`, so `--of A`
 /// is the first bot).
-fn is_named(recorded: &str, name: &str) -> bool {
+pub fn is_named(recorded: &str, name: &str) -> bool {
     recorded == name
         || recorded
             .strip_prefix(name)

@@ -16,6 +16,8 @@
 
 pub mod eval;
 pub mod fitted;
+pub mod judge;
+pub mod nnue;
 pub mod search;
 pub mod solve;
 pub mod threats;
@@ -28,6 +30,7 @@ use std::time::Duration;
 
 use self::eval::Weights;
 use self::fitted::Model;
+use self::nnue::Net;
 use self::search::{root_moves, Features, RootMove, RootMoves, Worker, WON};
 use self::solve::Solver;
 use self::tt::Table;
@@ -49,6 +52,9 @@ pub struct BestConfig {
     pub tt_bits: u32,
     /// The fitted evaluation ([`fitted`]); `None` uses `weights`.
     pub model: Option<&'static Model>,
+    /// The network added to the fitted evaluation ([`nnue`]; read only
+    /// with a fitted evaluation).
+    pub net: Option<&'static Net>,
     /// Try the exact solver first when at most this many cells are empty
     /// (0: never).
     pub solve_empties: i32,
@@ -85,6 +91,7 @@ impl BestConfig {
             max_depth: 64,
             tt_bits: 21,
             model: Some(Model::shipped()),
+            net: None,
             solve_empties: 26,
             predict_time: true,
             fall_extends: false,
@@ -194,6 +201,10 @@ impl BestConfig {
                 "eval_file",
                 "a fitted evaluation's JSON file instead of the shipped one",
             )
+            .file(
+                "net_file",
+                "a network's JSON file (four3d-lab train-net) added to the fitted evaluation",
+            )
             .int(
                 "solve",
                 self.solve_empties.max(0) as u64,
@@ -210,6 +221,7 @@ impl BestConfig {
             // The hand evaluation, which the fitted one replaces.
             .only_with(&HAND_WEIGHTS, "fitted", serde_json::Value::from(0))
             .only_with(&HAND_WEIGHTS, "eval_file", serde_json::Value::Null)
+            .only_with(&["net_file"], "fitted", serde_json::Value::from(1))
     }
 
     /// The defaults changed by the profile's `agent_params` ([`BestConfig::decl`]).
@@ -266,6 +278,9 @@ impl BestConfig {
         }
         if let Some(m) = p.file("eval_file", Model::from_json)? {
             c.model = Some(m);
+        }
+        if let Some(n) = p.file("net_file", Net::from_json)? {
+            c.net = Some(n);
         }
         if let Some(e) = p.u64("solve") {
             c.solve_empties = e as i32;
@@ -533,9 +548,10 @@ impl Best {
             limits.playouts = limits.playouts.map(|p| p.saturating_sub(spent).max(1));
         }
         let clock = SearchClock::new(&limits, stop);
-        let model = self.cfg.model;
-        let mut main =
-            Worker::new(self.cfg.weights, self.cfg.features, &self.table, clock).with_model(model);
+        let (model, net) = (self.cfg.model, self.cfg.net);
+        let mut main = Worker::new(self.cfg.weights, self.cfg.features, &self.table, clock)
+            .with_model(model)
+            .with_net(net);
         let max_depth = self.cfg.max_depth;
         let predict = self.cfg.predict_time;
         let (found, helper_nodes) = with_helpers(
@@ -550,8 +566,9 @@ impl Best {
             |i, halt| {
                 let clock = SearchClock::new(&helper_limits, halt);
                 let cfg = &self.cfg;
-                let mut w =
-                    Worker::new(cfg.weights, cfg.features, &self.table, clock).with_model(model);
+                let mut w = Worker::new(cfg.weights, cfg.features, &self.table, clock)
+                    .with_model(model)
+                    .with_net(net);
                 // Helpers start deeper, and each sees the root moves in a
                 // rotated order, so their trees differ.
                 let mut order = cells.to_vec();

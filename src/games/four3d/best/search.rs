@@ -18,6 +18,7 @@
 
 use super::eval::{evaluate, evaluate_with, LineCounts, Weights};
 use super::fitted::Model;
+use super::nnue::{Accumulator, Net};
 use super::threats::{made_threats, threats};
 use super::tt::{key, Table};
 use crate::search::Bound;
@@ -132,6 +133,10 @@ pub struct Worker<'a> {
     root_seat: usize,
     /// The fitted evaluation, if used (else the hand weights).
     model: Option<&'a Model>,
+    /// The network that corrects the fitted evaluation, if used, and its
+    /// accumulator, kept drop by drop as `lines` is.
+    net: Option<&'a Net>,
+    acc: Accumulator,
 }
 
 /// One root move with its last value (a bound for moves that failed low).
@@ -172,6 +177,32 @@ impl<'a> Worker<'a> {
             lines: LineCounts::new([0, 0], &weights),
             root_seat: 0,
             model: None,
+            net: None,
+            acc: Accumulator::default(),
+        }
+    }
+
+    /// Adds `net` to the fitted evaluation (with a model only).
+    pub fn with_net(mut self, net: Option<&'a Net>) -> Self {
+        self.net = net;
+        self
+    }
+
+    /// `seat` drops on `cell`: the incremental terms follow.
+    #[inline]
+    fn place(&mut self, cell: u32, seat: usize) {
+        self.lines.place(cell, seat);
+        if let Some(n) = self.net {
+            n.place(&mut self.acc, cell, seat);
+        }
+    }
+
+    /// The drop of `seat` on `cell` taken back.
+    #[inline]
+    fn remove(&mut self, cell: u32, seat: usize) {
+        self.lines.remove(cell, seat);
+        if let Some(n) = self.net {
+            n.remove(&mut self.acc, cell, seat);
         }
     }
 
@@ -190,6 +221,9 @@ impl<'a> Worker<'a> {
         stones[seat] = me;
         stones[1 - seat] = opp;
         self.lines = LineCounts::new(stones, &self.weights);
+        if let Some(n) = self.net {
+            self.acc = n.accumulate(stones);
+        }
         self.root_seat = seat;
     }
 
@@ -260,7 +294,7 @@ impl<'a> Worker<'a> {
         for (i, &(_, c)) in list[..n].iter().enumerate() {
             let (cm, co) = (opp, me | 1u64 << c);
             let d = depth - 1 + ext;
-            self.lines.place(c as u32, seat);
+            self.place(c as u32, seat);
             let reduce = if self.features.lmr
                 && i >= LMR_FROM
                 && depth >= 3
@@ -288,7 +322,7 @@ impl<'a> Worker<'a> {
                     v
                 }
             };
-            self.lines.remove(c as u32, seat);
+            self.remove(c as u32, seat);
             if self.aborted {
                 return 0;
             }
@@ -324,7 +358,11 @@ impl<'a> Worker<'a> {
     #[inline]
     fn eval(&self, seat: usize, me: u64, opp: u64, t_me: u64, t_opp: u64) -> i32 {
         if let Some(m) = self.model {
-            return m.value(&self.lines, seat, me, opp, t_me, t_opp);
+            let v = m.value(&self.lines, seat, me, opp, t_me, t_opp);
+            return match self.net {
+                Some(n) => (v + n.value(&self.acc, seat, t_me, t_opp)).clamp(-(WON - 1), WON - 1),
+                None => v,
+            };
         }
         evaluate_with(self.lines.for_seat(seat), seat, t_me, t_opp, &self.weights)
     }
@@ -376,9 +414,9 @@ impl<'a> Worker<'a> {
                 return self.eval(seat, me, opp, t_me, t_opp);
             }
             let c = moves.trailing_zeros();
-            self.lines.place(c, seat);
+            self.place(c, seat);
             let v = -self.quiesce(opp, me | 1u64 << c, -beta, -alpha, ply + 1, left - 1);
-            self.lines.remove(c, seat);
+            self.remove(c, seat);
             return v;
         }
         let stand = self.eval(seat, me, opp, t_me, t_opp);
@@ -396,9 +434,9 @@ impl<'a> Worker<'a> {
             if made & drops(occ | 1u64 << c) == 0 {
                 continue;
             }
-            self.lines.place(c as u32, seat);
+            self.place(c as u32, seat);
             let v = -self.quiesce(opp, me | 1u64 << c, -beta, -alpha, ply + 1, left - 1);
-            self.lines.remove(c as u32, seat);
+            self.remove(c as u32, seat);
             if self.aborted {
                 return 0;
             }
@@ -494,7 +532,7 @@ impl<'a> Worker<'a> {
         for (i, m) in moves.iter_mut().enumerate() {
             let c = m.cell;
             let (cm, co) = (opp, me | 1u64 << c);
-            self.lines.place(c as u32, seat);
+            self.place(c as u32, seat);
             let v = if i == 0 || !self.features.pvs {
                 -self.search(cm, co, depth - 1, -beta, -alpha, 1)
             } else {
@@ -505,7 +543,7 @@ impl<'a> Worker<'a> {
                     v
                 }
             };
-            self.lines.remove(c as u32, seat);
+            self.remove(c as u32, seat);
             if self.aborted {
                 break;
             }
@@ -727,6 +765,82 @@ pub(super) mod tests {
             if b.outcome().is_none() {
                 return b;
             }
+        }
+    }
+
+    #[test]
+    fn the_network_in_the_search_is_the_one_computed_afresh() {
+        use super::super::nnue::FloatNet;
+        use rand::{Rng, SeedableRng};
+        // A network with large random output weights, so that it matters.
+        let mut f = FloatNet::new(11);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(12);
+        for w in f.w2.iter_mut().flatten() {
+            *w = rng.gen_range(-3.0..3.0);
+        }
+        let net = f.quantize();
+        let model = Model::shipped();
+        let table = Table::new(12);
+        let stop = AtomicBool::new(false);
+        for seed in 0..10 {
+            let b = late_position(seed, 30);
+            let (me, opp) = sides(&b);
+            let clock = SearchClock::new(&Limits::playouts(u64::MAX), &stop);
+            let mut w = Worker::new(Weights::default(), Features::default(), &table, clock)
+                .with_model(Some(model))
+                .with_net(Some(&net));
+            w.set_root(me, opp);
+            let seat = b.to_move();
+            let mut m = drops(me | opp);
+            while m != 0 {
+                // Down two drops and back, as the search goes: each
+                // position's value is the network's afresh.
+                let c = m.trailing_zeros();
+                m &= m - 1;
+                let mut first = b;
+                first.play(Peg((c & 15) as u8));
+                if first.outcome().is_some() {
+                    continue;
+                }
+                w.place(c, seat);
+                let after = me | 1u64 << c;
+                let mut n = drops(opp | after);
+                while n != 0 {
+                    let d = n.trailing_zeros();
+                    n &= n - 1;
+                    w.place(d, 1 - seat);
+                    let (me2, opp2) = (after, opp | 1u64 << d);
+                    let empty = !(me2 | opp2);
+                    let v = w.eval(seat, me2, opp2, threats(me2, empty), threats(opp2, empty));
+                    let mut pos = first;
+                    pos.play(Peg((d & 15) as u8));
+                    assert_eq!(pos.stones(seat), me2);
+                    let fresh = net.with_model_value(model, &pos);
+                    // The search's fitted value is an f32 cut to an integer,
+                    // the lab's an f64.
+                    assert!((f64::from(v) - fresh).abs() <= 1.5, "{v} vs {fresh}");
+                    w.remove(d, 1 - seat);
+                }
+                w.remove(c, seat);
+            }
+            // Without the network, the fitted value alone.
+            let mut plain = Worker::new(
+                Weights::default(),
+                Features::default(),
+                &table,
+                SearchClock::new(&Limits::playouts(u64::MAX), &stop),
+            )
+            .with_model(Some(model));
+            plain.set_root(me, opp);
+            let empty = !(me | opp);
+            let (t_me, t_opp) = (threats(me, empty), threats(opp, empty));
+            let with = w.eval(seat, me, opp, t_me, t_opp);
+            let without = plain.eval(seat, me, opp, t_me, t_opp);
+            let acc = net.accumulate([b.stones(0), b.stones(1)]);
+            assert_eq!(
+                with,
+                (without + net.value(&acc, seat, t_me, t_opp)).clamp(-(WON - 1), WON - 1)
+            );
         }
     }
 

@@ -29,23 +29,30 @@ pub struct PlayedGame {
     pub winner: Option<u8>,
 }
 
-/// Plays game `index` of a self-play series: `random_plies` random drops
-/// (from a generator seeded by `seed` and `index`), then `agent` against a
-/// copy of itself at `nodes` nodes a move, both sides the same agent.
+/// Plays game `index` of a self-play series: the drops of `start` (an
+/// opening: legal drops that do not end the game), `random_plies` random
+/// drops (from a generator seeded by `seed` and `index`), then `agent`
+/// against a copy of itself at `nodes` nodes a move, both sides the same
+/// agent.
 pub fn self_play_game(
     agent: &mut dyn Agent<Board>,
     nodes: u64,
+    start: &[u8],
     random_plies: u32,
     seed: u64,
     index: u64,
-) -> PlayedGame {
+) -> Result<PlayedGame, String> {
     let mut rng = SmallRng::seed_from_u64(seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let stop = AtomicBool::new(false);
     agent.new_game();
-    let mut b = Board::new();
-    let mut pegs = Vec::new();
+    let mut b = replay(start)?;
+    if b.outcome().is_some() {
+        return Err(format!("the opening {start:?} ends the game"));
+    }
+    let mut pegs = start.to_vec();
+    let random_until = start.len() as u32 + random_plies;
     while b.outcome().is_none() {
-        let mv = if b.ply() < random_plies {
+        let mv = if b.ply() < random_until {
             let m = b.legal_moves();
             m[rng.gen_range(0..m.len())]
         } else {
@@ -55,7 +62,7 @@ pub fn self_play_game(
         b.play(mv);
     }
     let winner = b.outcome().and_then(|o| o.winner()).map(|s| s as u8);
-    PlayedGame { pegs, winner }
+    Ok(PlayedGame { pegs, winner })
 }
 
 /// The position after the first `n` drops of `pegs`.
@@ -73,12 +80,63 @@ pub struct Sample {
     pub pegs: Vec<u8>,
     /// The result for the side to move: 1 win, 0.5 draw, 0 loss.
     pub label: f64,
-    /// Whether the label is an exact solve (else the game's result).
+    /// Whether the label is an exact solve (else a deep search's or the
+    /// game's result).
     pub solved: bool,
     /// The solved value (`WIN - p` for a win at ply `p` from here), when
     /// solved.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<i32>,
+    /// The nodes of the deep search that labelled it (its label is the
+    /// search's win share for the side to move), when one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deep: Option<u64>,
+    /// The game's result for the side to move (1, 0.5 or 0), whatever
+    /// labelled the position (written by `label` since issue 59).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<f64>,
+}
+
+/// What labelled a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LabelKind {
+    /// The exact solver.
+    Solved,
+    /// A search much deeper than a move's.
+    Deep,
+    /// The game's result.
+    Result,
+}
+
+impl Sample {
+    /// What labelled it.
+    pub fn kind(&self) -> LabelKind {
+        if self.solved {
+            LabelKind::Solved
+        } else if self.deep.is_some() {
+            LabelKind::Deep
+        } else {
+            LabelKind::Result
+        }
+    }
+
+    /// The position's ply (drops made).
+    pub fn ply(&self) -> u32 {
+        self.pegs.len() as u32
+    }
+}
+
+/// How `label` labels the quiet positions of a game: an exact solve when
+/// at most `solve_empties` cells are empty and the solver finishes within
+/// `max_nodes`; else, from ply `deep_from` on, a search of `deep_nodes`
+/// nodes (0: none); else the game's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LabelPlan {
+    pub solve_empties: u32,
+    pub max_nodes: u64,
+    pub deep_nodes: u64,
+    pub deep_from: u32,
 }
 
 /// The side to move's beads and the other side's.
@@ -109,17 +167,18 @@ pub fn solve_exact(table: &Table, me: u64, opp: u64, max_nodes: u64) -> Option<i
 
 /// The quiet positions of a game worth a sample (the side to move has a
 /// choice: no win on the spot, no forced block, not already lost), with
-/// labels: an exact solve when at most `solve_empties` cells are empty and
-/// the solver finishes within `max_nodes`, else the game's result.
+/// labels as `plan` says (the deep searches by `deep`, each from an empty
+/// table, on one thread).
 /// Positions are solved from the end of the game backwards, sharing
 /// `table`, so each solve reuses the later ones.
 pub fn label_game(
     index: usize,
     game: &PlayedGame,
-    solve_empties: u32,
-    max_nodes: u64,
+    plan: &LabelPlan,
     table: &Table,
+    deep: &super::Best,
 ) -> Result<Vec<Sample>, String> {
+    let stop = AtomicBool::new(false);
     let mut out = Vec::new();
     for n in (0..game.pegs.len()).rev() {
         let b = replay(&game.pegs[..n])?;
@@ -127,22 +186,32 @@ pub fn label_game(
             continue;
         }
         let (me, opp) = sides(&b);
-        if !matches!(root_moves(me, opp), RootMoves::Search(_)) {
+        let RootMoves::Search(cells) = root_moves(me, opp) else {
             continue;
-        }
+        };
         let empties = 64 - n as u32;
-        let solved = if empties <= solve_empties {
-            solve_exact(table, me, opp, max_nodes)
+        let solved = if empties <= plan.solve_empties {
+            solve_exact(table, me, opp, plan.max_nodes)
         } else {
             None
         };
-        let label = match solved {
-            Some(v) => result_of(v),
-            None => match game.winner {
-                None => 0.5,
-                Some(w) if w as usize == b.to_move() => 1.0,
-                Some(_) => 0.0,
-            },
+        let result = match game.winner {
+            None => 0.5,
+            Some(w) if w as usize == b.to_move() => 1.0,
+            Some(_) => 0.0,
+        };
+        let searched = (solved.is_none() && plan.deep_nodes > 0 && n as u32 >= plan.deep_from)
+            .then(|| {
+                // A fresh table: each label is the search's own verdict,
+                // whatever was searched before it.
+                deep.clear_table();
+                let limits = Limits::playouts(plan.deep_nodes);
+                super::share(deep.search(me, opp, &cells, &limits, &stop).value)
+            });
+        let label = match (solved, searched) {
+            (Some(v), _) => result_of(v),
+            (None, Some(share)) => share,
+            (None, None) => result,
         };
         out.push(Sample {
             game: index,
@@ -150,6 +219,8 @@ pub fn label_game(
             label,
             solved: solved.is_some(),
             value: solved,
+            deep: searched.map(|_| plan.deep_nodes),
+            result: Some(result),
         });
     }
     out.reverse();
@@ -380,17 +451,24 @@ mod tests {
                 ..super::super::BestConfig::v1()
             })
         };
-        let g = self_play_game(&mut agent(), 2000, 4, 1, 0);
+        let g = self_play_game(&mut agent(), 2000, &[], 4, 1, 0).unwrap();
         assert_eq!(
             g,
-            self_play_game(&mut agent(), 2000, 4, 1, 0),
+            self_play_game(&mut agent(), 2000, &[], 4, 1, 0).unwrap(),
             "deterministic"
         );
         let table = Table::new(16);
-        let samples = label_game(0, &g, 10, 1_000_000, &table).unwrap();
+        let plan = LabelPlan {
+            solve_empties: 10,
+            max_nodes: 1_000_000,
+            deep_nodes: 0,
+            deep_from: 0,
+        };
+        let samples = label_game(0, &g, &plan, &table, &agent()).unwrap();
         assert!(!samples.is_empty());
         for s in &samples {
             let b = replay(&s.pegs).unwrap();
+            assert_eq!(s.deep, None);
             if s.solved {
                 assert!(b.ply() >= 54);
                 let (me, opp) = sides(&b);
@@ -404,6 +482,62 @@ mod tests {
                     Some(_) => 0.0,
                 };
                 assert_eq!(s.label, expect);
+            }
+            assert_eq!(s.kind() == LabelKind::Result, s.result == Some(s.label));
+        }
+    }
+
+    #[test]
+    fn an_opening_starts_the_game_and_deep_searches_label_the_middle() {
+        let agent = || {
+            super::super::Best::new(super::super::BestConfig {
+                threads: 1,
+                tt_bits: 14,
+                ..super::super::BestConfig::default()
+            })
+        };
+        let g = self_play_game(&mut agent(), 1000, &[5, 10, 0], 2, 7, 3).unwrap();
+        assert_eq!(&g.pegs[..3], &[5, 10, 0]);
+        // An opening that ends the game or holds an illegal drop is refused.
+        let five = [0u8, 0, 0, 0, 0];
+        assert!(self_play_game(&mut agent(), 10, &five, 0, 1, 0).is_err());
+        let plan = LabelPlan {
+            solve_empties: 8,
+            max_nodes: 1_000_000,
+            deep_nodes: 3000,
+            deep_from: 20,
+        };
+        let samples = label_game(1, &g, &plan, &Table::new(16), &agent()).unwrap();
+        let kinds = |k| samples.iter().filter(|s| s.kind() == k).count();
+        assert!(kinds(LabelKind::Deep) > 0, "{samples:?}");
+        for s in &samples {
+            let result = match g.winner {
+                None => 0.5,
+                Some(w) if w as u32 == s.ply() % 2 => 1.0,
+                Some(_) => 0.0,
+            };
+            assert_eq!(s.result, Some(result));
+            match s.kind() {
+                LabelKind::Solved => assert!(s.ply() >= 56),
+                LabelKind::Deep => {
+                    assert!(s.ply() >= 20 && s.value.is_none());
+                    assert_eq!(s.deep, Some(3000));
+                    assert!((0.0..=1.0).contains(&s.label));
+                    // The label is the search's own verdict: a fresh
+                    // search of the same budget gives it again.
+                    let b = replay(&s.pegs).unwrap();
+                    let (me, opp) = sides(&b);
+                    let RootMoves::Search(cells) = root_moves(me, opp) else {
+                        panic!("a quiet position")
+                    };
+                    let stop = AtomicBool::new(false);
+                    let f = agent().search(me, opp, &cells, &Limits::playouts(3000), &stop);
+                    assert_eq!(super::super::share(f.value), s.label, "{:?}", s.pegs);
+                }
+                LabelKind::Result => {
+                    assert!(s.ply() < 20);
+                    assert_eq!(s.label, result);
+                }
             }
         }
     }

@@ -79,7 +79,7 @@ use board::{board_move, real_move, Board, ESCAPE};
 use evidence::{Evidence, Features};
 use learned::{Adaptive, BeliefModel, Sample};
 use policy::PlayoutPolicy;
-use search::{Search, TreeConfig};
+use search::{Root, Search, TreeConfig};
 
 /// `best`'s settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -553,34 +553,20 @@ impl Best {
             })
             .collect();
         let seeds: Vec<u64> = (0..threads).map(|_| self.rng.gen()).collect();
-        let (config, belief) = (&self.config, &belief);
-        let run = |search: &mut Search, i: usize| {
-            search.run(
-                &base,
-                belief,
-                &config.policy,
-                &config.tree,
-                &per_thread[i],
-                stop,
-                &mut SmallRng::seed_from_u64(seeds[i]),
-            )
+        let root = Root {
+            base: &base,
+            belief: &belief,
+            policy: &self.config.policy,
+            tree: &self.config.tree,
         };
-        let (first, rest) = self.searches.split_at_mut(1);
-        let r = std::thread::scope(|scope| {
-            let helpers: Vec<_> = rest
-                .iter_mut()
-                .enumerate()
-                .map(|(i, search)| scope.spawn(move || run(search, i + 1)))
-                .collect();
-            let mut r = run(&mut first[0], 0);
-            for h in helpers {
-                // A helper that panicked only loses its statistics.
-                if let Ok(x) = h.join() {
-                    r.iterations += x.iterations;
-                }
-            }
-            r
-        });
+        let run = |search: &mut Search, i: usize| {
+            let mut rng = SmallRng::seed_from_u64(seeds[i]);
+            search.run(root, &per_thread[i], stop, &mut rng)
+        };
+        let Some(r) = on_every_search(&mut self.searches, run, |r, x| r.iterations += x.iterations)
+        else {
+            return self.fallback(view, &legal);
+        };
         let r = if threads > 1 {
             search::merge_roots(&self.searches, r.iterations)
         } else {
@@ -767,34 +753,17 @@ impl Best {
             return 0;
         };
         let seeds: Vec<u64> = (0..self.searches.len()).map(|_| self.rng.gen()).collect();
-        let config = &self.config;
+        let root = Root {
+            base,
+            belief,
+            policy: &self.config.policy,
+            tree: &self.config.tree,
+        };
         let run = |search: &mut Search, i: usize| {
             let mut rng = SmallRng::seed_from_u64(seeds[i]);
-            search.ponder(
-                base,
-                belief,
-                &config.policy,
-                &config.tree,
-                limits,
-                stop,
-                &mut rng,
-            )
+            search.ponder(root, limits, stop, &mut rng)
         };
-        let Some((first, rest)) = self.searches.split_first_mut() else {
-            return 0;
-        };
-        std::thread::scope(|scope| {
-            let helpers: Vec<_> = rest
-                .iter_mut()
-                .enumerate()
-                .map(|(i, search)| scope.spawn(move || run(search, i + 1)))
-                .collect();
-            let mut n = run(first, 0);
-            for h in helpers {
-                n += h.join().unwrap_or(0);
-            }
-            n
-        })
+        on_every_search(&mut self.searches, run, |n, x| *n += x).unwrap_or(0)
     }
 
     pub fn choose(&mut self, view: &View, limits: &Limits, stop: &AtomicBool) -> Move {
@@ -838,6 +807,33 @@ impl Best {
 }
 
 geister_agent!(Best, "best", learns, ponders);
+
+/// Runs `run(search, i)` for each of `searches`, the first on this thread
+/// and the others on helper threads at the same time; the result of each
+/// helper is added to the first's with `add` (a helper that panicked only
+/// loses its statistics). `None` when there is no search.
+fn on_every_search<T: Send>(
+    searches: &mut [Search],
+    run: impl Fn(&mut Search, usize) -> T + Sync,
+    mut add: impl FnMut(&mut T, T),
+) -> Option<T> {
+    let (first, rest) = searches.split_first_mut()?;
+    let run = &run;
+    Some(std::thread::scope(|scope| {
+        let helpers: Vec<_> = rest
+            .iter_mut()
+            .enumerate()
+            .map(|(i, search)| scope.spawn(move || run(search, i + 1)))
+            .collect();
+        let mut r = run(first, 0);
+        for h in helpers {
+            if let Ok(x) = h.join() {
+                add(&mut r, x);
+            }
+        }
+        r
+    }))
+}
 
 #[cfg(test)]
 mod tests;

@@ -46,6 +46,17 @@ pub fn within_hard_limit(limits: &Limits) -> Limits {
     l
 }
 
+/// What a search runs from: the root position `base` (our turn; the
+/// opponent's colours on it are ignored and drawn from `belief` every
+/// iteration), the playout policy and the tree's settings.
+#[derive(Clone, Copy)]
+pub struct Root<'a> {
+    pub base: &'a Board,
+    pub belief: &'a Belief,
+    pub policy: &'a PlayoutPolicy,
+    pub tree: &'a TreeConfig,
+}
+
 /// Tunables of the tree.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TreeConfig {
@@ -359,19 +370,20 @@ impl Search {
         best
     }
 
-    /// Searches `base` (our turn; the opponent's colours on `base` are
-    /// ignored and drawn from `belief` every iteration) within `limits`.
-    #[allow(clippy::too_many_arguments)]
+    /// Searches from `root` within `limits`.
     pub fn run<R: Rng + ?Sized>(
         &mut self,
-        base: &Board,
-        belief: &Belief,
-        policy: &PlayoutPolicy,
-        cfg: &TreeConfig,
+        root: Root<'_>,
         limits: &Limits,
         stop: &AtomicBool,
         rng: &mut R,
     ) -> SearchResult {
+        let Root {
+            base,
+            belief,
+            policy,
+            tree: cfg,
+        } = root;
         let reused = cfg.reuse && self.reroot(base);
         self.played = None;
         self.last_root = Some((base.pieces(0), base.pieces(1)));
@@ -394,9 +406,7 @@ impl Search {
         let mut budget = Budget::new(&within_hard_limit(limits), stop).with_check_every(16);
         let mut path = std::mem::take(&mut self.path);
         while budget.tick() {
-            self.iterate(
-                base, belief, policy, cfg, prefs, None, &mut path, &mut list, rng,
-            );
+            self.iterate(root, prefs, None, &mut path, &mut list, rng);
         }
         self.path = path;
         let iterations = budget.done();
@@ -417,19 +427,21 @@ impl Search {
     /// One iteration from the root `base`: a determinization drawn from
     /// `belief`, a walk down the tree (through the root's child `forced`
     /// when given), an expansion, a playout, the result backed up.
-    #[allow(clippy::too_many_arguments)]
     fn iterate<R: Rng + ?Sized>(
         &mut self,
-        base: &Board,
-        belief: &Belief,
-        policy: &PlayoutPolicy,
-        cfg: &TreeConfig,
+        root: Root<'_>,
         prefs: Option<&Prefs>,
         forced: Option<usize>,
         path: &mut Vec<usize>,
         list: &mut MoveList,
         rng: &mut R,
     ) {
+        let Root {
+            base,
+            belief,
+            policy,
+            tree: cfg,
+        } = root;
         let colouring = belief.sample(rng);
         let mut b = *base;
         b.blue[1] = colouring.blue_squares;
@@ -472,21 +484,23 @@ impl Search {
     }
 
     /// Thinks on the opponent's time: grows the subtree below the move
-    /// told by [`Search::played`] from the last root `base` (the search's
-    /// own root, with the same `belief`), which the next search keeps when
-    /// the opponent's answer is in it. Returns the iterations run (0: no
-    /// tree, no move told, or the move ends the game).
-    #[allow(clippy::too_many_arguments)]
+    /// told by [`Search::played`] from the last `root` (the search's own
+    /// root, with the same belief), which the next search keeps when the
+    /// opponent's answer is in it. Returns the iterations run (0: no tree,
+    /// no move told, or the move ends the game).
     pub fn ponder<R: Rng + ?Sized>(
         &mut self,
-        base: &Board,
-        belief: &Belief,
-        policy: &PlayoutPolicy,
-        cfg: &TreeConfig,
+        root: Root<'_>,
         limits: &Limits,
         stop: &AtomicBool,
         rng: &mut R,
     ) -> u64 {
+        let Root {
+            base,
+            belief,
+            policy,
+            tree: cfg,
+        } = root;
         let Some(m) = self.played else {
             return 0;
         };
@@ -504,17 +518,7 @@ impl Search {
         let mut budget = Budget::new(limits, stop).with_check_every(16);
         let mut path = std::mem::take(&mut self.path);
         while budget.tick() {
-            self.iterate(
-                base,
-                belief,
-                policy,
-                cfg,
-                prefs,
-                Some(k),
-                &mut path,
-                &mut list,
-                rng,
-            );
+            self.iterate(root, prefs, Some(k), &mut path, &mut list, rng);
         }
         self.path = path;
         budget.done()
@@ -557,10 +561,12 @@ mod tests {
         let belief = Belief::new(&v, &l, 1.0);
         let mut s = Search::new();
         let r = s.run(
-            &Board::from_view(&v, 0),
-            &belief,
-            &PlayoutPolicy::default(),
-            &TreeConfig::default(),
+            Root {
+                base: &Board::from_view(&v, 0),
+                belief: &belief,
+                policy: &PlayoutPolicy::default(),
+                tree: &TreeConfig::default(),
+            },
             &Limits::playouts(3000),
             &AtomicBool::new(false),
             &mut SmallRng::seed_from_u64(1),
@@ -628,10 +634,12 @@ mod tests {
             let belief = Belief::new(v, &l, 1.0);
             let b = Board::from_view(v, 0);
             s.run(
-                &b,
-                &belief,
-                &policy,
-                &cfg,
+                Root {
+                    base: &b,
+                    belief: &belief,
+                    policy: &policy,
+                    tree: &cfg,
+                },
                 &Limits::playouts(4000),
                 &never,
                 rng,
@@ -699,32 +707,28 @@ mod tests {
         let base = Board::from_view(&v1, 0);
         let mut s = Search::new();
         let limits = Limits::playouts(2000);
-        let r = s.run(&base, &belief, &policy, &cfg, &limits, &never, &mut rng);
+        let root = Root {
+            base: &base,
+            belief: &belief,
+            policy: &policy,
+            tree: &cfg,
+        };
+        let r = s.run(root, &limits, &never, &mut rng);
         let ours = r.best.unwrap();
         let k = s.child(0, ours).unwrap();
         let before = s.nodes[k].visits;
         // Not told the move: nothing to ponder.
-        assert_eq!(
-            s.clone()
-                .ponder(&base, &belief, &policy, &cfg, &limits, &never, &mut rng),
-            0
-        );
+        assert_eq!(s.clone().ponder(root, &limits, &never, &mut rng), 0);
         s.played(ours);
-        let n = s.ponder(&base, &belief, &policy, &cfg, &limits, &never, &mut rng);
+        let n = s.ponder(root, &limits, &never, &mut rng);
         assert_eq!(n, 2000);
         // Every ponder iteration went through our move.
         assert_eq!(s.nodes[k].visits, before + 2000);
         // A raised flag ends it within one look at the clock (16 iterations).
         let raised = AtomicBool::new(true);
-        let n = s.clone().ponder(
-            &base,
-            &belief,
-            &policy,
-            &cfg,
-            &Limits::playouts(u64::MAX),
-            &raised,
-            &mut rng,
-        );
+        let n = s
+            .clone()
+            .ponder(root, &Limits::playouts(u64::MAX), &raised, &mut rng);
         assert!(n <= 16, "{n}");
         // The next search starts from the answer's node, ponder visits and all.
         let node = s.nodes[k];
@@ -736,7 +740,12 @@ mod tests {
         let v2 = view(&moved(own, ours), &moved(opp, answer.mv));
         let b2 = Board::from_view(&v2, 0);
         let belief2 = Belief::new(&v2, &[0.0; PIECES], 1.0);
-        let r = s.run(&b2, &belief2, &policy, &cfg, &limits, &never, &mut rng);
+        let root2 = Root {
+            base: &b2,
+            belief: &belief2,
+            ..root
+        };
+        let r = s.run(root2, &limits, &never, &mut rng);
         assert_eq!(r.reused, answer.visits);
         assert!(answer.visits > 200, "{answer:?}");
     }

@@ -66,15 +66,13 @@ fn search_move(v: &View, l: &[f64; PIECES], playouts: u64, seed: u64) -> Move {
     let cfg = BestConfig::default();
     let belief = Belief::new(v, l, cfg.belief);
     let mut rng = SmallRng::seed_from_u64(seed);
-    let r = Search::new().run(
-        &Board::from_view(v, 0),
-        &belief,
-        &cfg.policy,
-        &cfg.tree,
-        &Limits::playouts(playouts),
-        &no_stop(),
-        &mut rng,
-    );
+    let root = Root {
+        base: &Board::from_view(v, 0),
+        belief: &belief,
+        policy: &cfg.policy,
+        tree: &cfg.tree,
+    };
+    let r = Search::new().run(root, &Limits::playouts(playouts), &no_stop(), &mut rng);
     assert_eq!(r.iterations, playouts);
     real_move(v, r.best.expect("searched")).expect("own piece")
 }

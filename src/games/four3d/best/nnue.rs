@@ -1,0 +1,713 @@
+//! A small network over the board for `best`'s evaluation (issue 59), in
+//! the manner of NNUE: integer inference on an accumulator kept drop by
+//! drop, added to the fitted linear evaluation ([`super::fitted`]), whose
+//! log-odds it corrects.
+//!
+//! **Inputs**, from the point of view of a seat `p` (a *perspective*):
+//! p's beads on each of the 64 cells, the other side's beads, p's threats
+//! (empty cells that would complete a line of p's) and the other side's,
+//! and one input that is on when p is the first player: 257 in all. A
+//! cell's index carries its height, so the threats' height parity, which
+//! decides the zugzwang at the end, is in the inputs.
+//!
+//! **The network**: each perspective's active inputs summed into
+//! [`HIDDEN`] units (one weight matrix for both perspectives), clipped to
+//! 0..=1, then one output over the side to move's units and the other's.
+//! Its output is added to the linear model's log-odds, and the sum, in
+//! evaluation units (`200 *` log-odds), is the position's value.
+//!
+//! **The accumulator** holds each perspective's sums of the bead inputs;
+//! a drop adds two rows of weights (the mover's "mine" row to its own
+//! perspective, its "theirs" row to the other's) and taking it back
+//! subtracts them. The threats change all over the board with a drop, so
+//! they are added at evaluation time: a few rows, as there are few
+//! threats.
+//!
+//! **Integers**: the weights into the hidden units are `i16` at scale
+//! [`QA`] (a unit's 1.0 is 127), the output's at scale [`QB`]; the sum is
+//! an `i32`. Training is in floats ([`train`], ours: the network is two
+//! small sparse layers, whose forward and backward passes and Adam take
+//! fewer lines than wiring a general crate, and build nothing more).
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+use super::fitted::{Model, SCALE};
+use super::search::WON;
+use super::threats::threats;
+use crate::games::four3d::Board;
+use crate::search::Game as _;
+
+/// Hidden units per perspective.
+pub const HIDDEN: usize = 32;
+/// Inputs per perspective.
+pub const INPUTS: usize = 257;
+const MINE: usize = 0;
+const THEIRS: usize = 64;
+const MY_THREATS: usize = 128;
+const THEIR_THREATS: usize = 192;
+const FIRST: usize = 256;
+/// A hidden unit's 1.0 (where it is clipped).
+pub const QA: i32 = 127;
+/// The output weights' scale.
+pub const QB: i32 = 64;
+/// The largest input weight, as trained (so that the accumulator of 64
+/// beads stays within `i16`).
+pub const MAX_W1: f32 = 2.0;
+/// The largest hidden bias, as trained.
+pub const MAX_B1: f32 = 8.0;
+
+/// The inputs on for perspective `p` (its beads `mine`, the other's
+/// `theirs`, their threats `t_mine` and `t_theirs`, whether p is the first
+/// player), in increasing order.
+pub fn active(mine: u64, theirs: u64, t_mine: u64, t_theirs: u64, first: bool) -> Vec<u16> {
+    let mut out = Vec::with_capacity(48);
+    for (base, bits) in [
+        (MINE, mine),
+        (THEIRS, theirs),
+        (MY_THREATS, t_mine),
+        (THEIR_THREATS, t_theirs),
+    ] {
+        let mut b = bits;
+        while b != 0 {
+            out.push((base + b.trailing_zeros() as usize) as u16);
+            b &= b - 1;
+        }
+    }
+    if first {
+        out.push(FIRST as u16);
+    }
+    out
+}
+
+/// Both perspectives' inputs in `b`: the side to move's, then the other
+/// side's.
+pub fn perspectives(b: &Board) -> [Vec<u16>; 2] {
+    let s = b.to_move();
+    let (me, opp) = (b.stones(s), b.stones(1 - s));
+    let empty = !(me | opp);
+    let (t_me, t_opp) = (threats(me, empty), threats(opp, empty));
+    [
+        active(me, opp, t_me, t_opp, s == 0),
+        active(opp, me, t_opp, t_me, s == 1),
+    ]
+}
+
+/// The network in integers, as `best` runs it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Net {
+    w1: Vec<[i16; HIDDEN]>,
+    b1: [i16; HIDDEN],
+    /// The side to move's half, then the other's.
+    w2: [[i16; HIDDEN]; 2],
+    /// At scale `QA * QB`.
+    b2: i32,
+}
+
+/// Each perspective's (each seat's) sums of its bead inputs and bias.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    h: [[i16; HIDDEN]; 2],
+}
+
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator {
+            h: [[0; HIDDEN]; 2],
+        }
+    }
+}
+
+/// The network's file: the integer weights, with where they came from.
+#[derive(Serialize, Deserialize)]
+struct NetFile {
+    #[serde(default)]
+    about: String,
+    hidden: usize,
+    qa: i32,
+    qb: i32,
+    w1: Vec<Vec<i16>>,
+    b1: Vec<i16>,
+    w2: Vec<Vec<i16>>,
+    b2: i32,
+}
+
+impl Net {
+    /// The accumulator of a position whose seats hold `stones`.
+    pub fn accumulate(&self, stones: [u64; 2]) -> Accumulator {
+        let mut acc = Accumulator { h: [self.b1; 2] };
+        add(&mut acc.h[0], &self.w1[FIRST]);
+        for (seat, &bits) in stones.iter().enumerate() {
+            let mut b = bits;
+            while b != 0 {
+                self.place(&mut acc, b.trailing_zeros(), seat);
+                b &= b - 1;
+            }
+        }
+        acc
+    }
+
+    /// `seat` drops on `cell`.
+    #[inline]
+    pub fn place(&self, acc: &mut Accumulator, cell: u32, seat: usize) {
+        add(&mut acc.h[seat], &self.w1[MINE + cell as usize]);
+        add(&mut acc.h[1 - seat], &self.w1[THEIRS + cell as usize]);
+    }
+
+    /// The drop of `seat` on `cell` taken back.
+    #[inline]
+    pub fn remove(&self, acc: &mut Accumulator, cell: u32, seat: usize) {
+        sub(&mut acc.h[seat], &self.w1[MINE + cell as usize]);
+        sub(&mut acc.h[1 - seat], &self.w1[THEIRS + cell as usize]);
+    }
+
+    /// The network's correction of the linear log-odds for `seat` to move
+    /// (its threats `t_me`, the other's `t_opp`), in evaluation units.
+    #[inline]
+    pub fn value(&self, acc: &Accumulator, seat: usize, t_me: u64, t_opp: u64) -> i32 {
+        let mut out = self.b2;
+        for (half, (p, t_mine, t_theirs)) in [(seat, t_me, t_opp), (1 - seat, t_opp, t_me)]
+            .into_iter()
+            .enumerate()
+        {
+            let mut h = [0i32; HIDDEN];
+            for (x, &a) in h.iter_mut().zip(&acc.h[p]) {
+                *x = i32::from(a);
+            }
+            for (base, bits) in [(MY_THREATS, t_mine), (THEIR_THREATS, t_theirs)] {
+                let mut b = bits;
+                while b != 0 {
+                    let row = &self.w1[base + b.trailing_zeros() as usize];
+                    for (x, &w) in h.iter_mut().zip(row) {
+                        *x += i32::from(w);
+                    }
+                    b &= b - 1;
+                }
+            }
+            for (x, &w) in h.iter().zip(&self.w2[half]) {
+                out += (*x).clamp(0, QA) * i32::from(w);
+            }
+        }
+        (i64::from(out) * SCALE as i64 / i64::from(QA * QB)) as i32
+    }
+
+    /// The correction of the position `b` computed afresh.
+    pub fn value_of(&self, b: &Board) -> i32 {
+        let s = b.to_move();
+        let (me, opp) = (b.stones(s), b.stones(1 - s));
+        let empty = !(me | opp);
+        let acc = self.accumulate([b.stones(0), b.stones(1)]);
+        self.value(&acc, s, threats(me, empty), threats(opp, empty))
+    }
+
+    /// The value `best` gives the quiet position `b` with `model` and this
+    /// network, in evaluation units, inside the non-proven range.
+    pub fn with_model_value(&self, model: &Model, b: &Board) -> f64 {
+        let linear = super::train::fitted_value(model, b);
+        (linear + f64::from(self.value_of(b))).clamp(-f64::from(WON - 1), f64::from(WON - 1))
+    }
+
+    /// Reads the JSON form of [`Net::to_json`]; the sizes must be these,
+    /// and the weights within what training allows (so that no sum can
+    /// overflow).
+    pub fn from_json(text: &str) -> Result<Net, String> {
+        let f: NetFile = serde_json::from_str(text).map_err(|e| format!("four3d network: {e}"))?;
+        let bad = |what: &str| Err(format!("four3d network: {what}"));
+        if f.hidden != HIDDEN || f.qa != QA || f.qb != QB {
+            return bad(&format!(
+                "hidden {}, qa {}, qb {}: this build reads hidden {HIDDEN}, qa {QA}, qb {QB}",
+                f.hidden, f.qa, f.qb
+            ));
+        }
+        if f.w1.len() != INPUTS || f.w1.iter().any(|r| r.len() != HIDDEN) {
+            return bad(&format!("w1 must be {INPUTS} rows of {HIDDEN}"));
+        }
+        if f.b1.len() != HIDDEN || f.w2.len() != 2 || f.w2.iter().any(|r| r.len() != HIDDEN) {
+            return bad(&format!("b1 must hold {HIDDEN}, w2 two rows of {HIDDEN}"));
+        }
+        let max_w1 = (MAX_W1 * QA as f32).round() as i16;
+        let max_b1 = (MAX_B1 * QA as f32).round() as i16;
+        if f.w1
+            .iter()
+            .flatten()
+            .any(|w| w.unsigned_abs() > max_w1.unsigned_abs())
+            || f.b1
+                .iter()
+                .any(|b| b.unsigned_abs() > max_b1.unsigned_abs())
+        {
+            return bad(&format!(
+                "an input weight over {max_w1} or a bias over {max_b1}"
+            ));
+        }
+        let row = |r: &[i16]| {
+            let mut a = [0i16; HIDDEN];
+            a.copy_from_slice(r);
+            a
+        };
+        Ok(Net {
+            w1: f.w1.iter().map(|r| row(r.as_slice())).collect(),
+            b1: row(f.b1.as_slice()),
+            w2: [row(f.w2[0].as_slice()), row(f.w2[1].as_slice())],
+            b2: f.b2,
+        })
+    }
+
+    /// The JSON form, with `about` saying where the weights came from.
+    pub fn to_json(&self, about: &str) -> String {
+        let file = NetFile {
+            about: about.to_string(),
+            hidden: HIDDEN,
+            qa: QA,
+            qb: QB,
+            w1: self.w1.iter().map(|r| r.to_vec()).collect(),
+            b1: self.b1.to_vec(),
+            w2: self.w2.iter().map(|r| r.to_vec()).collect(),
+            b2: self.b2,
+        };
+        serde_json::to_string(&file).unwrap_or_default() + "\n"
+    }
+}
+
+#[inline]
+fn add(h: &mut [i16; HIDDEN], w: &[i16; HIDDEN]) {
+    for (x, &d) in h.iter_mut().zip(w) {
+        *x = x.wrapping_add(d);
+    }
+}
+
+#[inline]
+fn sub(h: &mut [i16; HIDDEN], w: &[i16; HIDDEN]) {
+    for (x, &d) in h.iter_mut().zip(w) {
+        *x = x.wrapping_sub(d);
+    }
+}
+
+/// The network in floats, as trained.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNet {
+    pub w1: Vec<[f32; HIDDEN]>,
+    pub b1: [f32; HIDDEN],
+    pub w2: [[f32; HIDDEN]; 2],
+    pub b2: f32,
+}
+
+impl FloatNet {
+    /// Small random weights from `seed`; the biases put the hidden units
+    /// inside their unclipped range.
+    pub fn new(seed: u64) -> Self {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut w = |scale: f32| rng.gen_range(-scale..scale);
+        let w1 = (0..INPUTS)
+            .map(|_| std::array::from_fn(|_| w(0.1)))
+            .collect();
+        let w2 = [
+            std::array::from_fn(|_| w(0.1)),
+            std::array::from_fn(|_| w(0.1)),
+        ];
+        FloatNet {
+            w1,
+            b1: [0.25; HIDDEN],
+            w2,
+            b2: 0.0,
+        }
+    }
+
+    /// Each perspective's hidden sums for the inputs `x`.
+    fn hidden(&self, x: &[Vec<u16>; 2]) -> [[f32; HIDDEN]; 2] {
+        let mut h = [self.b1; 2];
+        for (hp, xp) in h.iter_mut().zip(x) {
+            for &i in xp {
+                for (a, &w) in hp.iter_mut().zip(&self.w1[i as usize]) {
+                    *a += w;
+                }
+            }
+        }
+        h
+    }
+
+    /// The correction's log-odds for the inputs `x`.
+    pub fn log_odds(&self, x: &[Vec<u16>; 2]) -> f32 {
+        let h = self.hidden(x);
+        let mut out = self.b2;
+        for (hp, w2) in h.iter().zip(&self.w2) {
+            for (&a, &w) in hp.iter().zip(w2) {
+                out += a.clamp(0.0, 1.0) * w;
+            }
+        }
+        out
+    }
+
+    /// The integer network.
+    pub fn quantize(&self) -> Net {
+        let q = |x: f32, scale: i32, max: f32| (x.clamp(-max, max) * scale as f32).round() as i16;
+        let row = |r: &[f32; HIDDEN], scale: i32, max: f32| {
+            let mut a = [0i16; HIDDEN];
+            for (o, &x) in a.iter_mut().zip(r) {
+                *o = q(x, scale, max);
+            }
+            a
+        };
+        let max_w2 = i16::MAX as f32 / QB as f32;
+        Net {
+            w1: self.w1.iter().map(|r| row(r, QA, MAX_W1)).collect(),
+            b1: row(&self.b1, QA, MAX_B1),
+            w2: [row(&self.w2[0], QB, max_w2), row(&self.w2[1], QB, max_w2)],
+            b2: (self.b2 * (QA * QB) as f32).round() as i32,
+        }
+    }
+}
+
+/// One training position: both perspectives' inputs (the side to move's
+/// first), the linear model's log-odds, and the label (the side to
+/// move's result, or a win share).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Example {
+    pub inputs: [Vec<u16>; 2],
+    pub base: f32,
+    pub label: f32,
+}
+
+impl Example {
+    pub fn new(b: &Board, label: f64, model: &Model) -> Self {
+        Example {
+            inputs: perspectives(b),
+            base: (super::train::fitted_value(model, b) / SCALE) as f32,
+            label: label as f32,
+        }
+    }
+}
+
+/// How [`train`] runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TrainConfig {
+    pub epochs: usize,
+    pub batch: usize,
+    /// Adam's step size.
+    pub lr: f32,
+    /// L2 penalty on the weights (not the biases).
+    pub l2: f32,
+    pub seed: u64,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            epochs: 20,
+            batch: 256,
+            lr: 0.002,
+            l2: 1e-6,
+            seed: 1,
+        }
+    }
+}
+
+/// The mean log loss of `sigmoid(base + net)` against the labels.
+pub fn log_loss(net: &FloatNet, examples: &[Example]) -> f64 {
+    let mut loss = 0.0;
+    for e in examples {
+        let y = sigmoid(e.base + net.log_odds(&e.inputs)).clamp(1e-7, 1.0 - 1e-7);
+        loss -= f64::from(e.label * y.ln() + (1.0 - e.label) * (1.0 - y).ln());
+    }
+    loss / examples.len().max(1) as f64
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Adam's moments of one parameter array.
+struct Moments {
+    m: Vec<f32>,
+    v: Vec<f32>,
+}
+
+impl Moments {
+    fn new(n: usize) -> Self {
+        Moments {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+        }
+    }
+
+    /// One Adam step of `params` along `grads` (step `t` from 1).
+    fn step(&mut self, params: &mut [f32], grads: &[f32], lr: f32, t: i32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        let (c1, c2) = (1.0 - B1.powi(t), 1.0 - B2.powi(t));
+        for (((p, &g), m), v) in params
+            .iter_mut()
+            .zip(grads)
+            .zip(self.m.iter_mut())
+            .zip(self.v.iter_mut())
+        {
+            *m = B1 * *m + (1.0 - B1) * g;
+            *v = B2 * *v + (1.0 - B2) * g * g;
+            *p -= lr * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
+        }
+    }
+}
+
+/// Trains a network on `examples` (minibatches in an order shuffled each
+/// epoch from the seed; deterministic), calling `epoch_done(epoch, loss)`
+/// with the mean training loss of each epoch.
+pub fn train(
+    examples: &[Example],
+    cfg: &TrainConfig,
+    mut epoch_done: impl FnMut(usize, f64),
+) -> FloatNet {
+    let mut net = FloatNet::new(cfg.seed);
+    let mut rng = SmallRng::seed_from_u64(cfg.seed ^ 0x5eed);
+    let mut order: Vec<usize> = (0..examples.len()).collect();
+    let (mut m_w1, mut m_b1, mut m_w2, mut m_b2) = (
+        Moments::new(INPUTS * HIDDEN),
+        Moments::new(HIDDEN),
+        Moments::new(2 * HIDDEN),
+        Moments::new(1),
+    );
+    let mut g_w1 = vec![0f32; INPUTS * HIDDEN];
+    let mut t = 0;
+    for epoch in 0..cfg.epochs {
+        // Fisher-Yates from our generator (deterministic across platforms).
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.gen_range(0..=i));
+        }
+        let mut epoch_loss = 0.0;
+        for batch in order.chunks(cfg.batch.max(1)) {
+            g_w1.iter_mut().for_each(|g| *g = 0.0);
+            let mut g_b1 = [0f32; HIDDEN];
+            let mut g_w2 = [[0f32; HIDDEN]; 2];
+            let mut g_b2 = 0f32;
+            let scale = 1.0 / batch.len() as f32;
+            for &k in batch {
+                let e = &examples[k];
+                let h = net.hidden(&e.inputs);
+                let mut out = e.base + net.b2;
+                for (hp, w2) in h.iter().zip(&net.w2) {
+                    for (&a, &w) in hp.iter().zip(w2) {
+                        out += a.clamp(0.0, 1.0) * w;
+                    }
+                }
+                let y = sigmoid(out);
+                let yc = y.clamp(1e-7, 1.0 - 1e-7);
+                epoch_loss -= f64::from(e.label * yc.ln() + (1.0 - e.label) * (1.0 - yc).ln());
+                let d = (y - e.label) * scale;
+                g_b2 += d;
+                for (p, hp) in h.iter().enumerate() {
+                    for (j, &a) in hp.iter().enumerate() {
+                        g_w2[p][j] += d * a.clamp(0.0, 1.0);
+                        if a > 0.0 && a < 1.0 {
+                            let g = d * net.w2[p][j];
+                            g_b1[j] += g;
+                            for &i in &e.inputs[p] {
+                                g_w1[i as usize * HIDDEN + j] += g;
+                            }
+                        }
+                    }
+                }
+            }
+            t += 1;
+            let mut w1: Vec<f32> = net.w1.iter().flatten().copied().collect();
+            for (g, &w) in g_w1.iter_mut().zip(&w1) {
+                *g += cfg.l2 * w;
+            }
+            m_w1.step(&mut w1, &g_w1, cfg.lr, t);
+            for (row, chunk) in net.w1.iter_mut().zip(w1.chunks(HIDDEN)) {
+                for (w, &x) in row.iter_mut().zip(chunk) {
+                    *w = x.clamp(-MAX_W1, MAX_W1);
+                }
+            }
+            m_b1.step(&mut net.b1, &g_b1, cfg.lr, t);
+            net.b1
+                .iter_mut()
+                .for_each(|b| *b = b.clamp(-MAX_B1, MAX_B1));
+            let mut w2: Vec<f32> = net.w2.iter().flatten().copied().collect();
+            let mut gw2: Vec<f32> = g_w2.iter().flatten().copied().collect();
+            for (g, &w) in gw2.iter_mut().zip(&w2) {
+                *g += cfg.l2 * w;
+            }
+            m_w2.step(&mut w2, &gw2, cfg.lr, t);
+            for (row, chunk) in net.w2.iter_mut().zip(w2.chunks(HIDDEN)) {
+                row.copy_from_slice(chunk);
+            }
+            let mut b2 = [net.b2];
+            m_b2.step(&mut b2, &[g_b2], cfg.lr, t);
+            net.b2 = b2[0];
+        }
+        epoch_done(epoch, epoch_loss / examples.len().max(1) as f64);
+    }
+    net
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::four3d::best::train::replay;
+    use crate::games::four3d::Peg;
+
+    /// A network with random weights of the trained sizes.
+    fn random_net(seed: u64) -> Net {
+        let mut f = FloatNet::new(seed);
+        let mut rng = SmallRng::seed_from_u64(seed + 1);
+        for w in f.w2.iter_mut().flatten() {
+            *w = rng.gen_range(-3.0..3.0);
+        }
+        for w in f.w1.iter_mut().flatten() {
+            *w = rng.gen_range(-0.5..0.5);
+        }
+        f.b2 = 0.3;
+        f.quantize()
+    }
+
+    #[test]
+    fn the_accumulator_kept_drop_by_drop_is_the_one_computed_afresh() {
+        let net = random_net(1);
+        let mut rng = SmallRng::seed_from_u64(9);
+        for _ in 0..20 {
+            let mut b = Board::new();
+            let mut acc = net.accumulate([0, 0]);
+            let mut drops = Vec::new();
+            while b.outcome().is_none() && b.ply() < 40 {
+                let m = b.legal_moves();
+                let peg = m[rng.gen_range(0..m.len())];
+                let before = b.stones(0) | b.stones(1);
+                let seat = b.to_move();
+                b.play(peg);
+                let cell = ((b.stones(0) | b.stones(1)) & !before).trailing_zeros();
+                net.place(&mut acc, cell, seat);
+                drops.push((cell, seat));
+                assert_eq!(acc, net.accumulate([b.stones(0), b.stones(1)]));
+            }
+            // Taken back in reverse: the empty board's accumulator again.
+            for &(cell, seat) in drops.iter().rev() {
+                net.remove(&mut acc, cell, seat);
+            }
+            assert_eq!(acc, net.accumulate([0, 0]));
+        }
+    }
+
+    /// The float network whose weights are `q`'s exactly.
+    fn dequantized(q: &Net) -> FloatNet {
+        let row = |r: &[i16; HIDDEN], scale: i32| r.map(|w| f32::from(w) / scale as f32);
+        FloatNet {
+            w1: q.w1.iter().map(|r| row(r, QA)).collect(),
+            b1: row(&q.b1, QA),
+            w2: [row(&q.w2[0], QB), row(&q.w2[1], QB)],
+            b2: q.b2 as f32 / (QA * QB) as f32,
+        }
+    }
+
+    #[test]
+    fn the_integer_network_computes_what_its_weights_say() {
+        let mut f = FloatNet::new(3);
+        let mut rng = SmallRng::seed_from_u64(4);
+        for w in f.w2.iter_mut().flatten() {
+            *w = rng.gen_range(-2.0..2.0);
+        }
+        let q = f.quantize();
+        let exact = dequantized(&q);
+        for pegs in [
+            vec![],
+            vec![0u8, 5, 5, 10, 15],
+            vec![3, 3, 3, 2, 1, 0, 6, 9, 12],
+        ] {
+            let b = replay(&pegs).unwrap();
+            let x = perspectives(&b);
+            let int = q.value_of(&b) as f32;
+            // The integer sums are exact; only the last division rounds.
+            let same = exact.log_odds(&x) * SCALE as f32;
+            assert!((same - int).abs() <= 1.01, "{pegs:?}: {same} vs {int}");
+            // Against the float weights before rounding: near.
+            let float = f.log_odds(&x) * SCALE as f32;
+            assert!((float - int).abs() < 40.0, "{pegs:?}: {float} vs {int}");
+        }
+    }
+
+    #[test]
+    fn the_side_to_move_and_the_perspectives_swap() {
+        // The same beads, each side to move in turn: the inputs of the
+        // side to move in one are the other side's in the next.
+        let b = replay(&[0, 1, 2]).unwrap();
+        let mut c = b;
+        c.play(Peg(3));
+        let x = perspectives(&b);
+        let y = perspectives(&c);
+        assert_eq!((b.to_move(), c.to_move()), (1, 0));
+        assert!(!x[0].contains(&(FIRST as u16)) && x[1].contains(&(FIRST as u16)));
+        assert!(y[0].contains(&(FIRST as u16)) && !y[1].contains(&(FIRST as u16)));
+        // Seat 1 to move in b: its beads are "mine" (cell 1) in x[0].
+        assert!(x[0].contains(&(MINE as u16 + 1)) && x[1].contains(&(THEIRS as u16 + 1)));
+    }
+
+    #[test]
+    fn files_round_trip_and_bad_ones_are_refused() {
+        let net = random_net(5);
+        let text = net.to_json("test");
+        assert_eq!(Net::from_json(&text).unwrap(), net);
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v["hidden"] = 16.into();
+        assert!(Net::from_json(&v.to_string())
+            .unwrap_err()
+            .contains("hidden"));
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v["w1"][3][0] = 30000.into();
+        assert!(Net::from_json(&v.to_string()).is_err());
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v["w1"].as_array_mut().unwrap().pop();
+        assert!(Net::from_json(&v.to_string()).is_err());
+        assert!(Net::from_json("{").is_err());
+    }
+
+    #[test]
+    fn training_learns_what_the_linear_model_misses() {
+        // Labels that depend on one cell only, which no linear feature
+        // sees: the side to move wins when it holds cell 5. The network
+        // learns it; its loss falls well below the start's.
+        let zero = [0.0; super::super::fitted::FEATURES];
+        let model = Model::new(zero, zero);
+        let mut rng = SmallRng::seed_from_u64(2);
+        let mut boards = Vec::new();
+        let mut examples = Vec::new();
+        while examples.len() < 2000 {
+            let mut b = Board::new();
+            let n = rng.gen_range(4..20);
+            while b.ply() < n && b.outcome().is_none() {
+                let m = b.legal_moves();
+                b.play(m[rng.gen_range(0..m.len())]);
+            }
+            if b.outcome().is_some() {
+                continue;
+            }
+            let holds = b.stones(b.to_move()) >> 5 & 1 == 1;
+            examples.push(Example::new(&b, if holds { 0.9 } else { 0.1 }, &model));
+            boards.push((b, holds));
+        }
+        let cfg = TrainConfig {
+            epochs: 15,
+            batch: 32,
+            lr: 0.01,
+            ..TrainConfig::default()
+        };
+        let start = log_loss(&FloatNet::new(cfg.seed), &examples);
+        let mut losses = Vec::new();
+        let net = train(&examples, &cfg, |_, l| losses.push(l));
+        assert_eq!(losses.len(), 15);
+        let end = log_loss(&net, &examples);
+        // The best possible is the labels' entropy, 0.325.
+        assert!(end < 0.36 && start > 0.6, "{start} -> {end}");
+        // Deterministic.
+        assert_eq!(train(&examples, &cfg, |_, _| ()), net);
+        // The integer network, run as the search runs it, tells the two
+        // apart: positive when the side to move holds cell 5.
+        let q = net.quantize();
+        let right = boards
+            .iter()
+            .filter(|(b, holds)| (q.value_of(b) > 0) == *holds)
+            .count();
+        assert!(
+            right * 100 >= boards.len() * 97,
+            "{right} of {}",
+            boards.len()
+        );
+    }
+}
