@@ -82,7 +82,7 @@ for game in "${LIST[@]}"; do
         "$B" merge --of A "$OUT/golad.jsonl" --sprt 0,20
         ;;
     geister)
-        step "geister: best, pondering on against off, $GAMES games (half with each seat)"
+        step "geister: best, pondering on against off, $GAMES games (seats: ${SEATS:-half each})"
         # SEATS=first (or second) plays all GAMES with `on` in seat 0 (or 1): a
         # run in parts, each seat's part the same size, read together by merge.
         half=$(( GAMES / 2 ))

@@ -20,6 +20,7 @@ pub const NAMES: &[&str] = &[
     "four3d-uct",
     "four3d-es-playouts",
     "four3d-search",
+    "four3d-net",
     "four3d-solve",
     "golad-step",
     "golad-ai2",
@@ -82,6 +83,7 @@ pub fn run(name: &str, opts: &BenchOptions) -> Result<BenchReport, String> {
         "four3d-uct" => Ok(four3d_uct(opts)),
         "four3d-es-playouts" => Ok(four3d_es_playouts(opts)),
         "four3d-search" => Ok(four3d_search(opts, FOUR3D_SEARCH_DEPTH)),
+        "four3d-net" => Ok(four3d_net(opts, FOUR3D_SEARCH_DEPTH)),
         "four3d-solve" => Ok(four3d_solve(opts)),
         "golad-step" => Ok(golad_step(opts)),
         "golad-ai2" => Ok(golad_ai2(opts)),
@@ -523,6 +525,134 @@ fn four3d_search(opts: &BenchOptions, depth: i32) -> BenchReport {
             opts.samples,
             opts.seconds,
             lever_note.join(", ")
+        ),
+    )
+}
+
+/// Calls `work(k)` for k = 0, 1, 2... in whole rounds of `n` until
+/// `seconds` have passed; the calls per second and the units (what `work`
+/// returns, summed) per second.
+fn rounds(seconds: f64, n: usize, mut work: impl FnMut(usize) -> u64) -> (f64, f64) {
+    let start = Instant::now();
+    let (mut calls, mut units) = (0u64, 0u64);
+    while start.elapsed().as_secs_f64() < seconds || calls % n as u64 != 0 {
+        units += work(calls as usize % n);
+        calls += 1;
+    }
+    let t = start.elapsed().as_secs_f64();
+    (calls as f64 / t, units as f64 / t)
+}
+
+/// `best`'s search with the network ([`crate::games::four3d::best::nnue`])
+/// added to the fitted evaluation against `ab-v2`'s (the fitted evaluation
+/// alone), both to depth `depth` on one thread, table cleared before each
+/// position, over the positions of `four3d-search`: `per_s` and
+/// `reference_per_s` are nodes per second; the note adds evaluations per
+/// second of the two evaluations on their own. The network's weights are
+/// random (seed 1): what a node costs does not depend on them, though the
+/// tree's shape does.
+fn four3d_net(opts: &BenchOptions, depth: i32) -> BenchReport {
+    use crate::games::four3d::best::eval::{LineCounts, Weights};
+    use crate::games::four3d::best::fitted::Model;
+    use crate::games::four3d::best::nnue::FloatNet;
+    use crate::games::four3d::best::search::{root_moves, RootMoves};
+    use crate::games::four3d::best::threats::threats;
+    use crate::games::four3d::best::{Best, BestConfig};
+    use crate::search::Limits;
+    use std::sync::atomic::AtomicBool;
+    let net: &'static _ = Box::leak(Box::new(FloatNet::new(1).quantize()));
+    let boards = four3d_search_positions();
+    let positions: Vec<(u64, u64, Vec<u8>)> = boards
+        .iter()
+        .filter_map(|b| {
+            let s = b.to_move();
+            let (me, opp) = (b.stones(s), b.stones(1 - s));
+            match root_moves(me, opp) {
+                RootMoves::Search(cells) => Some((me, opp, cells)),
+                _ => None,
+            }
+        })
+        .collect();
+    let agent = |net| {
+        Best::new(BestConfig {
+            threads: 1,
+            max_depth: depth,
+            tt_bits: 20,
+            net,
+            ..BestConfig::v2()
+        })
+    };
+    let (with, without) = (agent(Some(net)), agent(None));
+    let stop = AtomicBool::new(false);
+    let unlimited = Limits::playouts(u64::MAX);
+    let (mut fast, mut reference) = (Vec::new(), Vec::new());
+    let mut check = 0i64;
+    for _ in 0..opts.samples {
+        for (side, out) in [(&with, &mut fast), (&without, &mut reference)] {
+            let (_, nps) = rounds(opts.seconds, positions.len(), |k| {
+                let (me, opp, cells) = &positions[k];
+                side.clear_table();
+                let f = side.search(*me, *opp, cells, &unlimited, &stop);
+                check += i64::from(f.value);
+                f.nodes
+            });
+            out.push(nps);
+        }
+    }
+    // The evaluations alone, each position's as a leaf would see it (the
+    // network's accumulator made beforehand, as the search keeps it).
+    let model = Model::shipped();
+    let leaves: Vec<_> = boards
+        .iter()
+        .map(|b| {
+            let s = b.to_move();
+            let (me, opp) = (b.stones(s), b.stones(1 - s));
+            let empty = !(me | opp);
+            let lines = LineCounts::new([b.stones(0), b.stones(1)], &Weights::default());
+            let acc = net.accumulate([b.stones(0), b.stones(1)]);
+            (
+                s,
+                me,
+                opp,
+                threats(me, empty),
+                threats(opp, empty),
+                lines,
+                acc,
+            )
+        })
+        .collect();
+    let (mut evals_net, mut evals_plain) = (Vec::new(), Vec::new());
+    for _ in 0..opts.samples {
+        let linear = |k: usize| {
+            let (s, me, opp, tm, to, lines, _) = &leaves[k];
+            model.value(lines, *s, *me, *opp, *tm, *to)
+        };
+        let (per_s, _) = rounds(opts.seconds / 4.0, leaves.len(), |k| {
+            let (s, _, _, tm, to, _, acc) = &leaves[k];
+            check += i64::from(linear(k) + net.value(acc, *s, *tm, *to));
+            1
+        });
+        evals_net.push(per_s);
+        let (per_s, _) = rounds(opts.seconds / 4.0, leaves.len(), |k| {
+            check += i64::from(linear(k));
+            1
+        });
+        evals_plain.push(per_s);
+    }
+    black_box(check);
+    let (en, ep) = (median(evals_net), median(evals_plain));
+    report(
+        "four3d-net",
+        fast,
+        reference,
+        opts,
+        "nodes/s",
+        format!(
+            "Score Four best's search with the network added to the fitted evaluation vs ab-v2's              (the fitted evaluation alone), to depth {depth} on one thread over {} positions of a              fixed self-play game, nodes per second (medians of {} samples, each whole rounds over              the positions for at least {} s; the network's weights random, seed 1); the              evaluations alone: {en:.0} vs {ep:.0} per second ({:.2}x)",
+            positions.len(),
+            opts.samples,
+            opts.seconds,
+            en / ep.max(1e-9),
         ),
     )
 }

@@ -210,8 +210,8 @@ pub struct JudgeArgs {
     /// search, and the search with each --model, calls the loser's position lost.
     #[arg(long, value_name = "FILE.jsonl")]
     pub lost: Option<PathBuf>,
-    /// Nodes of that search (deterministic; about what `best` searches in a 100 ms move
-    /// here, `bench four3d-search` gives the rate).
+    /// Nodes of that search (deterministic; at least what `best` searches in a 100 ms move
+    /// here, where it averaged 196,000).
     #[arg(long, default_value_t = 500_000, value_name = "NODES")]
     pub lost_nodes: u64,
     /// A win share at or below this is calling the position lost.
@@ -682,14 +682,22 @@ fn run_judge(a: &JudgeArgs) -> Result<(), CliError> {
                 });
                 let stop = std::sync::atomic::AtomicBool::new(false);
                 let limits = crate::search::Limits::playouts(a.lost_nodes);
-                judge::first_lost_call(&games[i], a.lost_from, a.lost_share, |b| {
-                    searched_share(&mut agent, b, &limits, &stop)
-                })
+                let g = &games[i];
+                let Some(loser) = judge::loser(g) else {
+                    return Ok((None, None));
+                };
+                let mut call = |seat| {
+                    judge::first_call(g, seat, a.lost_from, a.lost_share, |b| {
+                        searched_share(&mut agent, b, &limits, &stop)
+                    })
+                };
+                Ok((call(loser)?, call(1 - loser)?))
             })?;
-            let plies: Vec<u32> = calls.iter().flatten().copied().collect();
+            let plies: Vec<u32> = calls.iter().filter_map(|c| c.0).collect();
+            let false_calls = calls.iter().filter(|c| c.1.is_some()).count();
             let median = judge::median(&plies);
             lost_lines.push(format!(
-                "{name} at {} nodes: the first call of lost (win share <= {}) in {} of {decided} lost games, median ply {}",
+                "{name} at {} nodes: the loser called lost (win share <= {}) in {} of {decided} lost games, median ply {}; the winner called lost in {false_calls}",
                 a.lost_nodes,
                 a.lost_share,
                 plies.len(),
@@ -697,7 +705,7 @@ fn run_judge(a: &JudgeArgs) -> Result<(), CliError> {
             ));
             lost.insert(
                 name,
-                serde_json::json!({"called": plies.len(), "games": decided, "median_ply": median, "plies": plies}),
+                serde_json::json!({"called": plies.len(), "games": decided, "median_ply": median, "plies": plies, "winner_called_lost": false_calls}),
             );
         }
         report.insert(

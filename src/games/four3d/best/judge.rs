@@ -149,14 +149,26 @@ pub fn first_lost_call(
     game: &PlayedGame,
     from: u32,
     threshold: f64,
+    share: impl FnMut(&Board) -> Option<f64>,
+) -> Result<Option<u32>, String> {
+    match loser(game) {
+        Some(seat) => first_call(game, seat, from, threshold, share),
+        None => Ok(None),
+    }
+}
+
+/// The first ply from `from` on at which `seat` is to move and `share`
+/// is at most `threshold` (for the winner of a game, a false call).
+pub fn first_call(
+    game: &PlayedGame,
+    seat: usize,
+    from: u32,
+    threshold: f64,
     mut share: impl FnMut(&Board) -> Option<f64>,
 ) -> Result<Option<u32>, String> {
-    let Some(loser) = loser(game) else {
-        return Ok(None);
-    };
     let mut b = replay(&game.pegs[..(from as usize).min(game.pegs.len())])?;
     for n in from as usize..game.pegs.len() {
-        if b.to_move() == loser && share(&b).is_some_and(|s| s <= threshold) {
+        if b.to_move() == seat && share(&b).is_some_and(|s| s <= threshold) {
             return Ok(Some(n as u32));
         }
         b.play(crate::games::four3d::Peg(game.pegs[n]));
@@ -272,6 +284,8 @@ mod tests {
             ..game
         };
         assert_eq!(first_lost_call(&drawn, 0, 0.15, call).unwrap(), None);
+        // The winner (seat 0) moves at even plies: called lost at 4.
+        assert_eq!(first_call(&drawn, 0, 0, 0.15, call).unwrap(), Some(4));
         assert_eq!(median(&[36, 30, 34]), Some(34.0));
         assert_eq!(median(&[30, 35]), Some(32.5));
         assert_eq!(median(&[]), None);
