@@ -648,7 +648,7 @@ fn four3d_net(opts: &BenchOptions, depth: i32) -> BenchReport {
         opts,
         "nodes/s",
         format!(
-            "Score Four best's search with the network added to the fitted evaluation vs ab-v2's              (the fitted evaluation alone), to depth {depth} on one thread over {} positions of a              fixed self-play game, nodes per second (medians of {} samples, each whole rounds over              the positions for at least {} s; the network's weights random, seed 1); the              evaluations alone: {en:.0} vs {ep:.0} per second ({:.2}x)",
+            "Score Four best's search with the network added to the fitted evaluation vs ab-v2's (the fitted evaluation alone), to depth {depth} on one thread over {} positions of a fixed self-play game, nodes per second (medians of {} samples, each whole rounds over the positions for at least {} s; the network's weights random, seed 1); the evaluations alone: {en:.0} vs {ep:.0} per second ({:.2}x)",
             positions.len(),
             opts.samples,
             opts.seconds,
@@ -1438,6 +1438,7 @@ mod tests {
         for (name, unit, ceiling) in [
             ("four3d-playouts", "playouts/s", 1e8),
             ("floodit-playouts", "playouts/s", 1e7),
+            ("four3d-net", "nodes/s", 1e8),
         ] {
             let r = run(name, &o).unwrap();
             assert_eq!(
