@@ -651,11 +651,14 @@ fn four3d_lab_labels_deep_trains_a_network_and_judges_it() {
         "--out",
         "games.jsonl",
     ]);
-    let games: Vec<serde_json::Value> = std::fs::read_to_string(d.join("games.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = |name: &str| -> Vec<serde_json::Value> {
+        std::fs::read_to_string(d.join(name))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let games = lines("games.jsonl");
     assert_eq!(games.len(), 6);
     // Game 0 starts from the first opening of the suite (`11 11`).
     assert_eq!(games[0]["pegs"][0], 11);
@@ -677,11 +680,7 @@ fn four3d_lab_labels_deep_trains_a_network_and_judges_it() {
         "samples.jsonl",
     ]);
     assert!(stderr(&o).contains("by deep searches"), "{}", stderr(&o));
-    let samples: Vec<serde_json::Value> = std::fs::read_to_string(d.join("samples.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let samples = lines("samples.jsonl");
     assert!(samples.iter().any(|s| s["deep"] == 500));
     assert!(samples.iter().all(|s| s["result"].is_number()));
     ok(&[

@@ -375,20 +375,11 @@ fn four3d_search_positions() -> Vec<Board> {
     out
 }
 
-/// `best`'s search to a fixed depth on one thread (iterative deepening,
-/// table, killers, history, null windows, forced-block extension; the
-/// table cleared before each position) against plain alpha-beta with the
-/// same rules and evaluation (no table, static order, no extension), over
-/// the positions of [`four3d_search_positions`]; `per_s` and
-/// `reference_per_s` are searches per second, the note gives both nodes
-/// per second.
-fn four3d_search(opts: &BenchOptions, depth: i32) -> BenchReport {
-    use crate::games::four3d::best::eval::Weights;
-    use crate::games::four3d::best::search::{plain_alphabeta, root_moves, RootMoves, INF};
-    use crate::games::four3d::best::{Best, BestConfig};
-    use crate::search::Limits;
-    use std::sync::atomic::AtomicBool;
-    let positions: Vec<(u64, u64, Vec<u8>)> = four3d_search_positions()
+/// The positions of `boards` `best` searches (not settled by the threats
+/// at the root): each side to move's beads, the other's, the root cells.
+fn searched(boards: &[Board]) -> Vec<(u64, u64, Vec<u8>)> {
+    use crate::games::four3d::best::search::{root_moves, RootMoves};
+    boards
         .iter()
         .filter_map(|b| {
             let s = b.to_move();
@@ -398,7 +389,23 @@ fn four3d_search(opts: &BenchOptions, depth: i32) -> BenchReport {
                 _ => None,
             }
         })
-        .collect();
+        .collect()
+}
+
+/// `best`'s search to a fixed depth on one thread (iterative deepening,
+/// table, killers, history, null windows, forced-block extension; the
+/// table cleared before each position) against plain alpha-beta with the
+/// same rules and evaluation (no table, static order, no extension), over
+/// the positions of [`four3d_search_positions`]; `per_s` and
+/// `reference_per_s` are searches per second, the note gives both nodes
+/// per second.
+fn four3d_search(opts: &BenchOptions, depth: i32) -> BenchReport {
+    use crate::games::four3d::best::eval::Weights;
+    use crate::games::four3d::best::search::{plain_alphabeta, INF};
+    use crate::games::four3d::best::{Best, BestConfig};
+    use crate::search::Limits;
+    use std::sync::atomic::AtomicBool;
+    let positions = searched(&four3d_search_positions());
     let best = Best::new(BestConfig {
         threads: 1,
         max_depth: depth,
@@ -555,24 +562,13 @@ fn four3d_net(opts: &BenchOptions, depth: i32) -> BenchReport {
     use crate::games::four3d::best::eval::{LineCounts, Weights};
     use crate::games::four3d::best::fitted::Model;
     use crate::games::four3d::best::nnue::FloatNet;
-    use crate::games::four3d::best::search::{root_moves, RootMoves};
     use crate::games::four3d::best::threats::threats;
     use crate::games::four3d::best::{Best, BestConfig};
     use crate::search::Limits;
     use std::sync::atomic::AtomicBool;
     let net: &'static _ = Box::leak(Box::new(FloatNet::new(1).quantize()));
     let boards = four3d_search_positions();
-    let positions: Vec<(u64, u64, Vec<u8>)> = boards
-        .iter()
-        .filter_map(|b| {
-            let s = b.to_move();
-            let (me, opp) = (b.stones(s), b.stones(1 - s));
-            match root_moves(me, opp) {
-                RootMoves::Search(cells) => Some((me, opp, cells)),
-                _ => None,
-            }
-        })
-        .collect();
+    let positions = searched(&boards);
     let agent = |net| {
         Best::new(BestConfig {
             threads: 1,
