@@ -562,6 +562,21 @@ fn opening_pegs(path: &Path) -> Result<Vec<Vec<u8>>, CliError> {
         .collect()
 }
 
+/// The file at `path` read with `parse` (kept for the run), named by its
+/// stem: a file that cannot be read or parsed is a usage error naming it.
+fn named_file<T>(
+    path: &Path,
+    parse: impl FnOnce(&str) -> Result<T, String>,
+) -> Result<(String, &'static T), CliError> {
+    let bad = |e: String| CliError::Usage(format!("four3d-lab judge: {}: {e}", path.display()));
+    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    let value: &'static T = Box::leak(Box::new(parse(&text).map_err(bad)?));
+    let name = path
+        .file_stem()
+        .map_or_else(|| "file".to_string(), |s| s.to_string_lossy().into_owned());
+    Ok((name, value))
+}
+
 /// An evaluation `judge` scores: its name and its value of a position.
 type Evaluation = (String, Box<dyn Fn(&Board) -> f64 + Sync>);
 
@@ -588,17 +603,11 @@ fn run_judge(a: &JudgeArgs) -> Result<(), CliError> {
         let all: Vec<Sample> = read_jsonl(path)?;
         judged.extend(all.into_iter().map(|s| (path.display().to_string(), s)));
     }
-    let mut models: Vec<(String, &'static Model)> = Vec::new();
-    for path in &a.model {
-        let text = std::fs::read_to_string(path).map_err(|e| runtime("judge", e))?;
-        let m = Model::from_json(&text)
-            .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
-        let name = path
-            .file_stem()
-            .map_or("model".into(), |s| s.to_string_lossy().into_owned());
-        let m: &'static Model = Box::leak(Box::new(m));
-        models.push((name, m));
-    }
+    let models: Vec<(String, &'static Model)> = a
+        .model
+        .iter()
+        .map(|p| named_file(p, Model::from_json))
+        .collect::<Result<_, _>>()?;
     let mut evals: Vec<Evaluation> = Vec::new();
     evals.push(("ab-v1".into(), Box::new(|b: &Board| hand_value(b) as f64)));
     evals.push((
@@ -608,20 +617,16 @@ fn run_judge(a: &JudgeArgs) -> Result<(), CliError> {
     for &(ref name, m) in &models {
         evals.push((name.clone(), Box::new(move |b: &Board| fitted_value(m, b))));
     }
-    let mut nets: Vec<(String, &'static Net)> = Vec::new();
-    for path in &a.net {
-        let text = std::fs::read_to_string(path).map_err(|e| runtime("judge", e))?;
-        let n = Net::from_json(&text)
-            .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
-        let name = path
-            .file_stem()
-            .map_or("net".into(), |s| s.to_string_lossy().into_owned());
-        let n: &'static Net = Box::leak(Box::new(n));
+    let nets: Vec<(String, &'static Net)> = a
+        .net
+        .iter()
+        .map(|p| named_file(p, Net::from_json))
+        .collect::<Result<_, _>>()?;
+    for &(ref name, n) in &nets {
         evals.push((
             format!("ab-v2+{name}"),
             Box::new(move |b: &Board| n.with_model_value(Model::shipped(), b)),
         ));
-        nets.push((name, n));
     }
     let mut report = serde_json::Map::new();
     let sources: Vec<String> = {
