@@ -22,6 +22,7 @@ pub const NAMES: &[&str] = &[
     "four3d-search",
     "four3d-net",
     "four3d-solve",
+    "four3d-solve-deep",
     "golad-step",
     "golad-ai2",
     "golad-best",
@@ -85,6 +86,7 @@ pub fn run(name: &str, opts: &BenchOptions) -> Result<BenchReport, String> {
         "four3d-search" => Ok(four3d_search(opts, FOUR3D_SEARCH_DEPTH)),
         "four3d-net" => Ok(four3d_net(opts, FOUR3D_SEARCH_DEPTH)),
         "four3d-solve" => Ok(four3d_solve(opts)),
+        "four3d-solve-deep" => Ok(four3d_solve_deep()),
         "golad-step" => Ok(golad_step(opts)),
         "golad-ai2" => Ok(golad_ai2(opts)),
         "golad-best" => Ok(golad_best(opts)),
@@ -808,6 +810,132 @@ fn four3d_solve(opts: &BenchOptions) -> BenchReport {
             opts.seconds,
             depths.join("; "),
             levers.join(", "),
+            if mismatches == 0 { "all".to_string() } else { format!("{mismatches} MISMATCHES") }
+        ),
+    )
+}
+
+/// The most nodes (of the main thread) one solve may take in
+/// `four3d-solve-deep`.
+pub const FOUR3D_DEEP_CAP: u64 = 1_000_000_000;
+
+/// Issue 59's solver bench: the root solve (win, draw or loss, then the
+/// exact distance) of the positions of real games at 28, 30 and 32 empty
+/// cells (`src/games/four3d/best/solve-deep.txt`), one pass, each solve
+/// from an empty table of 2^22 entries: today's solver (one thread, no
+/// zugzwang bounds) as the reference, the solver with the claimeven bounds
+/// on one thread, and the same with one helper thread sharing the table
+/// (the helper tries the root moves in another order, as `best` does).
+/// `per_s` and `reference_per_s` are solves per second over the whole set
+/// (two threads against today's); the note gives per depth the median
+/// time and mean nodes of each, solves stopped at [`FOUR3D_DEEP_CAP`],
+/// and whether every value matched its label. Long (minutes): not in CI.
+fn four3d_solve_deep() -> BenchReport {
+    use crate::games::four3d::best::search::{root_moves, RootMoves};
+    use crate::games::four3d::best::solve::Solver;
+    use crate::games::four3d::best::train::deep_endgames;
+    use crate::games::four3d::best::tt::Table;
+    use crate::games::four3d::best::with_helpers;
+    use crate::search::{Limits, SearchClock};
+    use std::collections::BTreeMap;
+    use std::sync::atomic::AtomicBool;
+    let table = Table::new(22);
+    let stop = AtomicBool::new(false);
+    let limits = Limits::playouts(FOUR3D_DEEP_CAP);
+    // One root solve: (value, nodes of all threads, milliseconds, stopped).
+    let solve = |me: u64, opp: u64, cells: &[u8], zugzwang: bool, helpers: usize| {
+        table.clear();
+        let t = Instant::now();
+        let mut sv = Solver::new(&table, SearchClock::new(&limits, &stop));
+        sv.zugzwang = zugzwang;
+        let (got, helper_nodes) = with_helpers(
+            helpers,
+            || sv.solve_root(me, opp, cells),
+            |i, halt| {
+                let mut h = Solver::new(&table, SearchClock::new(&limits, halt));
+                h.zugzwang = zugzwang;
+                let mut order = cells.to_vec();
+                order.rotate_left((i + 1) % cells.len());
+                h.solve_root(me, opp, &order);
+                h.nodes
+            },
+        );
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        (
+            got.map(|s| s.value),
+            sv.nodes + helper_nodes,
+            ms,
+            sv.aborted(),
+        )
+    };
+    const SIDES: [(&str, bool, usize); 3] = [
+        ("today's (1 thread)", false, 0),
+        ("claimeven bounds (1 thread)", true, 0),
+        ("claimeven bounds (2 threads)", true, 1),
+    ];
+    // Per depth and side: times, nodes, stopped; positions per depth.
+    type Side = (Vec<f64>, u64, usize);
+    let mut by_depth: BTreeMap<u32, ([Side; 3], usize)> = BTreeMap::new();
+    let mut totals = [0.0f64; 3];
+    let (mut positions, mut mismatches) = (0usize, 0usize);
+    for e in deep_endgames() {
+        let b = e.board();
+        let s = b.to_move();
+        let (me, opp) = (b.stones(s), b.stones(1 - s));
+        let RootMoves::Search(cells) = root_moves(me, opp) else {
+            continue;
+        };
+        positions += 1;
+        let slot = by_depth.entry(e.empties()).or_default();
+        slot.1 += 1;
+        for (k, &(_, zugzwang, helpers)) in SIDES.iter().enumerate() {
+            let (v, nodes, ms, stopped) = solve(me, opp, &cells, zugzwang, helpers);
+            let side = &mut slot.0[k];
+            side.0.push(ms);
+            side.1 += nodes;
+            side.2 += stopped as usize;
+            totals[k] += ms;
+            mismatches += (!stopped && v != Some(e.value)) as usize;
+        }
+    }
+    let per_s = |ms: f64| positions as f64 / (ms / 1000.0).max(1e-9);
+    let depths: Vec<String> = by_depth
+        .iter()
+        .map(|(e, (sides, count))| {
+            let parts: Vec<String> = SIDES
+                .iter()
+                .zip(sides)
+                .map(|(&(name, _, _), (ms, nodes, stopped))| {
+                    let mut t = format!(
+                        "{name} {:.0} ms, {} nodes",
+                        median(ms.clone()),
+                        nodes / *count as u64
+                    );
+                    if *stopped > 0 {
+                        let _ = write!(t, " ({stopped} stopped at the cap)");
+                    }
+                    t
+                })
+                .collect();
+            format!("{e} empty ({count}): {}", parts.join(", "))
+        })
+        .collect();
+    report(
+        "four3d-solve-deep",
+        vec![per_s(totals[2])],
+        vec![per_s(totals[0])],
+        &BenchOptions {
+            seconds: totals[0] / 1000.0,
+            samples: 1,
+        },
+        "solves/s",
+        format!(
+            "Score Four root solves of {positions} positions of real games (solve-deep.txt), one pass, each from an empty table: \
+             the solver with claimeven bounds on two threads vs today's solver on one (rates over the whole set); \
+             the same on one thread: {:.3} solves/s; per depth (median time, mean nodes of all threads): {}; \
+             values matching their labels: {}",
+            per_s(totals[1]),
+            depths.join("; "),
             if mismatches == 0 { "all".to_string() } else { format!("{mismatches} MISMATCHES") }
         ),
     )

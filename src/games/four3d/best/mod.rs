@@ -66,6 +66,9 @@ pub struct BestConfig {
     /// move's time towards the hard limit as when the best move changes
     /// (on a game clock, where the hard limit is several times the soft).
     pub fall_extends: bool,
+    /// The solver's static zugzwang bounds (claimeven,
+    /// [`solve::claimeven_bounds`]): off until a match accepts them.
+    pub zugzwang: bool,
 }
 
 impl Default for BestConfig {
@@ -95,6 +98,7 @@ impl BestConfig {
             solve_empties: 26,
             predict_time: true,
             fall_extends: false,
+            zugzwang: false,
         }
     }
 
@@ -218,6 +222,11 @@ impl BestConfig {
                 self.fall_extends,
                 "more time (towards the hard limit) when the best move's value falls",
             )
+            .flag(
+                "zugzwang",
+                self.zugzwang,
+                "the solver's static zugzwang (claimeven) bounds",
+            )
             // The hand evaluation, which the fitted one replaces.
             .only_with(&HAND_WEIGHTS, "fitted", serde_json::Value::from(0))
             .only_with(&HAND_WEIGHTS, "eval_file", serde_json::Value::Null)
@@ -290,6 +299,9 @@ impl BestConfig {
         }
         if let Some(t) = p.flag("fall_time") {
             c.fall_extends = t;
+        }
+        if let Some(z) = p.flag("zugzwang") {
+            c.zugzwang = z;
         }
         Ok(c)
     }
@@ -448,7 +460,7 @@ pub const EARLY_SHARE: f64 = 0.4;
 /// halt)`, which returns its node count) beside it; the helpers are told
 /// to halt when `main` returns. Gives `main`'s result and the helpers'
 /// nodes.
-fn with_helpers<R: Send>(
+pub(crate) fn with_helpers<R: Send>(
     helpers: usize,
     main: impl FnOnce() -> R,
     helper: impl Fn(usize, &AtomicBool) -> u64 + Sync,
@@ -521,12 +533,14 @@ impl Best {
         if empties <= self.cfg.solve_empties {
             let solve_limits = share_of(limits, SOLVE_SHARE);
             let mut solver = Solver::new(&self.table, SearchClock::new(&solve_limits, stop));
+            solver.zugzwang = self.cfg.zugzwang;
             let (solved, helper_nodes) = with_helpers(
                 helpers,
                 || solver.solve_root(me, opp, cells),
                 |i, halt| {
                     let helper_limits = share_of(&helper_limits, SOLVE_SHARE);
                     let mut s = Solver::new(&self.table, SearchClock::new(&helper_limits, halt));
+                    s.zugzwang = self.cfg.zugzwang;
                     let mut order = cells.to_vec();
                     order.rotate_left((i + 1) % cells.len());
                     s.solve_root(me, opp, &order);
@@ -887,6 +901,11 @@ mod tests {
             p.insert(k.into(), 0.into());
         }
         assert_eq!(BestConfig::from_params(&p).unwrap(), v1);
+        // The solver's zugzwang bounds: off in every shipped agent, on by name.
+        assert!(!best.zugzwang && !v1.zugzwang && !BestConfig::v2().zugzwang);
+        let mut p = AgentParams::new();
+        p.insert("zugzwang".into(), 1.into());
+        assert!(BestConfig::from_params(&p).unwrap().zugzwang);
     }
 
     #[test]

@@ -41,6 +41,64 @@ pub fn any_open_line(blocked: u64) -> bool {
     three_of_four(free) & free != 0
 }
 
+/// Whether `beads` hold a whole line.
+#[inline]
+pub fn has_line(beads: u64) -> bool {
+    three_of_four(beads) & beads != 0
+}
+
+/// The cells of layers 0 and 2 (a peg's first and third cells).
+const EVEN_LAYERS: u64 = 0x0000_FFFF_0000_FFFF;
+
+/// Static zugzwang bounds by *claimeven* (Allis's rule for Connect Four,
+/// on pegs of height 4): when every peg has an even number of free cells,
+/// the side not to move can answer every drop on the same peg, and then
+/// the mover gets exactly the free cells of layers 0 and 2 and the other
+/// side those of layers 1 and 3, whatever the order. So if that final
+/// filling gives the mover no line, the mover cannot win (at best a draw;
+/// a loss by the last drop when the other side's filling holds a line).
+/// With exactly one peg of odd free cells the mover can drop there first
+/// and take the answering role itself: a filling with no line for the
+/// other side is at least a draw (a win by the last drop when the
+/// mover's holds one). Returns `(lo, hi)` for `me` to move at `ply` with
+/// `empties` free cells, or the full window when no rule applies. Exact
+/// game values lie inside, the distances included.
+#[inline]
+pub fn claimeven_bounds(me: u64, opp: u64, ply: i32, empties: i32) -> (i32, i32) {
+    let occ = me | opp;
+    let free = !occ;
+    // A peg of odd height has exactly one of its layer pairs (0-1, 2-3)
+    // half filled: one bit per such peg, in layer 0 or 2.
+    let odd = (occ ^ (occ >> 16)) & EVEN_LAYERS;
+    let last = WIN - ply - empties;
+    match odd.count_ones() {
+        0 => {
+            if has_line(me | (free & EVEN_LAYERS)) {
+                (-INF, INF)
+            } else if has_line(opp | (free & !EVEN_LAYERS)) {
+                (-INF, -last)
+            } else {
+                (-INF, 0)
+            }
+        }
+        1 => {
+            // The drop on the odd peg: its lowest free cell.
+            let peg = (odd | odd >> 32) & 0xFFFF;
+            let spread = peg | peg << 16 | peg << 32 | peg << 48;
+            let c = super::search::drops(occ) & spread;
+            let rest = free & !c;
+            if has_line(opp | (rest & EVEN_LAYERS)) {
+                (-INF, INF)
+            } else if has_line(me | c | (rest & !EVEN_LAYERS)) {
+                (last, INF)
+            } else {
+                (0, INF)
+            }
+        }
+        _ => (-INF, INF),
+    }
+}
+
 /// One solving thread.
 pub struct Solver<'a> {
     table: &'a Table,
@@ -51,6 +109,9 @@ pub struct Solver<'a> {
     /// Levers, each measured on its own (`bench four3d-solve`'s note).
     pub bounds: bool,
     pub ordering: bool,
+    /// The static zugzwang bounds ([`claimeven_bounds`]; off by default:
+    /// today's agents are unchanged until a match accepts it).
+    pub zugzwang: bool,
 }
 
 /// A solved root.
@@ -72,6 +133,7 @@ impl<'a> Solver<'a> {
             aborted: false,
             bounds: true,
             ordering: true,
+            zugzwang: false,
         }
     }
 
@@ -103,6 +165,12 @@ impl<'a> Solver<'a> {
             }
             if !any_open_line(me) {
                 lo = lo.max(0);
+            }
+            if self.zugzwang {
+                let empties = 64 - (me | opp).count_ones() as i32;
+                let (zlo, zhi) = claimeven_bounds(me, opp, ply, empties);
+                lo = lo.max(zlo);
+                hi = hi.min(zhi);
             }
             if lo >= beta {
                 return lo;
@@ -313,16 +381,69 @@ mod tests {
             let (me, opp) = (b.stones(s), b.stones(1 - s));
             let mut n = 0;
             let plain = plain_solve(me, opp, &mut n);
-            for (bounds, ordering) in [(true, true), (false, false), (true, false)] {
+            for (bounds, ordering, zugzwang) in [
+                (true, true, true),
+                (true, true, false),
+                (false, false, false),
+                (true, false, true),
+            ] {
                 let table = Table::new(14);
                 let clock = SearchClock::new(&Limits::playouts(u64::MAX), &stop);
                 let mut sv = Solver::new(&table, clock);
                 sv.bounds = bounds;
                 sv.ordering = ordering;
+                sv.zugzwang = zugzwang;
                 let v = sv.solve(me, opp, -INF, INF, 0);
-                assert_eq!(v, plain, "seed {seed} bounds {bounds} ordering {ordering}");
+                assert_eq!(
+                    v, plain,
+                    "seed {seed} bounds {bounds} ordering {ordering} zugzwang {zugzwang}"
+                );
             }
         }
+    }
+
+    #[test]
+    fn claimeven_bounds_hold_the_exact_value_and_cut_below_the_root() {
+        // The shipped endgames (positions of real self-play games with
+        // their solved values) and every position one or two drops after
+        // them: the value lies inside the static bounds; the rule bounds
+        // some of them (random positions hold lines for both sides too
+        // often for it to fire).
+        use super::super::train::shipped_endgames;
+        let (mut bounded, mut all) = (0, 0);
+        for e in shipped_endgames().iter().filter(|e| e.empties() <= 12) {
+            let b = e.board();
+            let s = b.to_move();
+            let (me, opp) = (b.stones(s), b.stones(1 - s));
+            let mut check = |me: u64, opp: u64| {
+                let empties = 64 - (me | opp).count_ones() as i32;
+                if has_line(me) || has_line(opp) || empties == 0 {
+                    return;
+                }
+                let mut n = 0;
+                let v = plain_solve(me, opp, &mut n);
+                let (lo, hi) = claimeven_bounds(me, opp, 0, empties);
+                assert!(lo <= v && v <= hi, "{v} outside [{lo}, {hi}]");
+                bounded += (lo > -INF || hi < INF) as usize;
+                all += 1;
+            };
+            check(me, opp);
+            let mut first = super::super::search::drops(me | opp);
+            while first != 0 {
+                let c = first.trailing_zeros();
+                first &= first - 1;
+                let (me2, opp2) = (opp, me | 1u64 << c);
+                check(me2, opp2);
+                let mut second = super::super::search::drops(me2 | opp2);
+                while second != 0 {
+                    let d = second.trailing_zeros();
+                    second &= second - 1;
+                    check(opp2, me2 | 1u64 << d);
+                }
+            }
+        }
+        assert!(all > 400, "{all}");
+        assert!(bounded * 20 >= all, "bounded {bounded} of {all}");
     }
 
     #[test]

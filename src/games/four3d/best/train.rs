@@ -378,6 +378,16 @@ pub fn shipped_endgames() -> Vec<Endgame> {
         .collect()
 }
 
+/// The deep set of `bench four3d-solve-deep` (`solve-deep.txt` beside
+/// this file): positions of real games at 28, 30 and 32 empty cells.
+pub fn deep_endgames() -> Vec<Endgame> {
+    include_str!("solve-deep.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| Endgame::parse(l).unwrap_or_else(|e| panic!("solve-deep.txt: {e}")))
+        .collect()
+}
+
 /// Picks up to `per_depth` positions at each of `empties` from `games`
 /// (at most one per game and depth, quiet ones only, games in order) and
 /// labels them with the solver (`max_nodes` each; a position not solved
