@@ -371,21 +371,21 @@ impl Endgame {
 
 /// The shipped benchmark set (`endgames.txt` beside this file).
 pub fn shipped_endgames() -> Vec<Endgame> {
-    include_str!("endgames.txt")
-        .lines()
+    endgame_set(include_str!("endgames.txt"), "endgames.txt")
+}
+
+/// The positions of a set shipped in the format of `endgames.txt`.
+fn endgame_set(text: &str, name: &str) -> Vec<Endgame> {
+    text.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| Endgame::parse(l).unwrap_or_else(|e| panic!("endgames.txt: {e}")))
+        .map(|l| Endgame::parse(l).unwrap_or_else(|e| panic!("{name}: {e}")))
         .collect()
 }
 
 /// The deep set of `bench four3d-solve-deep` (`solve-deep.txt` beside
 /// this file): positions of real games at 28, 30 and 32 empty cells.
 pub fn deep_endgames() -> Vec<Endgame> {
-    include_str!("solve-deep.txt")
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| Endgame::parse(l).unwrap_or_else(|e| panic!("solve-deep.txt: {e}")))
-        .collect()
+    endgame_set(include_str!("solve-deep.txt"), "solve-deep.txt")
 }
 
 /// Picks up to `per_depth` positions at each of `empties` from `games`
@@ -432,6 +432,20 @@ pub fn pick_endgames(
 mod tests {
     use super::*;
     use crate::games::four3d::best::solve::plain_solve;
+
+    #[test]
+    fn the_deep_set_has_eight_live_positions_at_each_depth() {
+        let set = deep_endgames();
+        for e in [28, 30, 32] {
+            let at: Vec<&Endgame> = set.iter().filter(|p| p.empties() == e).collect();
+            assert_eq!(at.len(), 8, "{e} empty cells");
+            for p in at {
+                assert_eq!(p.board().outcome(), None, "{}", p.to_line());
+                assert!(p.value.abs() < WIN, "{}", p.to_line());
+            }
+        }
+        assert_eq!(set.len(), 24);
+    }
 
     #[test]
     fn the_shipped_endgame_labels_hold_under_the_plain_search() {
