@@ -832,11 +832,10 @@ pub const FOUR3D_DEEP_CAP: u64 = 1_000_000_000;
 /// and whether every value matched its label. Long (minutes): not in CI.
 fn four3d_solve_deep() -> BenchReport {
     use crate::games::four3d::best::search::{root_moves, RootMoves};
-    use crate::games::four3d::best::solve::Solver;
+    use crate::games::four3d::best::solve::solve_root_shared;
     use crate::games::four3d::best::train::deep_endgames;
     use crate::games::four3d::best::tt::Table;
-    use crate::games::four3d::best::with_helpers;
-    use crate::search::{Limits, SearchClock};
+    use crate::search::Limits;
     use std::collections::BTreeMap;
     use std::sync::atomic::AtomicBool;
     let table = Table::new(22);
@@ -846,27 +845,11 @@ fn four3d_solve_deep() -> BenchReport {
     let solve = |me: u64, opp: u64, cells: &[u8], zugzwang: bool, helpers: usize| {
         table.clear();
         let t = Instant::now();
-        let mut sv = Solver::new(&table, SearchClock::new(&limits, &stop));
-        sv.zugzwang = zugzwang;
-        let (got, helper_nodes) = with_helpers(
-            helpers,
-            || sv.solve_root(me, opp, cells),
-            |i, halt| {
-                let mut h = Solver::new(&table, SearchClock::new(&limits, halt));
-                h.zugzwang = zugzwang;
-                let mut order = cells.to_vec();
-                order.rotate_left((i + 1) % cells.len());
-                h.solve_root(me, opp, &order);
-                h.nodes
-            },
+        let (got, nodes) = solve_root_shared(
+            &table, me, opp, cells, helpers, &limits, &limits, &stop, zugzwang,
         );
         let ms = t.elapsed().as_secs_f64() * 1000.0;
-        (
-            got.map(|s| s.value),
-            sv.nodes + helper_nodes,
-            ms,
-            sv.aborted(),
-        )
+        (got.map(|s| s.value), nodes, ms, got.is_none())
     };
     const SIDES: [(&str, bool, usize); 3] = [
         ("today's (1 thread)", false, 0),

@@ -32,7 +32,6 @@ use self::eval::Weights;
 use self::fitted::Model;
 use self::nnue::Net;
 use self::search::{root_moves, Features, RootMove, RootMoves, Worker, WON};
-use self::solve::Solver;
 use self::tt::Table;
 use super::{Board, Peg};
 use crate::games::params::Decl;
@@ -460,7 +459,7 @@ pub const EARLY_SHARE: f64 = 0.4;
 /// halt)`, which returns its node count) beside it; the helpers are told
 /// to halt when `main` returns. Gives `main`'s result and the helpers'
 /// nodes.
-pub(crate) fn with_helpers<R: Send>(
+fn with_helpers<R: Send>(
     helpers: usize,
     main: impl FnOnce() -> R,
     helper: impl Fn(usize, &AtomicBool) -> u64 + Sync,
@@ -531,23 +530,18 @@ impl Best {
         let empties = 64 - (me | opp).count_ones() as i32;
         let mut spent = 0u64;
         if empties <= self.cfg.solve_empties {
-            let solve_limits = share_of(limits, SOLVE_SHARE);
-            let mut solver = Solver::new(&self.table, SearchClock::new(&solve_limits, stop));
-            solver.zugzwang = self.cfg.zugzwang;
-            let (solved, helper_nodes) = with_helpers(
+            let (solved, nodes) = solve::solve_root_shared(
+                &self.table,
+                me,
+                opp,
+                cells,
                 helpers,
-                || solver.solve_root(me, opp, cells),
-                |i, halt| {
-                    let helper_limits = share_of(&helper_limits, SOLVE_SHARE);
-                    let mut s = Solver::new(&self.table, SearchClock::new(&helper_limits, halt));
-                    s.zugzwang = self.cfg.zugzwang;
-                    let mut order = cells.to_vec();
-                    order.rotate_left((i + 1) % cells.len());
-                    s.solve_root(me, opp, &order);
-                    s.nodes
-                },
+                &share_of(limits, SOLVE_SHARE),
+                &share_of(&helper_limits, SOLVE_SHARE),
+                stop,
+                self.cfg.zugzwang,
             );
-            spent = solver.nodes + helper_nodes;
+            spent = nodes;
             if let Some(s) = solved {
                 return Found {
                     cell: s.cell,

@@ -24,7 +24,8 @@
 use super::search::{from_table, settle, to_table, Settled, INF, WIN};
 use super::threats::{made_threats, three_of_four};
 use super::tt::{key, Table};
-use crate::search::{Bound, SearchClock};
+use crate::search::{Bound, Limits, SearchClock};
+use std::sync::atomic::AtomicBool;
 
 /// The table depth of a solved entry: deeper than any search.
 pub const SOLVED: i32 = 120;
@@ -155,6 +156,7 @@ impl<'a> Solver<'a> {
             Settled::Value(v) => return v,
             Settled::Open { moves, t_me, .. } => (moves, t_me),
         };
+        let empties = 64 - (me | opp).count_ones() as i32;
         if self.bounds {
             // No immediate win (settled above): the soonest win is at our
             // next drop, the soonest loss at the opponent's next one.
@@ -167,7 +169,6 @@ impl<'a> Solver<'a> {
                 lo = lo.max(0);
             }
             if self.zugzwang {
-                let empties = 64 - (me | opp).count_ones() as i32;
                 let (zlo, zhi) = claimeven_bounds(me, opp, ply, empties);
                 lo = lo.max(zlo);
                 hi = hi.min(zhi);
@@ -181,7 +182,6 @@ impl<'a> Solver<'a> {
             alpha = alpha.max(lo);
             beta = beta.min(hi);
         }
-        let empties = 64 - (me | opp).count_ones() as i32;
         let k = key(me, opp);
         let mut tt_cell = NO_CELL;
         if let Some(e) = self.table.probe(k) {
@@ -335,6 +335,40 @@ impl<'a> Solver<'a> {
         }
         Some(found)
     }
+}
+
+/// Solves the root on the main thread (`limits`, `stop`) with `helpers`
+/// more threads sharing `table`, each trying the root moves in another
+/// order (`helper_limits`, stopped when the main thread is done):
+/// the main thread's answer, and the nodes of all threads. The solver's
+/// `zugzwang` lever is set on every thread.
+#[allow(clippy::too_many_arguments)]
+pub fn solve_root_shared(
+    table: &Table,
+    me: u64,
+    opp: u64,
+    cells: &[u8],
+    helpers: usize,
+    limits: &Limits,
+    helper_limits: &Limits,
+    stop: &AtomicBool,
+    zugzwang: bool,
+) -> (Option<Solved>, u64) {
+    let mut main = Solver::new(table, SearchClock::new(limits, stop));
+    main.zugzwang = zugzwang;
+    let (solved, helper_nodes) = super::with_helpers(
+        helpers,
+        || main.solve_root(me, opp, cells),
+        |i, halt| {
+            let mut s = Solver::new(table, SearchClock::new(helper_limits, halt));
+            s.zugzwang = zugzwang;
+            let mut order = cells.to_vec();
+            order.rotate_left((i + 1) % cells.len());
+            s.solve_root(me, opp, &order);
+            s.nodes
+        },
+    );
+    (solved, main.nodes + helper_nodes)
 }
 
 /// The exact value of a position by the plain reference: alpha-beta to the
