@@ -822,44 +822,107 @@ pub const FOUR3D_DEEP_CAP: u64 = 1_000_000_000;
 /// Issue 59's solver bench: the root solve (win, draw or loss, then the
 /// exact distance) of the positions of real games at 28, 30 and 32 empty
 /// cells (`src/games/four3d/best/solve-deep.txt`), one pass, each solve
-/// from an empty table of 2^22 entries: today's solver (one thread, no
-/// zugzwang bounds) as the reference, the solver with the claimeven bounds
-/// on one thread, and the same with one helper thread sharing the table
-/// (the helper tries the root moves in another order, as `best` does).
-/// `per_s` and `reference_per_s` are solves per second over the whole set
-/// (two threads against today's); the note gives per depth the median
-/// time and mean nodes of each, solves stopped at [`FOUR3D_DEEP_CAP`],
-/// and whether every value matched its label. Long (minutes): not in CI.
+/// from an empty table of 2^22 entries, lever by lever: today's solver
+/// (one thread, no zugzwang bounds, one entry a slot) as the reference;
+/// the claimeven bounds on one thread; with the table in buckets of two
+/// (`Table::with_buckets`); with the table keyed by the grid's symmetries;
+/// the buckets on two threads, the helper trying
+/// every root move in another order (`best`'s helper); and on two threads
+/// that share out the root moves (`solve_root_split`). `per_s` and
+/// `reference_per_s` are solves per second over the whole set (the last
+/// against today's); the note gives the rates of the others and per depth
+/// the median time and mean nodes of each, solves stopped at
+/// [`FOUR3D_DEEP_CAP`], and whether every value matched its label. Long
+/// (minutes): not in CI.
 fn four3d_solve_deep() -> BenchReport {
     use crate::games::four3d::best::search::{root_moves, RootMoves};
-    use crate::games::four3d::best::solve::solve_root_shared;
+    use crate::games::four3d::best::solve::{solve_root_shared, Levers};
     use crate::games::four3d::best::train::deep_endgames;
     use crate::games::four3d::best::tt::Table;
     use crate::search::Limits;
     use std::collections::BTreeMap;
     use std::sync::atomic::AtomicBool;
-    let table = Table::new(22);
+    let (plain, bucketed) = (Table::new(22), Table::with_buckets(22));
     let stop = AtomicBool::new(false);
     let limits = Limits::playouts(FOUR3D_DEEP_CAP);
     // One root solve: (value, nodes of all threads, milliseconds, stopped).
-    let solve = |me: u64, opp: u64, cells: &[u8], zugzwang: bool, helpers: usize| {
+    let solve = |me: u64, opp: u64, cells: &[u8], side: &Side| {
+        let table = if side.buckets { &bucketed } else { &plain };
         table.clear();
         let t = Instant::now();
         let (got, nodes) = solve_root_shared(
-            &table, me, opp, cells, helpers, &limits, &limits, &stop, zugzwang,
+            table,
+            me,
+            opp,
+            cells,
+            side.helpers,
+            &limits,
+            &limits,
+            &stop,
+            side.levers,
         );
         let ms = t.elapsed().as_secs_f64() * 1000.0;
         (got.map(|s| s.value), nodes, ms, got.is_none())
     };
-    const SIDES: [(&str, bool, usize); 3] = [
-        ("today's (1 thread)", false, 0),
-        ("claimeven bounds (1 thread)", true, 0),
-        ("claimeven bounds (2 threads)", true, 1),
+    struct Side {
+        name: &'static str,
+        levers: Levers,
+        buckets: bool,
+        helpers: usize,
+    }
+    let claimeven = Levers {
+        zugzwang: true,
+        ..Levers::default()
+    };
+    let sides = [
+        Side {
+            name: "today's (1 thread)",
+            levers: Levers::default(),
+            buckets: false,
+            helpers: 0,
+        },
+        Side {
+            name: "claimeven bounds (1 thread)",
+            levers: claimeven,
+            buckets: false,
+            helpers: 0,
+        },
+        Side {
+            name: "claimeven + buckets (1 thread)",
+            levers: claimeven,
+            buckets: true,
+            helpers: 0,
+        },
+        Side {
+            name: "claimeven + buckets + symmetry (1 thread)",
+            levers: Levers {
+                symmetry: true,
+                ..claimeven
+            },
+            buckets: true,
+            helpers: 0,
+        },
+        Side {
+            name: "claimeven + buckets (2 threads, each every root move)",
+            levers: claimeven,
+            buckets: true,
+            helpers: 1,
+        },
+        Side {
+            name: "claimeven + buckets + root split (2 threads)",
+            levers: Levers {
+                split: true,
+                ..claimeven
+            },
+            buckets: true,
+            helpers: 1,
+        },
     ];
+    const N: usize = 6;
     // Per depth and side: times, nodes, stopped; positions per depth.
-    type Side = (Vec<f64>, u64, usize);
-    let mut by_depth: BTreeMap<u32, ([Side; 3], usize)> = BTreeMap::new();
-    let mut totals = [0.0f64; 3];
+    type Tally = (Vec<f64>, u64, usize);
+    let mut by_depth: BTreeMap<u32, ([Tally; N], usize)> = BTreeMap::new();
+    let mut totals = [0.0f64; N];
     let (mut positions, mut mismatches) = (0usize, 0usize);
     for e in deep_endgames() {
         let b = e.board();
@@ -871,12 +934,12 @@ fn four3d_solve_deep() -> BenchReport {
         positions += 1;
         let slot = by_depth.entry(e.empties()).or_default();
         slot.1 += 1;
-        for (k, &(_, zugzwang, helpers)) in SIDES.iter().enumerate() {
-            let (v, nodes, ms, stopped) = solve(me, opp, &cells, zugzwang, helpers);
-            let side = &mut slot.0[k];
-            side.0.push(ms);
-            side.1 += nodes;
-            side.2 += stopped as usize;
+        for (k, side) in sides.iter().enumerate() {
+            let (v, nodes, ms, stopped) = solve(me, opp, &cells, side);
+            let tally = &mut slot.0[k];
+            tally.0.push(ms);
+            tally.1 += nodes;
+            tally.2 += stopped as usize;
             totals[k] += ms;
             mismatches += (!stopped && v != Some(e.value)) as usize;
         }
@@ -884,13 +947,14 @@ fn four3d_solve_deep() -> BenchReport {
     let per_s = |ms: f64| positions as f64 / (ms / 1000.0).max(1e-9);
     let depths: Vec<String> = by_depth
         .iter()
-        .map(|(e, (sides, count))| {
-            let parts: Vec<String> = SIDES
+        .map(|(e, (tallies, count))| {
+            let parts: Vec<String> = sides
                 .iter()
-                .zip(sides)
-                .map(|(&(name, _, _), (ms, nodes, stopped))| {
+                .zip(tallies)
+                .map(|(side, (ms, nodes, stopped))| {
                     let mut t = format!(
-                        "{name} {:.0} ms, {} nodes",
+                        "{} {:.0} ms, {} nodes",
+                        side.name,
                         median(ms.clone()),
                         nodes / *count as u64
                     );
@@ -903,9 +967,14 @@ fn four3d_solve_deep() -> BenchReport {
             format!("{e} empty ({count}): {}", parts.join(", "))
         })
         .collect();
+    let rates: Vec<String> = sides[1..N - 1]
+        .iter()
+        .zip(&totals[1..N - 1])
+        .map(|(side, &ms)| format!("{} {:.3}", side.name, per_s(ms)))
+        .collect();
     report(
         "four3d-solve-deep",
-        vec![per_s(totals[2])],
+        vec![per_s(totals[N - 1])],
         vec![per_s(totals[0])],
         &BenchOptions {
             seconds: totals[0] / 1000.0,
@@ -914,10 +983,11 @@ fn four3d_solve_deep() -> BenchReport {
         "solves/s",
         format!(
             "Score Four root solves of {positions} positions of real games (solve-deep.txt), one pass, each from an empty table: \
-             the solver with claimeven bounds on two threads vs today's solver on one (rates over the whole set); \
-             the same on one thread: {:.3} solves/s; per depth (median time, mean nodes of all threads): {}; \
+             {} vs {} (rates over the whole set); the others, solves/s: {}; per depth (median time, mean nodes of all threads): {}; \
              values matching their labels: {}",
-            per_s(totals[1]),
+            sides[N - 1].name,
+            sides[0].name,
+            rates.join(", "),
             depths.join("; "),
             if mismatches == 0 { "all".to_string() } else { format!("{mismatches} MISMATCHES") }
         ),

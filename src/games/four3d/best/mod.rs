@@ -68,6 +68,17 @@ pub struct BestConfig {
     /// The solver's static zugzwang bounds (claimeven,
     /// [`solve::claimeven_bounds`]): off until a match accepts them.
     pub zugzwang: bool,
+    /// The solver's threads share out the root moves
+    /// ([`solve::solve_root_split`]) instead of each solving them all:
+    /// off until a match accepts it.
+    pub root_split: bool,
+    /// The table in buckets of two that keep the costliest position
+    /// ([`Table::with_buckets`]): off until a match accepts it.
+    pub tt_buckets: bool,
+    /// The solver keys its table entries by the canonical image under the
+    /// grid's eight symmetries ([`solve::symmetry`]): off until a match
+    /// accepts it.
+    pub solve_symmetry: bool,
 }
 
 impl Default for BestConfig {
@@ -98,6 +109,9 @@ impl BestConfig {
             predict_time: true,
             fall_extends: false,
             zugzwang: false,
+            root_split: false,
+            tt_buckets: false,
+            solve_symmetry: false,
         }
     }
 
@@ -226,6 +240,21 @@ impl BestConfig {
                 self.zugzwang,
                 "the solver's static zugzwang (claimeven) bounds",
             )
+            .flag(
+                "root_split",
+                self.root_split,
+                "the solver's threads share out the root moves",
+            )
+            .flag(
+                "tt_buckets",
+                self.tt_buckets,
+                "the table in buckets of two that keep the costliest position",
+            )
+            .flag(
+                "solve_symmetry",
+                self.solve_symmetry,
+                "the solver's table entries keyed by the grid's symmetries",
+            )
             // The hand evaluation, which the fitted one replaces.
             .only_with(&HAND_WEIGHTS, "fitted", serde_json::Value::from(0))
             .only_with(&HAND_WEIGHTS, "eval_file", serde_json::Value::Null)
@@ -301,6 +330,15 @@ impl BestConfig {
         }
         if let Some(z) = p.flag("zugzwang") {
             c.zugzwang = z;
+        }
+        if let Some(r) = p.flag("root_split") {
+            c.root_split = r;
+        }
+        if let Some(b) = p.flag("tt_buckets") {
+            c.tt_buckets = b;
+        }
+        if let Some(y) = p.flag("solve_symmetry") {
+            c.solve_symmetry = y;
         }
         Ok(c)
     }
@@ -485,7 +523,11 @@ fn with_helpers<R: Send>(
 impl Best {
     pub fn new(cfg: BestConfig) -> Self {
         Best {
-            table: Table::new(cfg.tt_bits),
+            table: if cfg.tt_buckets {
+                Table::with_buckets(cfg.tt_bits)
+            } else {
+                Table::new(cfg.tt_bits)
+            },
             cfg,
         }
     }
@@ -539,7 +581,11 @@ impl Best {
                 &share_of(limits, SOLVE_SHARE),
                 &share_of(&helper_limits, SOLVE_SHARE),
                 stop,
-                self.cfg.zugzwang,
+                solve::Levers {
+                    zugzwang: self.cfg.zugzwang,
+                    split: self.cfg.root_split,
+                    symmetry: self.cfg.solve_symmetry,
+                },
             );
             spent = nodes;
             if let Some(s) = solved {
@@ -900,6 +946,16 @@ mod tests {
         let mut p = AgentParams::new();
         p.insert("zugzwang".into(), 1.into());
         assert!(BestConfig::from_params(&p).unwrap().zugzwang);
+        // So are the root split and the table's buckets.
+        assert!(!best.root_split && !v1.root_split && !BestConfig::v2().root_split);
+        assert!(!best.tt_buckets && !v1.tt_buckets && !BestConfig::v2().tt_buckets);
+        p.insert("root_split".into(), 1.into());
+        p.insert("tt_buckets".into(), 1.into());
+        assert!(!best.solve_symmetry && !BestConfig::v2().solve_symmetry);
+        p.insert("solve_symmetry".into(), 1.into());
+        let c = BestConfig::from_params(&p).unwrap();
+        assert!(c.root_split && c.tt_buckets && c.solve_symmetry);
+        assert!(Best::new(c).table.has_buckets());
     }
 
     #[test]

@@ -100,6 +100,83 @@ pub fn claimeven_bounds(me: u64, opp: u64, ply: i32, empties: i32) -> (i32, i32)
     }
 }
 
+/// The eight symmetries of the 4x4 grid of pegs (the height is never
+/// moved: gravity fixes it), on a whole bitboard at once. Symmetry `s`
+/// mirrors x (bit 0 of `s`), then y (bit 1), then swaps x and y (bit 2).
+pub mod symmetry {
+    const X_LO: u64 = 0x1111_1111_1111_1111;
+    const Y_LO: u64 = 0x000F_000F_000F_000F;
+
+    /// x -> 3 - x: the bits of every nibble reversed.
+    #[inline]
+    fn mirror_x(b: u64) -> u64 {
+        (b >> 3 & X_LO) | (b >> 1 & X_LO << 1) | (b << 1 & X_LO << 2) | (b << 3 & X_LO << 3)
+    }
+
+    /// y -> 3 - y: the nibbles of every 16-bit layer reversed.
+    #[inline]
+    fn mirror_y(b: u64) -> u64 {
+        (b >> 12 & Y_LO) | (b >> 4 & Y_LO << 4) | (b << 4 & Y_LO << 8) | (b << 12 & Y_LO << 12)
+    }
+
+    /// x <-> y: every layer's 4x4 block transposed (two delta swaps).
+    #[inline]
+    fn transpose(mut b: u64) -> u64 {
+        let t = (b ^ b >> 3) & 0x0A0A_0A0A_0A0A_0A0A;
+        b ^= t ^ t << 3;
+        let t = (b ^ b >> 6) & 0x00CC_00CC_00CC_00CC;
+        b ^ t ^ t << 6
+    }
+
+    /// The image of `b` under symmetry `s` (0..8).
+    #[inline]
+    pub fn apply(s: u8, mut b: u64) -> u64 {
+        if s & 1 != 0 {
+            b = mirror_x(b);
+        }
+        if s & 2 != 0 {
+            b = mirror_y(b);
+        }
+        if s & 4 != 0 {
+            b = transpose(b);
+        }
+        b
+    }
+
+    /// The preimage of `b` under symmetry `s`: [`apply`] undone.
+    #[inline]
+    pub fn undo(s: u8, mut b: u64) -> u64 {
+        if s & 4 != 0 {
+            b = transpose(b);
+        }
+        if s & 2 != 0 {
+            b = mirror_y(b);
+        }
+        if s & 1 != 0 {
+            b = mirror_x(b);
+        }
+        b
+    }
+
+    /// The position's canonical image, the least `(me, opp)` of its
+    /// eight, and the symmetry that gives it.
+    #[inline]
+    pub fn canonical(me: u64, opp: u64) -> (u64, u64, u8) {
+        let mut best = (me, opp, 0u8);
+        for s in 1..8u8 {
+            let m = apply(s, me);
+            if m > best.0 {
+                continue;
+            }
+            let o = apply(s, opp);
+            if (m, o) < (best.0, best.1) {
+                best = (m, o, s);
+            }
+        }
+        best
+    }
+}
+
 /// One solving thread.
 pub struct Solver<'a> {
     table: &'a Table,
@@ -113,6 +190,10 @@ pub struct Solver<'a> {
     /// The static zugzwang bounds ([`claimeven_bounds`]; off by default:
     /// today's agents are unchanged until a match accepts it).
     pub zugzwang: bool,
+    /// The table keyed by the position's canonical image under the grid's
+    /// eight symmetries ([`symmetry::canonical`]), its moves mapped to and
+    /// fro (off by default, as above).
+    pub symmetry: bool,
 }
 
 /// A solved root.
@@ -135,6 +216,7 @@ impl<'a> Solver<'a> {
             bounds: true,
             ordering: true,
             zugzwang: false,
+            symmetry: false,
         }
     }
 
@@ -147,6 +229,7 @@ impl<'a> Solver<'a> {
     /// within `(alpha, beta)`, fail-soft; 0 and [`Solver::aborted`] when the
     /// clock stopped it.
     pub fn solve(&mut self, me: u64, opp: u64, mut alpha: i32, mut beta: i32, ply: i32) -> i32 {
+        let nodes_before = self.nodes;
         self.nodes += 1;
         if self.clock.poll(self.nodes) {
             self.aborted = true;
@@ -182,10 +265,17 @@ impl<'a> Solver<'a> {
             alpha = alpha.max(lo);
             beta = beta.min(hi);
         }
-        let k = key(me, opp);
+        let (k, sym) = if self.symmetry {
+            let (m, o, s) = symmetry::canonical(me, opp);
+            (key(m, o), s)
+        } else {
+            (key(me, opp), 0)
+        };
         let mut tt_cell = NO_CELL;
         if let Some(e) = self.table.probe(k) {
-            tt_cell = e.cell.unwrap_or(NO_CELL);
+            tt_cell = e.cell.map_or(NO_CELL, |c| {
+                symmetry::undo(sym, 1u64 << c).trailing_zeros() as u8
+            });
             if e.depth >= empties {
                 let v = from_table(e.value, ply);
                 if e.bound.cuts(v, alpha, beta) {
@@ -229,9 +319,13 @@ impl<'a> Solver<'a> {
             }
         }
         let bound = Bound::of(best, alpha0, beta);
-        let cell = (best_cell != NO_CELL && best > alpha0).then_some(best_cell);
+        let cell = (best_cell != NO_CELL && best > alpha0)
+            .then(|| symmetry::apply(sym, 1u64 << best_cell).trailing_zeros() as u8);
+        // The work: log2 of this subtree's nodes (a table with buckets
+        // keeps the costliest).
+        let work = 64 - (self.nodes - nodes_before).leading_zeros();
         self.table
-            .store(k, to_table(best, ply), SOLVED, bound, cell);
+            .store_work(k, to_table(best, ply), SOLVED, bound, cell, work);
         best
     }
 
@@ -337,11 +431,35 @@ impl<'a> Solver<'a> {
     }
 }
 
+/// The levers of a root solve on several threads, each measured on its
+/// own (`bench four3d-solve-deep`) and off in today's agents.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Levers {
+    /// The static zugzwang bounds on every thread ([`Solver::zugzwang`]).
+    pub zugzwang: bool,
+    /// The threads share out the root moves ([`solve_root_split`])
+    /// instead of each solving them all in its own order.
+    pub split: bool,
+    /// The table keyed by the canonical image ([`Solver::symmetry`]).
+    pub symmetry: bool,
+}
+
+impl Levers {
+    /// A solving thread with these levers.
+    pub fn solver<'a>(&self, table: &'a Table, clock: SearchClock<'a>) -> Solver<'a> {
+        let mut s = Solver::new(table, clock);
+        s.zugzwang = self.zugzwang;
+        s.symmetry = self.symmetry;
+        s
+    }
+}
+
 /// Solves the root on the main thread (`limits`, `stop`) with `helpers`
-/// more threads sharing `table`, each trying the root moves in another
-/// order (`helper_limits`, stopped when the main thread is done):
-/// the main thread's answer, and the nodes of all threads. The solver's
-/// `zugzwang` lever is set on every thread.
+/// more threads sharing `table` (`helper_limits`, stopped when the main
+/// thread is done): with [`Levers::split`] the threads share out the root
+/// moves ([`solve_root_split`]); without, each helper tries all the root
+/// moves in another order and only the main thread's answer counts.
+/// Gives the answer and the nodes of all threads.
 #[allow(clippy::too_many_arguments)]
 pub fn solve_root_shared(
     table: &Table,
@@ -352,16 +470,27 @@ pub fn solve_root_shared(
     limits: &Limits,
     helper_limits: &Limits,
     stop: &AtomicBool,
-    zugzwang: bool,
+    levers: Levers,
 ) -> (Option<Solved>, u64) {
-    let mut main = Solver::new(table, SearchClock::new(limits, stop));
-    main.zugzwang = zugzwang;
+    if levers.split && helpers > 0 {
+        return solve_root_split(
+            table,
+            me,
+            opp,
+            cells,
+            helpers,
+            limits,
+            helper_limits,
+            stop,
+            levers,
+        );
+    }
+    let mut main = levers.solver(table, SearchClock::new(limits, stop));
     let (solved, helper_nodes) = super::with_helpers(
         helpers,
         || main.solve_root(me, opp, cells),
         |i, halt| {
-            let mut s = Solver::new(table, SearchClock::new(helper_limits, halt));
-            s.zugzwang = zugzwang;
+            let mut s = levers.solver(table, SearchClock::new(helper_limits, halt));
             let mut order = cells.to_vec();
             order.rotate_left((i + 1) % cells.len());
             s.solve_root(me, opp, &order);
@@ -369,6 +498,163 @@ pub fn solve_root_shared(
         },
     );
     (solved, main.nodes + helper_nodes)
+}
+
+/// [`Solver::solve_root`] with the root moves shared out: in each of its
+/// two passes (win, draw or loss; then the exact distance) every thread
+/// takes the next move not yet taken and solves it within the best value
+/// found so far by any thread; a win in the first pass stops them all. A
+/// move a helper could not finish (its own limits) is solved by the main
+/// thread after the others; when the main thread's clock stops it, the
+/// answer is what the sequential root would give (`None` in the first
+/// pass, the first pass's move in the second). Of equal values, a proven
+/// one (above the window it was searched with) wins over a bound, then
+/// the earlier move.
+#[allow(clippy::too_many_arguments)]
+pub fn solve_root_split(
+    table: &Table,
+    me: u64,
+    opp: u64,
+    cells: &[u8],
+    helpers: usize,
+    limits: &Limits,
+    helper_limits: &Limits,
+    stop: &AtomicBool,
+    levers: Levers,
+) -> (Option<Solved>, u64) {
+    let pass = |window: (i32, i32)| {
+        split_pass(
+            table,
+            (me, opp),
+            cells,
+            helpers,
+            (limits, helper_limits),
+            stop,
+            levers,
+            window,
+        )
+    };
+    let (first, mut nodes) = pass((-1, 1));
+    let Some(found) = first else {
+        return (None, nodes);
+    };
+    if found.value == 0 {
+        return (Some(found), nodes);
+    }
+    let window = if found.value > 0 { (0, INF) } else { (-INF, 0) };
+    let (exact, n) = pass(window);
+    nodes += n;
+    (
+        Some(exact.filter(|e| e.value > window.0).unwrap_or(found)),
+        nodes,
+    )
+}
+
+/// One pass of [`solve_root_split`] within `window`: the best move, or
+/// `None` when the main thread's clock stopped it; and the nodes.
+#[allow(clippy::too_many_arguments)]
+fn split_pass(
+    table: &Table,
+    (me, opp): (u64, u64),
+    cells: &[u8],
+    helpers: usize,
+    (limits, helper_limits): (&Limits, &Limits),
+    stop: &AtomicBool,
+    levers: Levers,
+    (alpha0, beta): (i32, i32),
+) -> (Option<Solved>, u64) {
+    use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering::Relaxed};
+    use std::sync::Mutex;
+    let next = AtomicUsize::new(0);
+    let alpha = AtomicI32::new(alpha0);
+    // The best so far: (value, proven, -index) compared as a tuple.
+    let best: Mutex<Option<(i32, bool, isize)>> = Mutex::new(None);
+    let unfinished: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+    // Set on a cut or when the main thread stops: the helpers stop.
+    let halt = AtomicBool::new(false);
+    let solve_move = |s: &mut Solver, i: usize| -> bool {
+        let a = alpha.load(Relaxed);
+        let c = cells[i];
+        let v = -s.solve(opp, me | 1u64 << c, -beta, -a, 1);
+        if s.aborted() {
+            return false;
+        }
+        let mine = (v, v > a, -(i as isize));
+        let mut b = best.lock().unwrap_or_else(|e| e.into_inner());
+        if b.is_none_or(|b| mine > b) {
+            *b = Some(mine);
+        }
+        drop(b);
+        alpha.fetch_max(v, Relaxed);
+        if v >= beta {
+            halt.store(true, Relaxed);
+        }
+        true
+    };
+    // Takes moves until none is left or a cut; false when stopped.
+    let take_moves = |s: &mut Solver| -> bool {
+        loop {
+            if halt.load(Relaxed) {
+                return true;
+            }
+            let i = next.fetch_add(1, Relaxed);
+            if i >= cells.len() {
+                return true;
+            }
+            if !solve_move(s, i) {
+                unfinished.lock().unwrap_or_else(|e| e.into_inner()).push(i);
+                return false;
+            }
+        }
+    };
+    let mut main = levers.solver(table, SearchClock::new(limits, stop));
+    let (finished, helper_nodes) = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..helpers)
+            .map(|_| {
+                let (halt, take_moves) = (&halt, &take_moves);
+                scope.spawn(move || {
+                    let mut s = levers.solver(table, SearchClock::new(helper_limits, halt));
+                    take_moves(&mut s);
+                    s.nodes
+                })
+            })
+            .collect();
+        let finished = take_moves(&mut main);
+        if !finished {
+            halt.store(true, Relaxed);
+        }
+        let nodes: u64 = handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+        (finished, nodes)
+    });
+    let mut finished = finished;
+    // What a helper left, unless a cut made it needless.
+    let left = std::mem::take(&mut *unfinished.lock().unwrap_or_else(|e| e.into_inner()));
+    let cut = best
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .is_some_and(|b| b.0 >= beta);
+    if finished && !cut {
+        let mut left = left;
+        left.sort_unstable();
+        for i in left {
+            if !solve_move(&mut main, i) {
+                finished = false;
+                break;
+            }
+        }
+    }
+    let nodes = main.nodes + helper_nodes;
+    if !finished {
+        return (None, nodes);
+    }
+    let best = *best.lock().unwrap_or_else(|e| e.into_inner());
+    (
+        best.map(|(value, _, i)| Solved {
+            cell: cells[(-i) as usize],
+            value,
+        }),
+        nodes,
+    )
 }
 
 /// The exact value of a position by the plain reference: alpha-beta to the
@@ -415,11 +701,13 @@ mod tests {
             let (me, opp) = (b.stones(s), b.stones(1 - s));
             let mut n = 0;
             let plain = plain_solve(me, opp, &mut n);
-            for (bounds, ordering, zugzwang) in [
-                (true, true, true),
-                (true, true, false),
-                (false, false, false),
-                (true, false, true),
+            for (bounds, ordering, zugzwang, symmetry) in [
+                (true, true, true, false),
+                (true, true, false, false),
+                (false, false, false, false),
+                (true, false, true, false),
+                (true, true, true, true),
+                (false, false, false, true),
             ] {
                 let table = Table::new(14);
                 let clock = SearchClock::new(&Limits::playouts(u64::MAX), &stop);
@@ -427,10 +715,11 @@ mod tests {
                 sv.bounds = bounds;
                 sv.ordering = ordering;
                 sv.zugzwang = zugzwang;
+                sv.symmetry = symmetry;
                 let v = sv.solve(me, opp, -INF, INF, 0);
                 assert_eq!(
                     v, plain,
-                    "seed {seed} bounds {bounds} ordering {ordering} zugzwang {zugzwang}"
+                    "seed {seed} bounds {bounds} ordering {ordering} zugzwang {zugzwang} symmetry {symmetry}"
                 );
             }
         }
@@ -522,8 +811,124 @@ mod tests {
             assert_eq!(got.value, top, "seed {seed}");
             let i = cells.iter().position(|&c| c == got.cell).unwrap();
             assert_eq!(values[i], top, "seed {seed}: the move has the value");
+            // The same on several threads, sharing out the root moves or
+            // not, with the table in buckets or not.
+            let unlimited = Limits::playouts(u64::MAX);
+            for (helpers, split, buckets) in [(1, true, true), (2, true, false), (1, false, true)] {
+                let table = if buckets {
+                    Table::with_buckets(14)
+                } else {
+                    Table::new(14)
+                };
+                let levers = Levers {
+                    zugzwang: seed % 2 == 0,
+                    split,
+                    symmetry: seed % 3 == 0,
+                };
+                let (shared, nodes) = solve_root_shared(
+                    &table, me, opp, &cells, helpers, &unlimited, &unlimited, &stop, levers,
+                );
+                let shared = shared.unwrap();
+                let what = format!("seed {seed}, {helpers} helpers, split {split}");
+                assert_eq!(shared.value, top, "{what}");
+                let i = cells.iter().position(|&c| c == shared.cell).unwrap();
+                assert_eq!(values[i], top, "{what}: the move has the value");
+                assert!(nodes > 0);
+            }
             checked += 1;
         }
         assert_eq!(checked, 25);
+    }
+
+    #[test]
+    fn the_eight_symmetries_keep_lines_and_pegs_and_share_one_canonical_image() {
+        use crate::games::four3d::lines::LINES;
+        use rand::{Rng, SeedableRng};
+        let images: Vec<[u64; 64]> = (0..8u8)
+            .map(|s| std::array::from_fn(|c| symmetry::apply(s, 1u64 << c)))
+            .collect();
+        for s in 0..8u8 {
+            let img = &images[s as usize];
+            // A permutation of the cells that keeps each cell's height.
+            let all = img.iter().fold(0u64, |a, &b| a | b);
+            assert_eq!(all, u64::MAX, "symmetry {s}");
+            for (c, &b) in img.iter().enumerate() {
+                assert_eq!(b.count_ones(), 1);
+                assert_eq!(
+                    b.trailing_zeros() / 16,
+                    c as u32 / 16,
+                    "symmetry {s} cell {c}"
+                );
+                assert_eq!(symmetry::undo(s, b), 1u64 << c, "symmetry {s} cell {c}");
+            }
+            // Lines to lines.
+            for &l in LINES.iter() {
+                assert!(
+                    LINES.contains(&symmetry::apply(s, l)),
+                    "symmetry {s} line {l:#x}"
+                );
+            }
+        }
+        // Eight different maps.
+        for a in 0..8 {
+            for b in 0..a {
+                assert_ne!(images[a], images[b], "{a} and {b}");
+            }
+        }
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(59);
+        for _ in 0..500 {
+            let occ: u64 = rng.gen();
+            let me = occ & rng.gen::<u64>();
+            let opp = occ & !me;
+            let (m, o, s) = symmetry::canonical(me, opp);
+            assert_eq!((symmetry::apply(s, me), symmetry::apply(s, opp)), (m, o));
+            for t in 0..8u8 {
+                let (m2, o2, _) =
+                    symmetry::canonical(symmetry::apply(t, me), symmetry::apply(t, opp));
+                assert_eq!((m2, o2), (m, o));
+            }
+        }
+    }
+
+    #[test]
+    fn a_root_split_stops_with_its_main_thread() {
+        // Stopped before it starts, or by the main thread's node cap while
+        // the helper has none: no answer, and no thread left running.
+        use super::super::search::{root_moves, RootMoves};
+        // A position of a real game at 28 empty cells (millions of nodes):
+        // the sequential root cannot solve it in 2,000.
+        let capped = Limits::playouts(2_000);
+        let go = AtomicBool::new(false);
+        let (me, opp, cells) = super::super::train::deep_endgames()
+            .iter()
+            .find_map(|e| {
+                let b = e.board();
+                let s = b.to_move();
+                let (me, opp) = (b.stones(s), b.stones(1 - s));
+                let RootMoves::Search(cells) = root_moves(me, opp) else {
+                    return None;
+                };
+                let table = Table::new(14);
+                let mut sv = Solver::new(&table, SearchClock::new(&capped, &go));
+                sv.solve_root(me, opp, &cells)
+                    .is_none()
+                    .then_some((me, opp, cells))
+            })
+            .expect("a position that takes more than 2,000 nodes");
+        let table = Table::with_buckets(14);
+        let unlimited = Limits::playouts(u64::MAX);
+        let levers = Levers {
+            zugzwang: false,
+            split: true,
+            symmetry: false,
+        };
+        let stopped = AtomicBool::new(true);
+        let (got, _) = solve_root_shared(
+            &table, me, opp, &cells, 1, &unlimited, &unlimited, &stopped, levers,
+        );
+        assert_eq!(got, None);
+        let (got, nodes) =
+            solve_root_shared(&table, me, opp, &cells, 1, &capped, &unlimited, &go, levers);
+        assert_eq!(got, None, "{nodes} nodes");
     }
 }
