@@ -143,19 +143,18 @@ pub mod symmetry {
         b
     }
 
-    /// The preimage of `b` under symmetry `s`: [`apply`] undone.
+    /// The preimage of `b` under symmetry `s`: [`apply`] undone. The
+    /// mirrors undo themselves; after a swap of x and y, mirroring x then
+    /// swapping is swapping then mirroring y, so the inverse is the
+    /// symmetry with the two mirrors exchanged.
     #[inline]
-    pub fn undo(s: u8, mut b: u64) -> u64 {
-        if s & 4 != 0 {
-            b = transpose(b);
-        }
-        if s & 2 != 0 {
-            b = mirror_y(b);
-        }
-        if s & 1 != 0 {
-            b = mirror_x(b);
-        }
-        b
+    pub fn undo(s: u8, b: u64) -> u64 {
+        let inverse = if s & 4 != 0 {
+            4 | (s & 1) << 1 | (s & 2) >> 1
+        } else {
+            s
+        };
+        apply(inverse, b)
     }
 
     /// The position's canonical image, the least `(me, opp)` of its
