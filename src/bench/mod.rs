@@ -824,19 +824,21 @@ pub const FOUR3D_DEEP_CAP: u64 = 1_000_000_000;
 /// cells (`src/games/four3d/best/solve-deep.txt`), one pass, each solve
 /// from an empty table of 2^22 entries, lever by lever: today's solver
 /// (one thread, no zugzwang bounds, one entry a slot) as the reference;
-/// the claimeven bounds on one thread; with the table in buckets of two
-/// (`Table::with_buckets`); with the table keyed by the grid's symmetries;
-/// the buckets on two threads, the helper trying
-/// every root move in another order (`best`'s helper); and on two threads
-/// that share out the root moves (`solve_root_split`). `per_s` and
-/// `reference_per_s` are solves per second over the whole set (the last
-/// against today's); the note gives the rates of the others and per depth
-/// the median time and mean nodes of each, solves stopped at
-/// [`FOUR3D_DEEP_CAP`], and whether every value matched its label. Long
-/// (minutes): not in CI.
+/// the claimeven bounds with the table in buckets of two
+/// (`Table::with_buckets`) on one thread; with the enhanced transposition
+/// cutoffs; the same settling win, draw or loss only (no distance); then
+/// on two threads that share out the root moves (`RootSolve`), without
+/// and with the cutoffs, and win, draw or loss only. `per_s` and
+/// `reference_per_s` are solves per second over the whole set (two
+/// threads with the cutoffs, exact, against today's); the note gives the
+/// rates of the others and per depth the median time and mean nodes of
+/// each, solves stopped at [`FOUR3D_DEEP_CAP`], and whether every value
+/// matched its label (its sign for win, draw or loss). The levers measured
+/// before (symmetry, a helper solving every root move: see
+/// docs/four3d-results.md) are not run again. Long (minutes): not in CI.
 fn four3d_solve_deep() -> BenchReport {
     use crate::games::four3d::best::search::{root_moves, RootMoves};
-    use crate::games::four3d::best::solve::{solve_root_shared, Levers};
+    use crate::games::four3d::best::solve::{Levers, RootSolve};
     use crate::games::four3d::best::train::deep_endgames;
     use crate::games::four3d::best::tt::Table;
     use crate::search::Limits;
@@ -850,17 +852,15 @@ fn four3d_solve_deep() -> BenchReport {
         let table = if side.buckets { &bucketed } else { &plain };
         table.clear();
         let t = Instant::now();
-        let (got, nodes) = solve_root_shared(
+        let (got, nodes) = RootSolve {
             table,
-            me,
-            opp,
-            cells,
-            side.helpers,
-            &limits,
-            &limits,
-            &stop,
-            side.levers,
-        );
+            helpers: side.helpers,
+            limits: &limits,
+            helper_limits: &limits,
+            stop: &stop,
+            levers: side.levers,
+        }
+        .solve(me, opp, cells);
         let ms = t.elapsed().as_secs_f64() * 1000.0;
         (got.map(|s| s.value), nodes, ms, got.is_none())
     };
@@ -874,51 +874,45 @@ fn four3d_solve_deep() -> BenchReport {
         zugzwang: true,
         ..Levers::default()
     };
+    let etc = Levers {
+        etc: true,
+        ..claimeven
+    };
+    let side = |name, levers, buckets, helpers| Side {
+        name,
+        levers,
+        buckets,
+        helpers,
+    };
+    let split = |l: Levers| Levers { split: true, ..l };
+    let wdl = |l: Levers| Levers { wdl: true, ..l };
     let sides = [
-        Side {
-            name: "today's (1 thread)",
-            levers: Levers::default(),
-            buckets: false,
-            helpers: 0,
-        },
-        Side {
-            name: "claimeven bounds (1 thread)",
-            levers: claimeven,
-            buckets: false,
-            helpers: 0,
-        },
-        Side {
-            name: "claimeven + buckets (1 thread)",
-            levers: claimeven,
-            buckets: true,
-            helpers: 0,
-        },
-        Side {
-            name: "claimeven + buckets + symmetry (1 thread)",
-            levers: Levers {
-                symmetry: true,
-                ..claimeven
-            },
-            buckets: true,
-            helpers: 0,
-        },
-        Side {
-            name: "claimeven + buckets (2 threads, each every root move)",
-            levers: claimeven,
-            buckets: true,
-            helpers: 1,
-        },
-        Side {
-            name: "claimeven + buckets + root split (2 threads)",
-            levers: Levers {
-                split: true,
-                ..claimeven
-            },
-            buckets: true,
-            helpers: 1,
-        },
+        side("today's (1 thread)", Levers::default(), false, 0),
+        side("claimeven + buckets (1 thread)", claimeven, true, 0),
+        side("claimeven + buckets + ETC (1 thread)", etc, true, 0),
+        side("the same, win/draw/loss only (1 thread)", wdl(etc), true, 0),
+        side(
+            "claimeven + buckets + root split (2 threads)",
+            split(claimeven),
+            true,
+            1,
+        ),
+        side(
+            "claimeven + buckets + ETC + root split (2 threads)",
+            split(etc),
+            true,
+            1,
+        ),
+        side(
+            "the same, win/draw/loss only (2 threads)",
+            wdl(split(etc)),
+            true,
+            1,
+        ),
     ];
-    const N: usize = 6;
+    const N: usize = 7;
+    // The headline side: two threads, the cutoffs, the exact distance.
+    const HEAD: usize = 5;
     // Per depth and side: times, nodes, stopped; positions per depth.
     type Tally = (Vec<f64>, u64, usize);
     let mut by_depth: BTreeMap<u32, ([Tally; N], usize)> = BTreeMap::new();
@@ -941,7 +935,12 @@ fn four3d_solve_deep() -> BenchReport {
             tally.1 += nodes;
             tally.2 += stopped as usize;
             totals[k] += ms;
-            mismatches += (!stopped && v != Some(e.value)) as usize;
+            let matches = if side.levers.wdl {
+                v.map(i32::signum) == Some(e.value.signum())
+            } else {
+                v == Some(e.value)
+            };
+            mismatches += (!stopped && !matches) as usize;
         }
     }
     let per_s = |ms: f64| positions as f64 / (ms / 1000.0).max(1e-9);
@@ -967,14 +966,16 @@ fn four3d_solve_deep() -> BenchReport {
             format!("{e} empty ({count}): {}", parts.join(", "))
         })
         .collect();
-    let rates: Vec<String> = sides[1..N - 1]
+    let rates: Vec<String> = sides
         .iter()
-        .zip(&totals[1..N - 1])
-        .map(|(side, &ms)| format!("{} {:.3}", side.name, per_s(ms)))
+        .zip(&totals)
+        .enumerate()
+        .filter(|&(k, _)| k != 0 && k != HEAD)
+        .map(|(_, (side, &ms))| format!("{} {:.3}", side.name, per_s(ms)))
         .collect();
     report(
         "four3d-solve-deep",
-        vec![per_s(totals[N - 1])],
+        vec![per_s(totals[HEAD])],
         vec![per_s(totals[0])],
         &BenchOptions {
             seconds: totals[0] / 1000.0,
@@ -985,7 +986,7 @@ fn four3d_solve_deep() -> BenchReport {
             "Score Four root solves of {positions} positions of real games (solve-deep.txt), one pass, each from an empty table: \
              {} vs {} (rates over the whole set); the others, solves/s: {}; per depth (median time, mean nodes of all threads): {}; \
              values matching their labels: {}",
-            sides[N - 1].name,
+            sides[HEAD].name,
             sides[0].name,
             rates.join(", "),
             depths.join("; "),
@@ -1439,13 +1440,30 @@ fn puyo_best(opts: &BenchOptions) -> BenchReport {
     )
 }
 
+/// A rate with three significant digits or more (a rate below one, such
+/// as solves per second, is not rounded to 0).
+fn amount(x: f64) -> String {
+    if x.abs() >= 100.0 {
+        format!("{x:.0}")
+    } else if x.abs() >= 10.0 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.3}")
+    }
+}
+
 /// A human summary of a report.
 pub fn render(r: &BenchReport) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{}: {:.0} {} (reference {:.0} {}), ratio {:.1}x",
-        r.bench, r.per_s, r.unit, r.reference_per_s, r.unit, r.ratio
+        "{}: {} {} (reference {} {}), ratio {:.2}x",
+        r.bench,
+        amount(r.per_s),
+        r.unit,
+        amount(r.reference_per_s),
+        r.unit,
+        r.ratio
     );
     let _ = write!(s, "  {}", r.note);
     s

@@ -69,7 +69,7 @@ pub struct BestConfig {
     /// [`solve::claimeven_bounds`]): off until a match accepts them.
     pub zugzwang: bool,
     /// The solver's threads share out the root moves
-    /// ([`solve::solve_root_split`]) instead of each solving them all:
+    /// ([`solve::RootSolve`]) instead of each solving them all:
     /// off until a match accepts it.
     pub root_split: bool,
     /// The table in buckets of two that keep the costliest position
@@ -79,6 +79,16 @@ pub struct BestConfig {
     /// grid's eight symmetries ([`solve::symmetry`]): off until a match
     /// accepts it.
     pub solve_symmetry: bool,
+    /// The solver's enhanced transposition cutoffs ([`solve::Solver::etc`]):
+    /// off until a match accepts them.
+    pub solve_etc: bool,
+    /// The solver settles win, draw or loss only ([`solve::Levers::wdl`]):
+    /// a win or a draw is played at once, without the distance; after a
+    /// proven loss the search chooses among the moves with the time left
+    /// (the one an imperfect opponent is likeliest to get wrong, rather
+    /// than the longest loss against a perfect one). Off until a match
+    /// accepts it.
+    pub solve_wdl: bool,
 }
 
 impl Default for BestConfig {
@@ -112,6 +122,8 @@ impl BestConfig {
             root_split: false,
             tt_buckets: false,
             solve_symmetry: false,
+            solve_etc: false,
+            solve_wdl: false,
         }
     }
 
@@ -255,6 +267,16 @@ impl BestConfig {
                 self.solve_symmetry,
                 "the solver's table entries keyed by the grid's symmetries",
             )
+            .flag(
+                "solve_etc",
+                self.solve_etc,
+                "the solver's enhanced transposition cutoffs",
+            )
+            .flag(
+                "solve_wdl",
+                self.solve_wdl,
+                "the solver settles win, draw or loss only; the search plays a lost position",
+            )
             // The hand evaluation, which the fitted one replaces.
             .only_with(&HAND_WEIGHTS, "fitted", serde_json::Value::from(0))
             .only_with(&HAND_WEIGHTS, "eval_file", serde_json::Value::Null)
@@ -339,6 +361,12 @@ impl BestConfig {
         }
         if let Some(y) = p.flag("solve_symmetry") {
             c.solve_symmetry = y;
+        }
+        if let Some(e) = p.flag("solve_etc") {
+            c.solve_etc = e;
+        }
+        if let Some(w) = p.flag("solve_wdl") {
+            c.solve_wdl = w;
         }
         Ok(c)
     }
@@ -572,22 +600,24 @@ impl Best {
         let empties = 64 - (me | opp).count_ones() as i32;
         let mut spent = 0u64;
         if empties <= self.cfg.solve_empties {
-            let (solved, nodes) = solve::solve_root_shared(
-                &self.table,
-                me,
-                opp,
-                cells,
+            let (solved, nodes) = solve::RootSolve {
+                table: &self.table,
                 helpers,
-                &share_of(limits, SOLVE_SHARE),
-                &share_of(&helper_limits, SOLVE_SHARE),
+                limits: &share_of(limits, SOLVE_SHARE),
+                helper_limits: &share_of(&helper_limits, SOLVE_SHARE),
                 stop,
-                solve::Levers {
+                levers: solve::Levers {
                     zugzwang: self.cfg.zugzwang,
                     split: self.cfg.root_split,
                     symmetry: self.cfg.solve_symmetry,
+                    etc: self.cfg.solve_etc,
+                    wdl: self.cfg.solve_wdl,
                 },
-            );
+            }
+            .solve(me, opp, cells);
             spent = nodes;
+            // Win, draw or loss only: a loss is left to the search.
+            let solved = solved.filter(|s| !self.cfg.solve_wdl || s.value >= 0);
             if let Some(s) = solved {
                 return Found {
                     cell: s.cell,
@@ -953,8 +983,12 @@ mod tests {
         p.insert("tt_buckets".into(), 1.into());
         assert!(!best.solve_symmetry && !BestConfig::v2().solve_symmetry);
         p.insert("solve_symmetry".into(), 1.into());
+        assert!(!best.solve_etc && !BestConfig::v2().solve_etc);
+        p.insert("solve_etc".into(), 1.into());
+        assert!(!best.solve_wdl && !BestConfig::v2().solve_wdl);
+        p.insert("solve_wdl".into(), 1.into());
         let c = BestConfig::from_params(&p).unwrap();
-        assert!(c.root_split && c.tt_buckets && c.solve_symmetry);
+        assert!(c.root_split && c.tt_buckets && c.solve_symmetry && c.solve_etc && c.solve_wdl);
         assert!(Best::new(c).table.has_buckets());
     }
 
@@ -963,7 +997,7 @@ mod tests {
         use super::solve::plain_solve;
         use super::train::shipped_endgames;
         let stop = AtomicBool::new(false);
-        let mut checked = 0;
+        let (mut checked, mut wdl_losses) = (0, 0);
         for e in shipped_endgames().iter().filter(|e| e.empties() <= 12) {
             let b = e.board();
             let s = b.to_move();
@@ -981,9 +1015,21 @@ mod tests {
             let after = -plain_solve(opp, me | 1 << f.cell, &mut n);
             // A win at ply p from the root is one ply nearer from the child.
             assert_eq!(after, e.value + e.value.signum(), "{}", e.to_line());
+            // Win, draw or loss only: a win or a draw is played from the
+            // solver, a move that keeps it; a loss is left to the search.
+            let agent = one_thread(&[("solve_wdl", 1), ("solve_etc", 1)]);
+            let f = agent.search(me, opp, &cells, &Limits::playouts(10_000_000), &stop);
+            let after = -plain_solve(opp, me | 1 << f.cell, &mut n);
+            assert_eq!(after.signum(), e.value.signum(), "{}", e.to_line());
+            assert_eq!(f.value.signum(), e.value.signum(), "{}", e.to_line());
+            if e.value >= 0 {
+                assert_eq!(f.depth, e.empties() as i32, "solved, {}", e.to_line());
+            }
+            wdl_losses += (e.value < 0) as usize;
             checked += 1;
         }
         assert!(checked >= 10, "{checked}");
+        assert!(wdl_losses >= 2, "{wdl_losses} lost positions");
     }
 
     #[test]

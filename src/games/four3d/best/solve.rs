@@ -193,7 +193,23 @@ pub struct Solver<'a> {
     /// eight symmetries ([`symmetry::canonical`]), its moves mapped to and
     /// fro (off by default, as above).
     pub symmetry: bool,
+    /// Enhanced transposition cutoffs ([`ETC_EMPTIES`]): before searching
+    /// a node's moves, the table is probed for each position they lead
+    /// to, and a stored value that already refutes the window cuts the
+    /// node (off by default, as above).
+    pub etc: bool,
+    /// The fewest empty cells at which the cutoffs are tried
+    /// ([`ETC_EMPTIES`]).
+    pub etc_from: i32,
+    /// The root settles win, draw or loss only ([`Solver::solve_root`]'s
+    /// first pass), not the distance to the end (off by default).
+    pub wdl: bool,
 }
+
+/// Enhanced transposition cutoffs are tried at nodes with at least this
+/// many empty cells: below, the subtrees are too small to pay for a probe
+/// per move.
+pub const ETC_EMPTIES: i32 = 10;
 
 /// A solved root.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -216,6 +232,9 @@ impl<'a> Solver<'a> {
             ordering: true,
             zugzwang: false,
             symmetry: false,
+            etc: false,
+            etc_from: ETC_EMPTIES,
+            wdl: false,
         }
     }
 
@@ -284,6 +303,11 @@ impl<'a> Solver<'a> {
         }
         let mut list = [(0i32, 0u8); 16];
         let n = self.order(me, opp, moves, t_me, tt_cell, &mut list);
+        if self.etc && empties >= self.etc_from {
+            if let Some(v) = self.etc_cut(me, opp, &list[..n], beta, ply) {
+                return v;
+            }
+        }
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_cell = NO_CELL;
@@ -326,6 +350,51 @@ impl<'a> Solver<'a> {
         self.table
             .store_work(k, to_table(best, ply), SOLVED, bound, cell, work);
         best
+    }
+
+    /// The enhanced transposition cutoff: a value `>= beta` when the table
+    /// already proves that one of `list`'s moves reaches it (the position
+    /// after it stored with an upper bound, or exactly, at most `-beta`
+    /// for the opponent), stored as a lower bound like a searched cut.
+    #[inline]
+    fn etc_cut(
+        &mut self,
+        me: u64,
+        opp: u64,
+        list: &[(i32, u8)],
+        beta: i32,
+        ply: i32,
+    ) -> Option<i32> {
+        let empties = 63 - (me | opp).count_ones() as i32;
+        for &(_, c) in list {
+            let (cm, co) = (opp, me | 1u64 << c);
+            let k = if self.symmetry {
+                let (m, o, _) = symmetry::canonical(cm, co);
+                key(m, o)
+            } else {
+                key(cm, co)
+            };
+            let Some(e) = self.table.probe(k) else {
+                continue;
+            };
+            if e.depth < empties || e.bound == Bound::Lower {
+                continue;
+            }
+            let v = -from_table(e.value, ply + 1);
+            if v >= beta {
+                let (k, sym) = if self.symmetry {
+                    let (m, o, s) = symmetry::canonical(me, opp);
+                    (key(m, o), s)
+                } else {
+                    (key(me, opp), 0)
+                };
+                let cell = symmetry::apply(sym, 1u64 << c).trailing_zeros() as u8;
+                self.table
+                    .store_work(k, to_table(v, ply), SOLVED, Bound::Lower, Some(cell), 1);
+                return Some(v);
+            }
+        }
+        None
     }
 
     /// Fills `list` with the cells of `moves`, best first (see the module
@@ -406,7 +475,7 @@ impl<'a> Solver<'a> {
             }
         }
         let mut found = best?;
-        if found.value == 0 {
+        if found.value == 0 || self.wdl {
             return Some(found);
         }
         // The exact distance: wins only (a window above the draw) or
@@ -436,11 +505,15 @@ impl<'a> Solver<'a> {
 pub struct Levers {
     /// The static zugzwang bounds on every thread ([`Solver::zugzwang`]).
     pub zugzwang: bool,
-    /// The threads share out the root moves ([`solve_root_split`])
+    /// The threads share out the root moves ([`RootSolve`])
     /// instead of each solving them all in its own order.
     pub split: bool,
     /// The table keyed by the canonical image ([`Solver::symmetry`]).
     pub symmetry: bool,
+    /// Enhanced transposition cutoffs ([`Solver::etc`]).
+    pub etc: bool,
+    /// Win, draw or loss only, not the distance ([`Solver::wdl`]).
+    pub wdl: bool,
 }
 
 impl Levers {
@@ -449,211 +522,191 @@ impl Levers {
         let mut s = Solver::new(table, clock);
         s.zugzwang = self.zugzwang;
         s.symmetry = self.symmetry;
+        s.etc = self.etc;
+        s.wdl = self.wdl;
         s
     }
 }
 
-/// Solves the root on the main thread (`limits`, `stop`) with `helpers`
+/// A root solve on the main thread (`limits`, `stop`) with `helpers`
 /// more threads sharing `table` (`helper_limits`, stopped when the main
-/// thread is done): with [`Levers::split`] the threads share out the root
-/// moves ([`solve_root_split`]); without, each helper tries all the root
-/// moves in another order and only the main thread's answer counts.
-/// Gives the answer and the nodes of all threads.
-#[allow(clippy::too_many_arguments)]
-pub fn solve_root_shared(
-    table: &Table,
-    me: u64,
-    opp: u64,
-    cells: &[u8],
-    helpers: usize,
-    limits: &Limits,
-    helper_limits: &Limits,
-    stop: &AtomicBool,
-    levers: Levers,
-) -> (Option<Solved>, u64) {
-    if levers.split && helpers > 0 {
-        return solve_root_split(
+/// thread is done).
+pub struct RootSolve<'a> {
+    pub table: &'a Table,
+    pub helpers: usize,
+    pub limits: &'a Limits,
+    pub helper_limits: &'a Limits,
+    pub stop: &'a AtomicBool,
+    pub levers: Levers,
+}
+
+impl RootSolve<'_> {
+    /// Solves the root (`me` to move, `cells` its moves in order): with
+    /// [`Levers::split`] the threads share out the root moves
+    /// ([`RootSolve::split`]); without, each helper tries all the root
+    /// moves in another order and only the main thread's answer counts.
+    /// Gives the answer and the nodes of all threads.
+    pub fn solve(&self, me: u64, opp: u64, cells: &[u8]) -> (Option<Solved>, u64) {
+        if self.levers.split && self.helpers > 0 {
+            return self.split(me, opp, cells);
+        }
+        let mut main = self
+            .levers
+            .solver(self.table, SearchClock::new(self.limits, self.stop));
+        let (solved, helper_nodes) = super::with_helpers(
+            self.helpers,
+            || main.solve_root(me, opp, cells),
+            |i, halt| {
+                let mut s = self
+                    .levers
+                    .solver(self.table, SearchClock::new(self.helper_limits, halt));
+                let mut order = cells.to_vec();
+                order.rotate_left((i + 1) % cells.len());
+                s.solve_root(me, opp, &order);
+                s.nodes
+            },
+        );
+        (solved, main.nodes + helper_nodes)
+    }
+
+    /// [`Solver::solve_root`] with the root moves shared out: in each of
+    /// its two passes (win, draw or loss; then the exact distance, unless
+    /// [`Levers::wdl`]) every thread takes the next move not yet taken and
+    /// solves it within the best value found so far by any thread; a win
+    /// in the first pass stops them all. A move a helper could not finish
+    /// (its own limits) is solved by the main thread after the others;
+    /// when the main thread's clock stops it, the answer is what the
+    /// sequential root would give (`None` in the first pass, the first
+    /// pass's move in the second). Of equal values, a proven one (above
+    /// the window it was searched with) wins over a bound, then the
+    /// earlier move.
+    fn split(&self, me: u64, opp: u64, cells: &[u8]) -> (Option<Solved>, u64) {
+        let (first, mut nodes) = self.split_pass(me, opp, cells, (-1, 1));
+        let Some(found) = first else {
+            return (None, nodes);
+        };
+        if found.value == 0 || self.levers.wdl {
+            return (Some(found), nodes);
+        }
+        let window = if found.value > 0 { (0, INF) } else { (-INF, 0) };
+        let (exact, n) = self.split_pass(me, opp, cells, window);
+        nodes += n;
+        (
+            Some(exact.filter(|e| e.value > window.0).unwrap_or(found)),
+            nodes,
+        )
+    }
+
+    /// One pass of [`RootSolve::split`] within `window`: the best move, or
+    /// `None` when the main thread's clock stopped it; and the nodes.
+    fn split_pass(
+        &self,
+        me: u64,
+        opp: u64,
+        cells: &[u8],
+        (alpha0, beta): (i32, i32),
+    ) -> (Option<Solved>, u64) {
+        let RootSolve {
             table,
-            me,
-            opp,
-            cells,
             helpers,
             limits,
             helper_limits,
             stop,
             levers,
-        );
-    }
-    let mut main = levers.solver(table, SearchClock::new(limits, stop));
-    let (solved, helper_nodes) = super::with_helpers(
-        helpers,
-        || main.solve_root(me, opp, cells),
-        |i, halt| {
-            let mut s = levers.solver(table, SearchClock::new(helper_limits, halt));
-            let mut order = cells.to_vec();
-            order.rotate_left((i + 1) % cells.len());
-            s.solve_root(me, opp, &order);
-            s.nodes
-        },
-    );
-    (solved, main.nodes + helper_nodes)
-}
-
-/// [`Solver::solve_root`] with the root moves shared out: in each of its
-/// two passes (win, draw or loss; then the exact distance) every thread
-/// takes the next move not yet taken and solves it within the best value
-/// found so far by any thread; a win in the first pass stops them all. A
-/// move a helper could not finish (its own limits) is solved by the main
-/// thread after the others; when the main thread's clock stops it, the
-/// answer is what the sequential root would give (`None` in the first
-/// pass, the first pass's move in the second). Of equal values, a proven
-/// one (above the window it was searched with) wins over a bound, then
-/// the earlier move.
-#[allow(clippy::too_many_arguments)]
-pub fn solve_root_split(
-    table: &Table,
-    me: u64,
-    opp: u64,
-    cells: &[u8],
-    helpers: usize,
-    limits: &Limits,
-    helper_limits: &Limits,
-    stop: &AtomicBool,
-    levers: Levers,
-) -> (Option<Solved>, u64) {
-    let pass = |window: (i32, i32)| {
-        split_pass(
-            table,
-            (me, opp),
-            cells,
-            helpers,
-            (limits, helper_limits),
-            stop,
-            levers,
-            window,
-        )
-    };
-    let (first, mut nodes) = pass((-1, 1));
-    let Some(found) = first else {
-        return (None, nodes);
-    };
-    if found.value == 0 {
-        return (Some(found), nodes);
-    }
-    let window = if found.value > 0 { (0, INF) } else { (-INF, 0) };
-    let (exact, n) = pass(window);
-    nodes += n;
-    (
-        Some(exact.filter(|e| e.value > window.0).unwrap_or(found)),
-        nodes,
-    )
-}
-
-/// One pass of [`solve_root_split`] within `window`: the best move, or
-/// `None` when the main thread's clock stopped it; and the nodes.
-#[allow(clippy::too_many_arguments)]
-fn split_pass(
-    table: &Table,
-    (me, opp): (u64, u64),
-    cells: &[u8],
-    helpers: usize,
-    (limits, helper_limits): (&Limits, &Limits),
-    stop: &AtomicBool,
-    levers: Levers,
-    (alpha0, beta): (i32, i32),
-) -> (Option<Solved>, u64) {
-    use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering::Relaxed};
-    use std::sync::Mutex;
-    let next = AtomicUsize::new(0);
-    let alpha = AtomicI32::new(alpha0);
-    // The best so far: (value, proven, -index) compared as a tuple.
-    let best: Mutex<Option<(i32, bool, isize)>> = Mutex::new(None);
-    let unfinished: Mutex<Vec<usize>> = Mutex::new(Vec::new());
-    // Set on a cut or when the main thread stops: the helpers stop.
-    let halt = AtomicBool::new(false);
-    let solve_move = |s: &mut Solver, i: usize| -> bool {
-        let a = alpha.load(Relaxed);
-        let c = cells[i];
-        let v = -s.solve(opp, me | 1u64 << c, -beta, -a, 1);
-        if s.aborted() {
-            return false;
-        }
-        let mine = (v, v > a, -(i as isize));
-        let mut b = best.lock().unwrap_or_else(|e| e.into_inner());
-        if b.is_none_or(|b| mine > b) {
-            *b = Some(mine);
-        }
-        drop(b);
-        alpha.fetch_max(v, Relaxed);
-        if v >= beta {
-            halt.store(true, Relaxed);
-        }
-        true
-    };
-    // Takes moves until none is left or a cut; false when stopped.
-    let take_moves = |s: &mut Solver| -> bool {
-        loop {
-            if halt.load(Relaxed) {
-                return true;
-            }
-            let i = next.fetch_add(1, Relaxed);
-            if i >= cells.len() {
-                return true;
-            }
-            if !solve_move(s, i) {
-                unfinished.lock().unwrap_or_else(|e| e.into_inner()).push(i);
+        } = *self;
+        use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering::Relaxed};
+        use std::sync::Mutex;
+        let next = AtomicUsize::new(0);
+        let alpha = AtomicI32::new(alpha0);
+        // The best so far: (value, proven, -index) compared as a tuple.
+        let best: Mutex<Option<(i32, bool, isize)>> = Mutex::new(None);
+        let unfinished: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+        // Set on a cut or when the main thread stops: the helpers stop.
+        let halt = AtomicBool::new(false);
+        let solve_move = |s: &mut Solver, i: usize| -> bool {
+            let a = alpha.load(Relaxed);
+            let c = cells[i];
+            let v = -s.solve(opp, me | 1u64 << c, -beta, -a, 1);
+            if s.aborted() {
                 return false;
             }
-        }
-    };
-    let mut main = levers.solver(table, SearchClock::new(limits, stop));
-    let (finished, helper_nodes) = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..helpers)
-            .map(|_| {
-                let (halt, take_moves) = (&halt, &take_moves);
-                scope.spawn(move || {
-                    let mut s = levers.solver(table, SearchClock::new(helper_limits, halt));
-                    take_moves(&mut s);
-                    s.nodes
+            let mine = (v, v > a, -(i as isize));
+            let mut b = best.lock().unwrap_or_else(|e| e.into_inner());
+            if b.is_none_or(|b| mine > b) {
+                *b = Some(mine);
+            }
+            drop(b);
+            alpha.fetch_max(v, Relaxed);
+            if v >= beta {
+                halt.store(true, Relaxed);
+            }
+            true
+        };
+        // Takes moves until none is left or a cut; false when stopped.
+        let take_moves = |s: &mut Solver| -> bool {
+            loop {
+                if halt.load(Relaxed) {
+                    return true;
+                }
+                let i = next.fetch_add(1, Relaxed);
+                if i >= cells.len() {
+                    return true;
+                }
+                if !solve_move(s, i) {
+                    unfinished.lock().unwrap_or_else(|e| e.into_inner()).push(i);
+                    return false;
+                }
+            }
+        };
+        let mut main = levers.solver(table, SearchClock::new(limits, stop));
+        let (finished, helper_nodes) = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..helpers)
+                .map(|_| {
+                    let (halt, take_moves) = (&halt, &take_moves);
+                    scope.spawn(move || {
+                        let mut s = levers.solver(table, SearchClock::new(helper_limits, halt));
+                        take_moves(&mut s);
+                        s.nodes
+                    })
                 })
-            })
-            .collect();
-        let finished = take_moves(&mut main);
-        if !finished {
-            halt.store(true, Relaxed);
-        }
-        let nodes: u64 = handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();
-        (finished, nodes)
-    });
-    let mut finished = finished;
-    // What a helper left, unless a cut made it needless.
-    let left = std::mem::take(&mut *unfinished.lock().unwrap_or_else(|e| e.into_inner()));
-    let cut = best
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .is_some_and(|b| b.0 >= beta);
-    if finished && !cut {
-        let mut left = left;
-        left.sort_unstable();
-        for i in left {
-            if !solve_move(&mut main, i) {
-                finished = false;
-                break;
+                .collect();
+            let finished = take_moves(&mut main);
+            if !finished {
+                halt.store(true, Relaxed);
+            }
+            let nodes: u64 = handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+            (finished, nodes)
+        });
+        let mut finished = finished;
+        // What a helper left, unless a cut made it needless.
+        let left = std::mem::take(&mut *unfinished.lock().unwrap_or_else(|e| e.into_inner()));
+        let cut = best
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_some_and(|b| b.0 >= beta);
+        if finished && !cut {
+            let mut left = left;
+            left.sort_unstable();
+            for i in left {
+                if !solve_move(&mut main, i) {
+                    finished = false;
+                    break;
+                }
             }
         }
+        let nodes = main.nodes + helper_nodes;
+        if !finished {
+            return (None, nodes);
+        }
+        let best = *best.lock().unwrap_or_else(|e| e.into_inner());
+        (
+            best.map(|(value, _, i)| Solved {
+                cell: cells[(-i) as usize],
+                value,
+            }),
+            nodes,
+        )
     }
-    let nodes = main.nodes + helper_nodes;
-    if !finished {
-        return (None, nodes);
-    }
-    let best = *best.lock().unwrap_or_else(|e| e.into_inner());
-    (
-        best.map(|(value, _, i)| Solved {
-            cell: cells[(-i) as usize],
-            value,
-        }),
-        nodes,
-    )
 }
 
 /// The exact value of a position by the plain reference: alpha-beta to the
@@ -700,13 +753,15 @@ mod tests {
             let (me, opp) = (b.stones(s), b.stones(1 - s));
             let mut n = 0;
             let plain = plain_solve(me, opp, &mut n);
-            for (bounds, ordering, zugzwang, symmetry) in [
-                (true, true, true, false),
-                (true, true, false, false),
-                (false, false, false, false),
-                (true, false, true, false),
-                (true, true, true, true),
-                (false, false, false, true),
+            for (bounds, ordering, zugzwang, symmetry, etc) in [
+                (true, true, true, false, false),
+                (true, true, false, false, false),
+                (false, false, false, false, false),
+                (true, false, true, false, false),
+                (true, true, true, true, false),
+                (false, false, false, true, false),
+                (true, true, true, false, true),
+                (true, true, false, true, true),
             ] {
                 let table = Table::new(14);
                 let clock = SearchClock::new(&Limits::playouts(u64::MAX), &stop);
@@ -715,10 +770,18 @@ mod tests {
                 sv.ordering = ordering;
                 sv.zugzwang = zugzwang;
                 sv.symmetry = symmetry;
+                sv.etc = etc;
+                // The cutoffs at every node of these small trees.
+                sv.etc_from = 2;
+                // A null window, then the whole window on the same table:
+                // the second solve meets the first one's bounds (the
+                // cutoffs' case).
+                let v = sv.solve(me, opp, -1, 1, 0).signum();
+                assert_eq!(v, plain.signum(), "seed {seed} etc {etc}: the null window");
                 let v = sv.solve(me, opp, -INF, INF, 0);
                 assert_eq!(
                     v, plain,
-                    "seed {seed} bounds {bounds} ordering {ordering} zugzwang {zugzwang} symmetry {symmetry}"
+                    "seed {seed} bounds {bounds} ordering {ordering} zugzwang {zugzwang} symmetry {symmetry} etc {etc}"
                 );
             }
         }
@@ -808,6 +871,14 @@ mod tests {
                 .collect();
             let top = *values.iter().max().unwrap();
             assert_eq!(got.value, top, "seed {seed}");
+            // Win, draw or loss only: the sign, and a move that keeps it.
+            let table = Table::new(14);
+            let mut sv = Solver::new(&table, SearchClock::new(&Limits::playouts(u64::MAX), &stop));
+            sv.wdl = true;
+            let wdl = sv.solve_root(me, opp, &cells).unwrap();
+            assert_eq!(wdl.value.signum(), top.signum(), "seed {seed} wdl");
+            let i = cells.iter().position(|&c| c == wdl.cell).unwrap();
+            assert_eq!(values[i].signum(), top.signum(), "seed {seed} wdl move");
             let i = cells.iter().position(|&c| c == got.cell).unwrap();
             assert_eq!(values[i], top, "seed {seed}: the move has the value");
             // The same on several threads, sharing out the root moves or
@@ -823,10 +894,18 @@ mod tests {
                     zugzwang: seed % 2 == 0,
                     split,
                     symmetry: seed % 3 == 0,
+                    etc: seed % 4 < 2,
+                    wdl: false,
                 };
-                let (shared, nodes) = solve_root_shared(
-                    &table, me, opp, &cells, helpers, &unlimited, &unlimited, &stop, levers,
-                );
+                let (shared, nodes) = RootSolve {
+                    table: &table,
+                    helpers,
+                    limits: &unlimited,
+                    helper_limits: &unlimited,
+                    stop: &stop,
+                    levers,
+                }
+                .solve(me, opp, &cells);
                 let shared = shared.unwrap();
                 let what = format!("seed {seed}, {helpers} helpers, split {split}");
                 assert_eq!(shared.value, top, "{what}");
@@ -917,17 +996,21 @@ mod tests {
         let table = Table::with_buckets(14);
         let unlimited = Limits::playouts(u64::MAX);
         let levers = Levers {
-            zugzwang: false,
             split: true,
-            symmetry: false,
+            ..Levers::default()
         };
         let stopped = AtomicBool::new(true);
-        let (got, _) = solve_root_shared(
-            &table, me, opp, &cells, 1, &unlimited, &unlimited, &stopped, levers,
-        );
+        let root = |limits, stop| RootSolve {
+            table: &table,
+            helpers: 1,
+            limits,
+            helper_limits: &unlimited,
+            stop,
+            levers,
+        };
+        let (got, _) = root(&unlimited, &stopped).solve(me, opp, &cells);
         assert_eq!(got, None);
-        let (got, nodes) =
-            solve_root_shared(&table, me, opp, &cells, 1, &capped, &unlimited, &go, levers);
+        let (got, nodes) = root(&capped, &go).solve(me, opp, &cells);
         assert_eq!(got, None, "{nodes} nodes");
     }
 }
