@@ -952,9 +952,12 @@ impl Agent<GolState> for Best {
                 k.clear();
             }
         }
+        let pondered = self.roots.len();
         let root = self.roots.remove(s);
-        if root.is_some() {
-            tracing::debug!("best: the root was scored while pondering");
+        if keep {
+            // A hit: the opponent's reply was one of those pondered
+            // (`ponder hit=` in the log gives the rate of a match).
+            tracing::debug!(hit = root.is_some(), pondered, "best: ponder");
         }
         self.roots.clear();
         let d = self.think(s, limits, stop, root);
