@@ -283,12 +283,7 @@ impl<'a> Solver<'a> {
             alpha = alpha.max(lo);
             beta = beta.min(hi);
         }
-        let (k, sym) = if self.symmetry {
-            let (m, o, s) = symmetry::canonical(me, opp);
-            (key(m, o), s)
-        } else {
-            (key(me, opp), 0)
-        };
+        let (k, sym) = self.keyed(me, opp);
         let mut tt_cell = NO_CELL;
         if let Some(e) = self.table.probe(k) {
             tt_cell = e.cell.map_or(NO_CELL, |c| {
@@ -304,7 +299,7 @@ impl<'a> Solver<'a> {
         let mut list = [(0i32, 0u8); 16];
         let n = self.order(me, opp, moves, t_me, tt_cell, &mut list);
         if self.etc && empties >= self.etc_from {
-            if let Some(v) = self.etc_cut(me, opp, &list[..n], beta, ply) {
+            if let Some(v) = self.etc_cut(me, opp, (k, sym), &list[..n], beta, ply) {
                 return v;
             }
         }
@@ -352,7 +347,20 @@ impl<'a> Solver<'a> {
         best
     }
 
-    /// The enhanced transposition cutoff: a value `>= beta` when the table
+    /// The table key of a position and the symmetry that maps it to the
+    /// keyed image (the identity without [`Solver::symmetry`]).
+    #[inline]
+    fn keyed(&self, me: u64, opp: u64) -> (u64, u8) {
+        if self.symmetry {
+            let (m, o, s) = symmetry::canonical(me, opp);
+            (key(m, o), s)
+        } else {
+            (key(me, opp), 0)
+        }
+    }
+
+    /// The enhanced transposition cutoff (`(k, sym)` the node's own
+    /// [`Solver::keyed`]): a value `>= beta` when the table
     /// already proves that one of `list`'s moves reaches it (the position
     /// after it stored with an upper bound, or exactly, at most `-beta`
     /// for the opponent), stored as a lower bound like a searched cut.
@@ -361,20 +369,14 @@ impl<'a> Solver<'a> {
         &mut self,
         me: u64,
         opp: u64,
+        (k, sym): (u64, u8),
         list: &[(i32, u8)],
         beta: i32,
         ply: i32,
     ) -> Option<i32> {
         let empties = 63 - (me | opp).count_ones() as i32;
         for &(_, c) in list {
-            let (cm, co) = (opp, me | 1u64 << c);
-            let k = if self.symmetry {
-                let (m, o, _) = symmetry::canonical(cm, co);
-                key(m, o)
-            } else {
-                key(cm, co)
-            };
-            let Some(e) = self.table.probe(k) else {
+            let Some(e) = self.table.probe(self.keyed(opp, me | 1u64 << c).0) else {
                 continue;
             };
             if e.depth < empties || e.bound == Bound::Lower {
@@ -382,12 +384,6 @@ impl<'a> Solver<'a> {
             }
             let v = -from_table(e.value, ply + 1);
             if v >= beta {
-                let (k, sym) = if self.symmetry {
-                    let (m, o, s) = symmetry::canonical(me, opp);
-                    (key(m, o), s)
-                } else {
-                    (key(me, opp), 0)
-                };
                 let cell = symmetry::apply(sym, 1u64 << c).trailing_zeros() as u8;
                 self.table
                     .store_work(k, to_table(v, ply), SOLVED, Bound::Lower, Some(cell), 1);
