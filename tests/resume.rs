@@ -144,6 +144,16 @@ fn a_match_killed_and_resumed_records_every_game_once_with_the_same_results() {
     let e = stderr(&refused);
     assert!(e.contains("30 games") && e.contains("31 games"), "{e}");
     assert_eq!(lines(&out), before);
+    // Another opening suite (here: one where the records had none): the
+    // refusal names the suite asked for, the one field that differs.
+    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/openings/four3d.txt");
+    let mut other: Vec<&str> = refs.clone();
+    other.extend(["--openings", suite, "--resume"]);
+    let refused = run(&other, &[], None, LIMIT);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    let e = stderr(&refused);
+    assert!(e.contains(&format!("openings {suite} (")), "{e}");
+    assert_eq!(lines(&out), before);
 
     let mut resumed: Vec<&str> = refs.clone();
     resumed.push("--resume");

@@ -828,7 +828,9 @@ pub const FOUR3D_DEEP_CAP: u64 = 1_000_000_000;
 /// (`Table::with_buckets`) on one thread; with the enhanced transposition
 /// cutoffs; the same settling win, draw or loss only (no distance); then
 /// on two threads that share out the root moves (`RootSolve`), without
-/// and with the cutoffs, and win, draw or loss only. `per_s` and
+/// and with the cutoffs, and win, draw or loss only; then the same with
+/// the first root move's replies shared out too (`Levers::split_below`),
+/// exact and win, draw or loss only. `per_s` and
 /// `reference_per_s` are solves per second over the whole set (two
 /// threads with the cutoffs, exact, against today's); the note gives the
 /// rates of the others and per depth the median time and mean nodes of
@@ -886,6 +888,10 @@ fn four3d_solve_deep() -> BenchReport {
     };
     let split = |l: Levers| Levers { split: true, ..l };
     let wdl = |l: Levers| Levers { wdl: true, ..l };
+    let below = |l: Levers| Levers {
+        split_below: true,
+        ..l
+    };
     let sides = [
         side("today's (1 thread)", Levers::default(), false, 0),
         side("claimeven + buckets (1 thread)", claimeven, true, 0),
@@ -909,8 +915,20 @@ fn four3d_solve_deep() -> BenchReport {
             true,
             1,
         ),
+        side(
+            "claimeven + buckets + ETC + split below the root (2 threads)",
+            below(split(etc)),
+            true,
+            1,
+        ),
+        side(
+            "the same, win/draw/loss only (2 threads)",
+            wdl(below(split(etc))),
+            true,
+            1,
+        ),
     ];
-    const N: usize = 7;
+    const N: usize = 9;
     // The headline side: two threads, the cutoffs, the exact distance.
     const HEAD: usize = 5;
     // Per depth and side: times, nodes, stopped; positions per depth.

@@ -72,6 +72,10 @@ pub struct BestConfig {
     /// ([`solve::RootSolve`]) instead of each solving them all:
     /// off until a match accepts it.
     pub root_split: bool,
+    /// With `root_split`: the replies to the first root move are shared
+    /// out too ([`solve::Levers::split_below`]): off until a match
+    /// accepts it.
+    pub split_below: bool,
     /// The table in buckets of two that keep the costliest position
     /// ([`Table::with_buckets`]): off until a match accepts it.
     pub tt_buckets: bool,
@@ -120,6 +124,7 @@ impl BestConfig {
             fall_extends: false,
             zugzwang: false,
             root_split: false,
+            split_below: false,
             tt_buckets: false,
             solve_symmetry: false,
             solve_etc: false,
@@ -258,6 +263,11 @@ impl BestConfig {
                 "the solver's threads share out the root moves",
             )
             .flag(
+                "split_below",
+                self.split_below,
+                "with root_split: the first root move's replies shared out too",
+            )
+            .flag(
                 "tt_buckets",
                 self.tt_buckets,
                 "the table in buckets of two that keep the costliest position",
@@ -355,6 +365,9 @@ impl BestConfig {
         }
         if let Some(r) = p.flag("root_split") {
             c.root_split = r;
+        }
+        if let Some(b) = p.flag("split_below") {
+            c.split_below = b;
         }
         if let Some(b) = p.flag("tt_buckets") {
             c.tt_buckets = b;
@@ -612,6 +625,7 @@ impl Best {
                     symmetry: self.cfg.solve_symmetry,
                     etc: self.cfg.solve_etc,
                     wdl: self.cfg.solve_wdl,
+                    split_below: self.cfg.split_below,
                 },
             }
             .solve(me, opp, cells);
@@ -987,8 +1001,11 @@ mod tests {
         p.insert("solve_etc".into(), 1.into());
         assert!(!best.solve_wdl && !BestConfig::v2().solve_wdl);
         p.insert("solve_wdl".into(), 1.into());
+        assert!(!best.split_below && !BestConfig::v2().split_below);
+        p.insert("split_below".into(), 1.into());
         let c = BestConfig::from_params(&p).unwrap();
         assert!(c.root_split && c.tt_buckets && c.solve_symmetry && c.solve_etc && c.solve_wdl);
+        assert!(c.split_below);
         assert!(Best::new(c).table.has_buckets());
     }
 

@@ -359,6 +359,27 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// The moves of `me` to move at `ply` in the order [`Solver::solve`]
+    /// tries them (the table's move first), or the value when the threats
+    /// settle the position at once.
+    fn ordered(&self, me: u64, opp: u64, ply: i32) -> Result<Vec<u8>, i32> {
+        let (moves, t_me) = match settle(me, opp, ply) {
+            Settled::Value(v) => return Err(v),
+            Settled::Open { moves, t_me, .. } => (moves, t_me),
+        };
+        let (k, sym) = self.keyed(me, opp);
+        let tt_cell = self
+            .table
+            .probe(k)
+            .and_then(|e| e.cell)
+            .map_or(NO_CELL, |c| {
+                symmetry::undo(sym, 1u64 << c).trailing_zeros() as u8
+            });
+        let mut list = [(0i32, 0u8); 16];
+        let n = self.order(me, opp, moves, t_me, tt_cell, &mut list);
+        Ok(list[..n].iter().map(|&(_, c)| c).collect())
+    }
+
     /// The enhanced transposition cutoff (`(k, sym)` the node's own
     /// [`Solver::keyed`]): a value `>= beta` when the table
     /// already proves that one of `list`'s moves reaches it (the position
@@ -510,6 +531,9 @@ pub struct Levers {
     pub etc: bool,
     /// Win, draw or loss only, not the distance ([`Solver::wdl`]).
     pub wdl: bool,
+    /// With [`Levers::split`]: the replies to the first root move are
+    /// shared out too before the other root moves ([`RootSolve::split`]).
+    pub split_below: bool,
 }
 
 impl Levers {
@@ -576,8 +600,14 @@ impl RootSolve<'_> {
     /// pass's move in the second). Of equal values, a proven one (above
     /// the window it was searched with) wins over a bound, then the
     /// earlier move.
+    ///
+    /// With [`Levers::split_below`], in each pass the first root move (the
+    /// one most likely best, which a won root proves alone while the other
+    /// threads solve moves a win makes needless) is solved by sharing out
+    /// its replies the same way, one ply down, and the other root moves
+    /// then within its value.
     fn split(&self, me: u64, opp: u64, cells: &[u8]) -> (Option<Solved>, u64) {
-        let (first, mut nodes) = self.split_pass(me, opp, cells, (-1, 1));
+        let (first, mut nodes) = self.pass(me, opp, cells, (-1, 1));
         let Some(found) = first else {
             return (None, nodes);
         };
@@ -585,7 +615,7 @@ impl RootSolve<'_> {
             return (Some(found), nodes);
         }
         let window = if found.value > 0 { (0, INF) } else { (-INF, 0) };
-        let (exact, n) = self.split_pass(me, opp, cells, window);
+        let (exact, n) = self.pass(me, opp, cells, window);
         nodes += n;
         (
             Some(exact.filter(|e| e.value > window.0).unwrap_or(found)),
@@ -593,15 +623,61 @@ impl RootSolve<'_> {
         )
     }
 
-    /// One pass of [`RootSolve::split`] within `window`: the best move, or
-    /// `None` when the main thread's clock stopped it; and the nodes.
+    /// One pass of [`RootSolve::split`] at the root within `window`; with
+    /// [`Levers::split_below`], the first move's replies shared out first.
+    fn pass(&self, me: u64, opp: u64, cells: &[u8], window: (i32, i32)) -> (Option<Solved>, u64) {
+        let root = Node {
+            me,
+            opp,
+            ply: 0,
+            cells,
+        };
+        if !self.levers.split_below || cells.len() < 2 {
+            return self.split_pass(root, window, None);
+        }
+        let (alpha0, beta) = window;
+        // After the first root move: the opponent to move.
+        let (cm, co) = (opp, me | 1u64 << cells[0]);
+        let solver = self
+            .levers
+            .solver(self.table, SearchClock::new(self.limits, self.stop));
+        let (first, nodes) = match solver.ordered(cm, co, 1) {
+            // Settled by the threats at once.
+            Err(v) => (-v, 0),
+            Ok(replies) => {
+                let below = Node {
+                    me: cm,
+                    opp: co,
+                    ply: 1,
+                    cells: &replies,
+                };
+                let (reply, nodes) = self.split_pass(below, (-beta, -alpha0), None);
+                let Some(reply) = reply else {
+                    return (None, nodes);
+                };
+                (-reply.value, nodes)
+            }
+        };
+        if first >= beta {
+            let cell = cells[0];
+            return (Some(Solved { cell, value: first }), nodes);
+        }
+        let (best, more) = self.split_pass(root, window, Some(first));
+        (best, nodes + more)
+    }
+
+    /// One pass of [`RootSolve::split`] over `node`'s moves within
+    /// `window`: the best move, or `None` when the main thread's clock
+    /// stopped it; and the nodes of all threads. With `first`, the first
+    /// move's value is known already and the others are solved within it.
     fn split_pass(
         &self,
-        me: u64,
-        opp: u64,
-        cells: &[u8],
+        node: Node,
         (alpha0, beta): (i32, i32),
+        first: Option<i32>,
     ) -> (Option<Solved>, u64) {
+        use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering::Relaxed};
+        use std::sync::{Mutex, MutexGuard};
         let RootSolve {
             table,
             helpers,
@@ -610,24 +686,31 @@ impl RootSolve<'_> {
             stop,
             levers,
         } = *self;
-        use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering::Relaxed};
-        use std::sync::Mutex;
-        let next = AtomicUsize::new(0);
-        let alpha = AtomicI32::new(alpha0);
+        let Node {
+            me,
+            opp,
+            ply,
+            cells,
+        } = node;
+        fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+            m.lock().unwrap_or_else(|e| e.into_inner())
+        }
+        let next = AtomicUsize::new(usize::from(first.is_some()));
+        let alpha = AtomicI32::new(first.map_or(alpha0, |v| alpha0.max(v)));
         // The best so far: (value, proven, -index) compared as a tuple.
-        let best: Mutex<Option<(i32, bool, isize)>> = Mutex::new(None);
+        let best: Mutex<Option<(i32, bool, isize)>> = Mutex::new(first.map(|v| (v, v > alpha0, 0)));
         let unfinished: Mutex<Vec<usize>> = Mutex::new(Vec::new());
         // Set on a cut or when the main thread stops: the helpers stop.
         let halt = AtomicBool::new(false);
         let solve_move = |s: &mut Solver, i: usize| -> bool {
             let a = alpha.load(Relaxed);
             let c = cells[i];
-            let v = -s.solve(opp, me | 1u64 << c, -beta, -a, 1);
+            let v = -s.solve(opp, me | 1u64 << c, -beta, -a, ply + 1);
             if s.aborted() {
                 return false;
             }
             let mine = (v, v > a, -(i as isize));
-            let mut b = best.lock().unwrap_or_else(|e| e.into_inner());
+            let mut b = lock(&best);
             if b.is_none_or(|b| mine > b) {
                 *b = Some(mine);
             }
@@ -649,7 +732,7 @@ impl RootSolve<'_> {
                     return true;
                 }
                 if !solve_move(s, i) {
-                    unfinished.lock().unwrap_or_else(|e| e.into_inner()).push(i);
+                    lock(&unfinished).push(i);
                     return false;
                 }
             }
@@ -675,11 +758,8 @@ impl RootSolve<'_> {
         });
         let mut finished = finished;
         // What a helper left, unless a cut made it needless.
-        let left = std::mem::take(&mut *unfinished.lock().unwrap_or_else(|e| e.into_inner()));
-        let cut = best
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .is_some_and(|b| b.0 >= beta);
+        let left = std::mem::take(&mut *lock(&unfinished));
+        let cut = lock(&best).is_some_and(|b| b.0 >= beta);
         if finished && !cut {
             let mut left = left;
             left.sort_unstable();
@@ -694,7 +774,7 @@ impl RootSolve<'_> {
         if !finished {
             return (None, nodes);
         }
-        let best = *best.lock().unwrap_or_else(|e| e.into_inner());
+        let best = *lock(&best);
         (
             best.map(|(value, _, i)| Solved {
                 cell: cells[(-i) as usize],
@@ -703,6 +783,16 @@ impl RootSolve<'_> {
             nodes,
         )
     }
+}
+
+/// A node whose moves [`RootSolve::split_pass`] shares out: `me` to move
+/// at `ply` from the root, `cells` its moves in order.
+#[derive(Clone, Copy)]
+struct Node<'c> {
+    me: u64,
+    opp: u64,
+    ply: i32,
+    cells: &'c [u8],
 }
 
 /// The exact value of a position by the plain reference: alpha-beta to the
@@ -878,9 +968,16 @@ mod tests {
             let i = cells.iter().position(|&c| c == got.cell).unwrap();
             assert_eq!(values[i], top, "seed {seed}: the move has the value");
             // The same on several threads, sharing out the root moves or
-            // not, with the table in buckets or not.
+            // not (and the first move's replies), with the table in
+            // buckets or not.
             let unlimited = Limits::playouts(u64::MAX);
-            for (helpers, split, buckets) in [(1, true, true), (2, true, false), (1, false, true)] {
+            for (helpers, split, buckets, below) in [
+                (1, true, true, false),
+                (2, true, false, false),
+                (1, false, true, false),
+                (1, true, true, true),
+                (2, true, false, true),
+            ] {
                 let table = if buckets {
                     Table::with_buckets(14)
                 } else {
@@ -892,6 +989,7 @@ mod tests {
                     symmetry: seed % 3 == 0,
                     etc: seed % 4 < 2,
                     wdl: false,
+                    split_below: below,
                 };
                 let (shared, nodes) = RootSolve {
                     table: &table,
@@ -903,11 +1001,29 @@ mod tests {
                 }
                 .solve(me, opp, &cells);
                 let shared = shared.unwrap();
-                let what = format!("seed {seed}, {helpers} helpers, split {split}");
+                let what = format!("seed {seed}, {helpers} helpers, split {split}, below {below}");
                 assert_eq!(shared.value, top, "{what}");
                 let i = cells.iter().position(|&c| c == shared.cell).unwrap();
                 assert_eq!(values[i], top, "{what}: the move has the value");
                 assert!(nodes > 0);
+                // Win, draw or loss only: the sign, and a move that keeps it.
+                table.clear();
+                let (wdl, _) = RootSolve {
+                    table: &table,
+                    helpers,
+                    limits: &unlimited,
+                    helper_limits: &unlimited,
+                    stop: &stop,
+                    levers: Levers {
+                        wdl: true,
+                        ..levers
+                    },
+                }
+                .solve(me, opp, &cells);
+                let wdl = wdl.unwrap();
+                assert_eq!(wdl.value.signum(), top.signum(), "{what}, wdl");
+                let i = cells.iter().position(|&c| c == wdl.cell).unwrap();
+                assert_eq!(values[i].signum(), top.signum(), "{what}, wdl move");
             }
             checked += 1;
         }
@@ -991,22 +1107,27 @@ mod tests {
             .expect("a position that takes more than 2,000 nodes");
         let table = Table::with_buckets(14);
         let unlimited = Limits::playouts(u64::MAX);
-        let levers = Levers {
-            split: true,
-            ..Levers::default()
-        };
-        let stopped = AtomicBool::new(true);
-        let root = |limits, stop| RootSolve {
-            table: &table,
-            helpers: 1,
-            limits,
-            helper_limits: &unlimited,
-            stop,
-            levers,
-        };
-        let (got, _) = root(&unlimited, &stopped).solve(me, opp, &cells);
-        assert_eq!(got, None);
-        let (got, nodes) = root(&capped, &go).solve(me, opp, &cells);
-        assert_eq!(got, None, "{nodes} nodes");
+        for below in [false, true] {
+            let levers = Levers {
+                split: true,
+                split_below: below,
+                ..Levers::default()
+            };
+            let stopped = AtomicBool::new(true);
+            let root = |limits, stop| RootSolve {
+                table: &table,
+                helpers: 1,
+                limits,
+                helper_limits: &unlimited,
+                stop,
+                levers,
+            };
+            table.clear();
+            let (got, _) = root(&unlimited, &stopped).solve(me, opp, &cells);
+            assert_eq!(got, None, "below {below}");
+            table.clear();
+            let (got, nodes) = root(&capped, &go).solve(me, opp, &cells);
+            assert_eq!(got, None, "below {below}: {nodes} nodes");
+        }
     }
 }
