@@ -125,6 +125,13 @@ pub struct SuiteTag {
     pub order: String,
 }
 
+impl std::fmt::Display for SuiteTag {
+    /// `SOURCE (COUNT, ORDER)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({}, {})", self.source, self.count, self.order)
+    }
+}
+
 /// One side's decisions, playouts and thinking time in one game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SideTotals {

@@ -357,23 +357,9 @@ fn resume_finds_this_match(
     let Some((tag, n)) = runner::resume::other_match(out, game, &cfg.key(game)) else {
         return Ok(());
     };
-    let had_suite = tag
-        .suite
-        .as_ref()
-        .map(|s| format!(", openings {} ({}, {})", s.source, s.count, s.order))
-        .unwrap_or_default();
-    let asked_suite = cfg
-        .openings
-        .as_ref()
-        .map(|b| {
-            format!(
-                ", openings {} ({}, {})",
-                b.source,
-                b.openings.len(),
-                b.order
-            )
-        })
-        .unwrap_or_default();
+    let suite = |t: Option<&crate::records::SuiteTag>| {
+        t.map(|t| format!(", openings {t}")).unwrap_or_default()
+    };
     Err(CliError::Usage(format!(
         "match --resume: {} holds {n} game(s) of another match and none of this one: they were \
          played as A {} against B {}, seed {}, {} games{}{}; this command asks for A {} against B \
@@ -387,7 +373,7 @@ fn resume_finds_this_match(
         tag.sprt
             .map(|[e0, e1]| format!(", --sprt {e0},{e1}"))
             .unwrap_or_default(),
-        had_suite,
+        suite(tag.suite.as_ref()),
         cfg.a.describe(),
         cfg.b.describe(),
         cfg.seed,
@@ -395,7 +381,7 @@ fn resume_finds_this_match(
         cfg.sprt
             .map(|s| format!(", --sprt {},{}", s.elo0, s.elo1))
             .unwrap_or_default(),
-        asked_suite,
+        suite(cfg.suite_tag().as_ref()),
     )))
 }
 

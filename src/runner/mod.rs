@@ -266,6 +266,15 @@ impl MatchConfig {
             .collect()
     }
 
+    /// The opening suite as the records name it, if the match has one.
+    pub fn suite_tag(&self) -> Option<crate::records::SuiteTag> {
+        self.openings.as_ref().map(|b| crate::records::SuiteTag {
+            source: b.source.clone(),
+            count: b.openings.len(),
+            order: b.order.to_string(),
+        })
+    }
+
     /// A fingerprint of everything that decides the games of this match
     /// (not the shard, the jobs or the records file): the `key` of every
     /// record's [`crate::records::MatchTag`].

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use super::report::{openings_report, undecided, ReportHead, Totals};
 use super::{a_result, resume, Driver, MatchConfig, MatchReport, Playable, Played, Tally};
 use crate::games::PlayableGame;
-use crate::records::{MatchTag, RecordWriter, SideTotals, SuiteTag};
+use crate::records::{MatchTag, RecordWriter, SideTotals};
 use crate::search::panic_message;
 
 /// What the workers share, behind one lock.
@@ -232,11 +232,7 @@ fn tag<D: Driver>(
         index,
         shard: cfg.shard.map(|s| [s.index, s.count]),
         sprt: cfg.sprt.map(|s| [s.elo0, s.elo1]),
-        suite: cfg.openings.as_ref().map(|b| SuiteTag {
-            source: b.source.clone(),
-            count: b.openings.len(),
-            order: b.order.to_string(),
-        }),
+        suite: cfg.suite_tag(),
         transport: driver.transport().map(String::from),
         sides,
     }

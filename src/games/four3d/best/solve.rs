@@ -206,6 +206,15 @@ pub struct Solver<'a> {
     pub wdl: bool,
 }
 
+/// A table entry's move (stored for the keyed image under symmetry `sym`)
+/// as a cell of the position itself, or [`NO_CELL`].
+#[inline]
+fn stored_cell(cell: Option<u8>, sym: u8) -> u8 {
+    cell.map_or(NO_CELL, |c| {
+        symmetry::undo(sym, 1u64 << c).trailing_zeros() as u8
+    })
+}
+
 /// Enhanced transposition cutoffs are tried at nodes with at least this
 /// many empty cells: below, the subtrees are too small to pay for a probe
 /// per move.
@@ -286,9 +295,7 @@ impl<'a> Solver<'a> {
         let (k, sym) = self.keyed(me, opp);
         let mut tt_cell = NO_CELL;
         if let Some(e) = self.table.probe(k) {
-            tt_cell = e.cell.map_or(NO_CELL, |c| {
-                symmetry::undo(sym, 1u64 << c).trailing_zeros() as u8
-            });
+            tt_cell = stored_cell(e.cell, sym);
             if e.depth >= empties {
                 let v = from_table(e.value, ply);
                 if e.bound.cuts(v, alpha, beta) {
@@ -368,13 +375,7 @@ impl<'a> Solver<'a> {
             Settled::Open { moves, t_me, .. } => (moves, t_me),
         };
         let (k, sym) = self.keyed(me, opp);
-        let tt_cell = self
-            .table
-            .probe(k)
-            .and_then(|e| e.cell)
-            .map_or(NO_CELL, |c| {
-                symmetry::undo(sym, 1u64 << c).trailing_zeros() as u8
-            });
+        let tt_cell = stored_cell(self.table.probe(k).and_then(|e| e.cell), sym);
         let mut list = [(0i32, 0u8); 16];
         let n = self.order(me, opp, moves, t_me, tt_cell, &mut list);
         Ok(list[..n].iter().map(|&(_, c)| c).collect())
