@@ -695,6 +695,40 @@ fn four3d_lab_labels_deep_trains_a_network_and_judges_it() {
         "--out",
         "net.json",
     ]);
+    // An early stop on validation games (odd indexes of those not held out:
+    // games 1 and 5), the network of the epoch with the lowest loss there.
+    let o = ok(&[
+        "four3d-lab",
+        "train-net",
+        "--samples",
+        "samples.jsonl",
+        "--holdout",
+        "3",
+        "--epochs",
+        "3",
+        "--validate",
+        "2",
+        "--out",
+        "net-v.json",
+    ]);
+    let fig: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let in_games = |g: &[u64]| {
+        samples
+            .iter()
+            .filter(|s| g.contains(&s["game"].as_u64().unwrap()))
+            .count() as u64
+    };
+    assert_eq!(fig["validation"].as_u64(), Some(in_games(&[1, 5])), "{fig}");
+    assert_eq!(fig["trained_on"].as_u64(), Some(in_games(&[2, 4])), "{fig}");
+    let kept = fig["epoch_kept"].as_u64().unwrap();
+    assert!((1..=3).contains(&kept), "{fig}");
+    assert!(fig["validation_log_loss"].as_f64().unwrap() > 0.0, "{fig}");
+    assert_eq!(
+        stderr(&o).matches(", validation ").count(),
+        3,
+        "{}",
+        stderr(&o)
+    );
     let o = ok(&[
         "four3d-lab",
         "judge",
@@ -788,6 +822,19 @@ fn four3d_lab_labels_deep_trains_a_network_and_judges_it() {
                 "x.json",
             ],
             "--epochs",
+        ),
+        (
+            vec![
+                "four3d-lab",
+                "train-net",
+                "--samples",
+                "samples.jsonl",
+                "--validate",
+                "1",
+                "--out",
+                "x.json",
+            ],
+            "--validate",
         ),
     ] {
         let o = run(&args, &[], Some(d), LIMIT);

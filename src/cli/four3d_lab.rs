@@ -64,6 +64,11 @@ pub struct TrainNetArgs {
     /// Passes over the training positions.
     #[arg(long, default_value_t = 20)]
     pub epochs: usize,
+    /// Early stop: of the games not held out, those whose index is one less than a
+    /// multiple of this are a validation set, not trained on; the network kept is the
+    /// epoch's with the lowest validation log loss (0: none, the last epoch's).
+    #[arg(long, default_value_t = 0)]
+    pub validate: usize,
     /// Positions per step.
     #[arg(long, default_value_t = 256)]
     pub batch: usize,
@@ -453,6 +458,11 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
     if a.holdout < 2 {
         return Err(CliError::Usage("--holdout must be at least 2".into()));
     }
+    if a.validate == 1 {
+        return Err(CliError::Usage(
+            "--validate must be 0 (none) or at least 2".into(),
+        ));
+    }
     if a.epochs == 0 || a.batch == 0 || a.lr.is_nan() || a.lr <= 0.0 || a.l2.is_nan() || a.l2 < 0.0
     {
         return Err(CliError::Usage(
@@ -460,7 +470,7 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
         ));
     }
     let model = Model::shipped();
-    let (mut fit_on, mut held) = (Vec::new(), Vec::new());
+    let (mut fit_on, mut held, mut check) = (Vec::new(), Vec::new(), Vec::new());
     for path in &a.samples {
         let samples: Vec<Sample> = read_jsonl(path)?;
         for s in samples {
@@ -472,6 +482,8 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
             let e = Example::new(&b, target, model);
             if s.game % a.holdout == 0 {
                 held.push(e);
+            } else if a.validate >= 2 && s.game % a.validate == a.validate - 1 {
+                check.push(e);
             } else {
                 fit_on.push(e);
             }
@@ -489,13 +501,37 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
         l2: a.l2,
         seed: a.seed,
     };
-    let net = nnue::train(&fit_on, &cfg, |epoch, loss| {
+    if a.validate >= 2 && check.is_empty() {
+        return Err(CliError::Usage(
+            "four3d-lab train-net: --validate left no game to validate on".into(),
+        ));
+    }
+    // The kept network: the last epoch's, or the one with the lowest
+    // validation log loss (its epoch and loss).
+    let mut kept: Option<(nnue::FloatNet, usize, f64)> = None;
+    let last = nnue::train(&fit_on, &cfg, |epoch, loss, net| {
+        if check.is_empty() {
+            eprintln!(
+                "four3d-lab train-net: epoch {} of {}: training log loss {loss:.4}",
+                epoch + 1,
+                a.epochs
+            );
+            return;
+        }
+        let v = nnue::log_loss(net, &check);
         eprintln!(
-            "four3d-lab train-net: epoch {} of {}: training log loss {loss:.4}",
+            "four3d-lab train-net: epoch {} of {}: training log loss {loss:.4}, validation {v:.4}",
             epoch + 1,
             a.epochs
         );
+        if kept.as_ref().is_none_or(|k| v < k.2) {
+            kept = Some((net.clone(), epoch + 1, v));
+        }
     });
+    let (net, kept_epoch, validation) = match kept {
+        Some((n, e, v)) => (n, e, Some(v)),
+        None => (last, a.epochs, None),
+    };
     let zero = nnue::FloatNet {
         w2: [[0.0; nnue::HIDDEN]; 2],
         b2: 0.0,
@@ -504,6 +540,9 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
     let figures = serde_json::json!({
         "trained_on": fit_on.len(),
         "held_out": held.len(),
+        "validation": check.len(),
+        "epoch_kept": kept_epoch,
+        "validation_log_loss": validation,
         "held_out_log_loss": {
             "ab-v2": nnue::log_loss(&zero, &held),
             "ab-v2+net": nnue::log_loss(&net, &held),
@@ -514,7 +553,7 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
         },
     });
     let about = format!(
-        "trained by `ladderbot four3d-lab train-net --samples {} --holdout {} --epochs {} --batch {} --lr {} --l2 {} --seed {} --target {}` on {} positions over the shipped eval-v2.json",
+        "trained by `ladderbot four3d-lab train-net --samples {} --holdout {} --epochs {} --validate {} --batch {} --lr {} --l2 {} --seed {} --target {}` on {} positions over the shipped eval-v2.json (epoch {kept_epoch} kept)",
         a.samples
             .iter()
             .map(|p| p.display().to_string())
@@ -522,6 +561,7 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
             .join(" --samples "),
         a.holdout,
         a.epochs,
+        a.validate,
         a.batch,
         a.lr,
         a.l2,

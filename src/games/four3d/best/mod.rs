@@ -65,6 +65,12 @@ pub struct BestConfig {
     /// move's time towards the hard limit as when the best move changes
     /// (on a game clock, where the hard limit is several times the soft).
     pub fall_extends: bool,
+    /// Under a per-move limit (soft = hard: no bank to save for, so time
+    /// left over is lost), iterations start until the limit instead of
+    /// only when they are likely to finish: a cut-off iteration still
+    /// searches the best move so far one ply deeper first. Off until a
+    /// match accepts it.
+    pub fill_time: bool,
     /// The solver's static zugzwang bounds (claimeven,
     /// [`solve::claimeven_bounds`]): off until a match accepts them.
     pub zugzwang: bool,
@@ -122,6 +128,7 @@ impl BestConfig {
             solve_empties: 26,
             predict_time: true,
             fall_extends: false,
+            fill_time: false,
             zugzwang: false,
             root_split: false,
             split_below: false,
@@ -253,6 +260,11 @@ impl BestConfig {
                 "more time (towards the hard limit) when the best move's value falls",
             )
             .flag(
+                "fill_time",
+                self.fill_time,
+                "under a per-move limit, iterations start until the limit",
+            )
+            .flag(
                 "zugzwang",
                 self.zugzwang,
                 "the solver's static zugzwang (claimeven) bounds",
@@ -360,6 +372,9 @@ impl BestConfig {
         if let Some(t) = p.flag("fall_time") {
             c.fall_extends = t;
         }
+        if let Some(t) = p.flag("fill_time") {
+            c.fill_time = t;
+        }
         if let Some(z) = p.flag("zugzwang") {
             c.zugzwang = z;
         }
@@ -403,11 +418,13 @@ pub struct Found {
 
 /// How [`deepen`] spends its clock: `predict` starts an iteration only
 /// when it is likely to finish; `fall_extends` stretches the move when the
-/// value falls (a helper thread does neither: the main thread decides).
+/// value falls; `fill` (with `predict`) starts iterations until a per-move
+/// limit (a helper thread does none of these: the main thread decides).
 #[derive(Clone, Copy, Debug, Default)]
 struct Timing {
     predict: bool,
     fall_extends: bool,
+    fill: bool,
 }
 
 /// Iterative deepening from `first_depth` over `cells` (the root's moves,
@@ -433,6 +450,7 @@ fn deepen(
     let Timing {
         predict,
         fall_extends,
+        fill,
     } = timing;
     let empties = (64 - (me | opp).count_ones()) as i32;
     let mut moves: Vec<RootMove> = cells
@@ -450,7 +468,14 @@ fn deepen(
                 if !w.clock.may_start_iteration(w.nodes) {
                     break;
                 }
-            } else if !likely_to_finish(&mut w.clock, w.nodes, last, before, stable, unclear) {
+            } else if !likely_to_finish(
+                &mut w.clock,
+                w.nodes,
+                last,
+                before,
+                (stable, unclear),
+                fill,
+            ) {
                 break;
             }
         }
@@ -495,18 +520,25 @@ pub const CLEAR_SHARE: f64 = 0.7;
 pub const FALL: i32 = 30;
 
 /// Whether the next iteration is likely to finish in the share of the
-/// budget this move deserves (see [`deepen`]).
+/// budget this move deserves (see [`deepen`]); `settled` is how many
+/// iterations in a row gave the same best move, and whether the last one
+/// was unclear. With `fill`, under a per-move limit
+/// ([`SearchClock::per_move`]) any iteration may start before the limit.
 fn likely_to_finish(
     clock: &mut SearchClock,
     nodes: u64,
     last: Option<Duration>,
     before: Option<Duration>,
-    stable: u32,
-    unclear: bool,
+    settled: (u32, bool),
+    fill: bool,
 ) -> bool {
+    let (stable, unclear) = settled;
     // The node limit, the stop flag and the hard limit first.
     if !clock.may_start_iteration_at(nodes, 1.0) {
         return false;
+    }
+    if fill && clock.per_move() {
+        return true;
     }
     let (Some(budget), Some(elapsed), Some(last)) = (clock.budget(), clock.elapsed(), last) else {
         return true;
@@ -658,6 +690,7 @@ impl Best {
                 let timing = Timing {
                     predict,
                     fall_extends: self.cfg.fall_extends,
+                    fill: self.cfg.fill_time,
                 };
                 deepen(&mut main, me, opp, cells, 1, max_depth, timing)
             },
@@ -1003,9 +1036,11 @@ mod tests {
         p.insert("solve_wdl".into(), 1.into());
         assert!(!best.split_below && !BestConfig::v2().split_below);
         p.insert("split_below".into(), 1.into());
+        assert!(!best.fill_time && !BestConfig::v2().fill_time);
+        p.insert("fill_time".into(), 1.into());
         let c = BestConfig::from_params(&p).unwrap();
         assert!(c.root_split && c.tt_buckets && c.solve_symmetry && c.solve_etc && c.solve_wdl);
-        assert!(c.split_below);
+        assert!(c.split_below && c.fill_time);
         assert!(Best::new(c).table.has_buckets());
     }
 
@@ -1067,15 +1102,15 @@ mod tests {
             0,
             Some(ms(10)),
             Some(ms(4)),
-            0,
-            true
+            (0, true),
+            false
         ));
         assert!(likely_to_finish(
             &mut clock,
             0,
             Some(ms(10)),
             Some(ms(4)),
-            1,
+            (1, false),
             false
         ));
         // The last took 20 ms after 5: the next would take 80 ms.
@@ -1084,8 +1119,8 @@ mod tests {
             0,
             Some(ms(20)),
             Some(ms(5)),
-            0,
-            true
+            (0, true),
+            false
         ));
         // Early in the budget an iteration starts anyway.
         let early = Limits::deadline(Deadline::per_move(Instant::now(), ms(80), ms(0)));
@@ -1095,8 +1130,8 @@ mod tests {
             0,
             Some(ms(20)),
             Some(ms(5)),
-            0,
-            true
+            (0, true),
+            false
         ));
         // A clear move stops sooner than an unclear one.
         let start = Instant::now() - ms(40);
@@ -1105,8 +1140,83 @@ mod tests {
         // The next would end near 60 ms: past a clear move's 56.
         let last = Some(ms(10));
         let before = Some(ms(5));
-        assert!(likely_to_finish(&mut clock, 0, last, before, 0, true));
-        assert!(!likely_to_finish(&mut clock, 0, last, before, 5, false));
+        assert!(likely_to_finish(
+            &mut clock,
+            0,
+            last,
+            before,
+            (0, true),
+            false
+        ));
+        assert!(!likely_to_finish(
+            &mut clock,
+            0,
+            last,
+            before,
+            (5, false),
+            false
+        ));
+        // Filling a per-move limit: the clear move's next iteration starts
+        // too, and so does one that cannot finish, until the limit.
+        assert!(likely_to_finish(
+            &mut clock,
+            0,
+            last,
+            before,
+            (5, false),
+            true
+        ));
+        let long = (Some(ms(60)), Some(ms(15)));
+        assert!(!likely_to_finish(
+            &mut clock,
+            0,
+            long.0,
+            long.1,
+            (0, true),
+            false
+        ));
+        assert!(likely_to_finish(
+            &mut clock,
+            0,
+            long.0,
+            long.1,
+            (0, true),
+            true
+        ));
+        // Not past the limit, whatever the lever.
+        let over = Instant::now() - ms(90);
+        let limits = Limits::deadline(Deadline::per_move(over, ms(80), ms(0)));
+        let mut clock = SearchClock::new(&limits, &stop);
+        assert!(!likely_to_finish(
+            &mut clock,
+            0,
+            last,
+            before,
+            (0, true),
+            true
+        ));
+        // On a game clock (a soft limit below the hard one) the time left is
+        // saved for later moves: the lever changes nothing.
+        let start = Instant::now() - ms(40);
+        let bank = Deadline::new(start, ms(80), ms(320), ms(0));
+        let mut clock = SearchClock::new(&Limits::deadline(bank), &stop);
+        assert!(!clock.per_move());
+        assert!(!likely_to_finish(
+            &mut clock,
+            0,
+            last,
+            before,
+            (5, false),
+            true
+        ));
+        assert!(!likely_to_finish(
+            &mut clock,
+            0,
+            long.0,
+            long.1,
+            (0, true),
+            true
+        ));
     }
 
     #[test]

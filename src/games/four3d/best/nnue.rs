@@ -449,12 +449,13 @@ impl Moments {
 }
 
 /// Trains a network on `examples` (minibatches in an order shuffled each
-/// epoch from the seed; deterministic), calling `epoch_done(epoch, loss)`
-/// with the mean training loss of each epoch.
+/// epoch from the seed; deterministic), calling `epoch_done(epoch, loss,
+/// net)` with the mean training loss of each epoch and the network after
+/// it (for an early stop on a validation set).
 pub fn train(
     examples: &[Example],
     cfg: &TrainConfig,
-    mut epoch_done: impl FnMut(usize, f64),
+    mut epoch_done: impl FnMut(usize, f64, &FloatNet),
 ) -> FloatNet {
     let mut net = FloatNet::new(cfg.seed);
     let mut rng = SmallRng::seed_from_u64(cfg.seed ^ 0x5eed);
@@ -534,7 +535,7 @@ pub fn train(
             m_b2.step(&mut b2, &[g_b2], cfg.lr, t);
             net.b2 = b2[0];
         }
-        epoch_done(epoch, epoch_loss / examples.len().max(1) as f64);
+        epoch_done(epoch, epoch_loss / examples.len().max(1) as f64, &net);
     }
     net
 }
@@ -690,13 +691,21 @@ mod tests {
         };
         let start = log_loss(&FloatNet::new(cfg.seed), &examples);
         let mut losses = Vec::new();
-        let net = train(&examples, &cfg, |_, l| losses.push(l));
+        let mut after = Vec::new();
+        let net = train(&examples, &cfg, |_, l, n| {
+            losses.push(l);
+            after.push(n.clone());
+        });
         assert_eq!(losses.len(), 15);
         let end = log_loss(&net, &examples);
         // The best possible is the labels' entropy, 0.325.
         assert!(end < 0.36 && start > 0.6, "{start} -> {end}");
         // Deterministic.
-        assert_eq!(train(&examples, &cfg, |_, _| ()), net);
+        assert_eq!(train(&examples, &cfg, |_, _, _| ()), net);
+        // The network handed over after the last epoch is the one returned,
+        // and the first epoch's is another.
+        assert_eq!(after.last(), Some(&net));
+        assert_ne!(after[0], net);
         // The integer network, run as the search runs it, tells the two
         // apart: positive when the side to move holds cell 5.
         let q = net.quantize();
