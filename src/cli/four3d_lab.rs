@@ -134,6 +134,11 @@ pub struct LabelArgs {
     /// The most nodes one solve may take (else a deep search or the game's result labels it).
     #[arg(long, default_value_t = 2_000_000)]
     pub max_nodes: u64,
+    /// Solve for win, draw or loss only (claimeven bounds, transposition cutoffs, a null
+    /// window around the draw): the same labels several times faster, without the
+    /// distance to the end (`value`), so solves reach further under the same node cap.
+    #[arg(long)]
+    pub wdl: bool,
     /// Label the positions not solved from --deep-from on by a search of `best` of this
     /// many nodes (its win share for the side to move); 0: by the game's result.
     #[arg(long, default_value_t = 0, value_name = "NODES")]
@@ -358,6 +363,7 @@ pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
                 max_nodes: a.max_nodes,
                 deep_nodes: a.deep_nodes,
                 deep_from: a.deep_from,
+                wdl: a.wdl,
             };
             let labelled = parallel(games.len(), a.jobs, |i| {
                 let table = Table::new(20);

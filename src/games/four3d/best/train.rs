@@ -137,6 +137,9 @@ pub struct LabelPlan {
     pub max_nodes: u64,
     pub deep_nodes: u64,
     pub deep_from: u32,
+    /// Solve for win, draw or loss only ([`solve_wdl`]): the same labels,
+    /// found several times faster, without the distance (`value` unset).
+    pub wdl: bool,
 }
 
 /// The side to move's beads and the other side's.
@@ -165,6 +168,24 @@ pub fn solve_exact(table: &Table, me: u64, opp: u64, max_nodes: u64) -> Option<i
     (!s.aborted()).then_some(v)
 }
 
+/// Settles `me` to move against `opp` as a win (1), draw (0) or loss (-1)
+/// within `max_nodes` (one thread, `table` shared with earlier solves of
+/// this kind): a null window around the draw, with the solver's claimeven
+/// bounds and transposition cutoffs, which change its speed, not its
+/// values.
+pub fn solve_wdl(table: &Table, me: u64, opp: u64, max_nodes: u64) -> Option<i32> {
+    let stop = AtomicBool::new(false);
+    let levers = super::solve::Levers {
+        zugzwang: true,
+        etc: true,
+        wdl: true,
+        ..Default::default()
+    };
+    let mut s = levers.solver(table, SearchClock::new(&Limits::playouts(max_nodes), &stop));
+    let v = s.solve(me, opp, -1, 1, 0);
+    (!s.aborted()).then_some(v.signum())
+}
+
 /// The quiet positions of a game worth a sample (the side to move has a
 /// choice: no win on the spot, no forced block, not already lost), with
 /// labels as `plan` says (the deep searches by `deep`, each from an empty
@@ -190,10 +211,10 @@ pub fn label_game(
             continue;
         };
         let empties = 64 - n as u32;
-        let solved = if empties <= plan.solve_empties {
-            solve_exact(table, me, opp, plan.max_nodes)
-        } else {
-            None
+        let solved = match (empties <= plan.solve_empties, plan.wdl) {
+            (false, _) => None,
+            (true, false) => solve_exact(table, me, opp, plan.max_nodes),
+            (true, true) => solve_wdl(table, me, opp, plan.max_nodes),
         };
         let result = match game.winner {
             None => 0.5,
@@ -209,6 +230,7 @@ pub fn label_game(
                 super::share(deep.search(me, opp, &cells, &limits, &stop).value)
             });
         let label = match (solved, searched) {
+            (Some(v), _) if plan.wdl => 0.5 + 0.5 * f64::from(v),
             (Some(v), _) => result_of(v),
             (None, Some(share)) => share,
             (None, None) => result,
@@ -218,7 +240,7 @@ pub fn label_game(
             pegs: game.pegs[..n].to_vec(),
             label,
             solved: solved.is_some(),
-            value: solved,
+            value: solved.filter(|_| !plan.wdl),
             deep: searched.map(|_| plan.deep_nodes),
             result: Some(result),
         });
@@ -487,9 +509,30 @@ mod tests {
             max_nodes: 1_000_000,
             deep_nodes: 0,
             deep_from: 0,
+            wdl: false,
         };
         let samples = label_game(0, &g, &plan, &table, &agent()).unwrap();
         assert!(!samples.is_empty());
+        // Win, draw or loss only: the same positions, the same label wherever
+        // both solve, and every position the exact solve settles settled too
+        // (it is faster under the same node cap); no distance.
+        let exact = LabelPlan {
+            solve_empties: 30,
+            ..plan
+        };
+        let wdl = LabelPlan { wdl: true, ..exact };
+        let slow = label_game(0, &g, &exact, &Table::new(18), &agent()).unwrap();
+        let fast = label_game(0, &g, &wdl, &Table::new(18), &agent()).unwrap();
+        assert_eq!(fast.len(), slow.len());
+        for (f, s) in fast.iter().zip(&slow) {
+            assert_eq!(f.pegs, s.pegs);
+            assert!(f.solved || !s.solved, "{:?}", s.pegs);
+            if s.solved {
+                assert_eq!(f.label, s.label, "{:?}", s.pegs);
+            }
+            assert!(f.value.is_none());
+        }
+        assert!(fast.iter().any(|s| s.solved));
         for s in &samples {
             let b = replay(&s.pegs).unwrap();
             assert_eq!(s.deep, None);
@@ -530,6 +573,7 @@ mod tests {
             max_nodes: 1_000_000,
             deep_nodes: 3000,
             deep_from: 20,
+            wdl: false,
         };
         let samples = label_game(1, &g, &plan, &Table::new(16), &agent()).unwrap();
         let kinds = |k| samples.iter().filter(|s| s.kind() == k).count();
@@ -564,6 +608,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn win_draw_or_loss_solves_give_every_labelled_endgames_sign() {
+        // The shipped endgames (up to 20 empty cells) and, in release
+        // builds, the bench's eight at 28 empty cells, one table shared by
+        // all as `label` shares one within a game.
+        let deep = !cfg!(debug_assertions);
+        let mut set = shipped_endgames();
+        if deep {
+            set.extend(deep_endgames().into_iter().filter(|e| e.empties() == 28));
+        }
+        let table = Table::new(20);
+        let mut signs = [0usize; 3];
+        for e in &set {
+            let b = replay(&e.pegs).unwrap();
+            let (me, opp) = sides(&b);
+            let v = solve_wdl(&table, me, opp, u64::MAX).unwrap();
+            assert_eq!(v, e.value.signum(), "{}", e.to_line());
+            signs[(v + 1) as usize] += 1;
+        }
+        assert!(signs[0] > 0 && signs[2] > 0, "{signs:?}");
+        // A node cap too small to settle anything gives nothing.
+        let e = set.last().unwrap();
+        let (me, opp) = sides(&replay(&e.pegs).unwrap());
+        assert_eq!(solve_wdl(&Table::new(10), me, opp, 50), None);
     }
 
     #[test]
