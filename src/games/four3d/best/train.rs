@@ -514,8 +514,9 @@ mod tests {
         let samples = label_game(0, &g, &plan, &table, &agent()).unwrap();
         assert!(!samples.is_empty());
         // Win, draw or loss only: the same positions, the same label wherever
-        // both solve, and every position the exact solve settles settled too
-        // (it is faster under the same node cap); no distance.
+        // both solve, and in this game every position the exact solve settles
+        // settled too (it is faster under the same node cap; over the 200
+        // held-out games it missed 3 of 3,025 and settled 91 more); no distance.
         let exact = LabelPlan {
             solve_empties: 30,
             ..plan
