@@ -683,34 +683,21 @@ fn four3d_lab_labels_deep_trains_a_network_and_judges_it() {
     let samples = lines("samples.jsonl");
     assert!(samples.iter().any(|s| s["deep"] == 500));
     assert!(samples.iter().all(|s| s["result"].is_number()));
-    ok(&[
-        "four3d-lab",
-        "train-net",
-        "--samples",
-        "samples.jsonl",
-        "--holdout",
-        "3",
-        "--epochs",
-        "2",
-        "--out",
-        "net.json",
-    ]);
+    // Games 0 and 3 held out.
+    let train_net = |more: &[&str]| {
+        let base = ["four3d-lab", "train-net", "--samples", "samples.jsonl"];
+        let args: Vec<&str> = base
+            .iter()
+            .chain(["--holdout", "3"].iter())
+            .chain(more)
+            .copied()
+            .collect();
+        ok(&args)
+    };
+    train_net(&["--epochs", "2", "--out", "net.json"]);
     // An early stop on validation games (odd indexes of those not held out:
     // games 1 and 5), the network of the epoch with the lowest loss there.
-    let o = ok(&[
-        "four3d-lab",
-        "train-net",
-        "--samples",
-        "samples.jsonl",
-        "--holdout",
-        "3",
-        "--epochs",
-        "3",
-        "--validate",
-        "2",
-        "--out",
-        "net-v.json",
-    ]);
+    let o = train_net(&["--epochs", "3", "--validate", "2", "--out", "net-v.json"]);
     let fig: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     let in_games = |g: &[u64]| {
         samples
