@@ -716,6 +716,18 @@ fn four3d_lab_labels_deep_trains_a_network_and_judges_it() {
         "{}",
         stderr(&o)
     );
+    // Too few games to validate on: a warning, and the last epoch's network.
+    let o = train_net(&["--epochs", "2", "--validate", "50", "--out", "net-w.json"]);
+    let fig: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        (fig["validation"].as_u64(), fig["epoch_kept"].as_u64()),
+        (Some(0), Some(2))
+    );
+    assert!(
+        stderr(&o).contains("no game to validate on"),
+        "{}",
+        stderr(&o)
+    );
     let o = ok(&[
         "four3d-lab",
         "judge",

@@ -66,7 +66,8 @@ pub struct TrainNetArgs {
     pub epochs: usize,
     /// Early stop: of the games not held out, those whose index is one less than a
     /// multiple of this are a validation set, not trained on; the network kept is the
-    /// epoch's with the lowest validation log loss (0: none, the last epoch's).
+    /// epoch's with the lowest validation log loss (0: none, the last epoch's; so too,
+    /// with a warning, when no game is left to validate on).
     #[arg(long, default_value_t = 0)]
     pub validate: usize,
     /// Positions per step.
@@ -508,9 +509,10 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
         seed: a.seed,
     };
     if a.validate >= 2 && check.is_empty() {
-        return Err(CliError::Usage(
-            "four3d-lab train-net: --validate left no game to validate on".into(),
-        ));
+        eprintln!(
+            "four3d-lab train-net: --validate {} leaves no game to validate on (too few games): the last epoch's network is kept",
+            a.validate
+        );
     }
     // The kept network: the last epoch's, or the one with the lowest
     // validation log loss (its epoch and loss).
