@@ -518,21 +518,14 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
     // validation log loss (its epoch and loss).
     let mut kept: Option<(nnue::FloatNet, usize, f64)> = None;
     let last = nnue::train(&fit_on, &cfg, |epoch, loss, net| {
-        if check.is_empty() {
-            eprintln!(
-                "four3d-lab train-net: epoch {} of {}: training log loss {loss:.4}",
-                epoch + 1,
-                a.epochs
-            );
-            return;
-        }
-        let v = nnue::log_loss(net, &check);
+        let v = (!check.is_empty()).then(|| nnue::log_loss(net, &check));
         eprintln!(
-            "four3d-lab train-net: epoch {} of {}: training log loss {loss:.4}, validation {v:.4}",
+            "four3d-lab train-net: epoch {} of {}: training log loss {loss:.4}{}",
             epoch + 1,
-            a.epochs
+            a.epochs,
+            v.map_or(String::new(), |v| format!(", validation {v:.4}"))
         );
-        if kept.as_ref().is_none_or(|k| v < k.2) {
+        if let Some(v) = v.filter(|&v| kept.as_ref().is_none_or(|k| v < k.2)) {
             kept = Some((net.clone(), epoch + 1, v));
         }
     });

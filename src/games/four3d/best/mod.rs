@@ -1090,6 +1090,12 @@ mod tests {
         use std::time::Instant;
         let stop = AtomicBool::new(false);
         let ms = Duration::from_millis;
+        // Whether the next iteration starts: the last two iterations' times,
+        // (iterations with the same best move, unclear), the fill lever.
+        let starts = |clock: &mut SearchClock, times: (u64, u64), settled, fill| {
+            let (last, before) = (Some(ms(times.0)), Some(ms(times.1)));
+            likely_to_finish(clock, 0, last, before, settled, fill)
+        };
         // A move that started 35 ms ago with an 80 ms budget.
         let start = Instant::now() - ms(35);
         let limits = Limits::deadline(Deadline::per_move(start, ms(80), ms(0)));
@@ -1097,126 +1103,39 @@ mod tests {
         // The last iteration took 10 ms, the one before 4: the next should
         // take 25 ms and end near 60 ms: it starts for an unclear move
         // (the whole budget) and a fairly clear one (0.9 of it).
-        assert!(likely_to_finish(
-            &mut clock,
-            0,
-            Some(ms(10)),
-            Some(ms(4)),
-            (0, true),
-            false
-        ));
-        assert!(likely_to_finish(
-            &mut clock,
-            0,
-            Some(ms(10)),
-            Some(ms(4)),
-            (1, false),
-            false
-        ));
+        assert!(starts(&mut clock, (10, 4), (0, true), false));
+        assert!(starts(&mut clock, (10, 4), (1, false), false));
         // The last took 20 ms after 5: the next would take 80 ms.
-        assert!(!likely_to_finish(
-            &mut clock,
-            0,
-            Some(ms(20)),
-            Some(ms(5)),
-            (0, true),
-            false
-        ));
+        assert!(!starts(&mut clock, (20, 5), (0, true), false));
         // Early in the budget an iteration starts anyway.
         let early = Limits::deadline(Deadline::per_move(Instant::now(), ms(80), ms(0)));
         let mut clock = SearchClock::new(&early, &stop);
-        assert!(likely_to_finish(
-            &mut clock,
-            0,
-            Some(ms(20)),
-            Some(ms(5)),
-            (0, true),
-            false
-        ));
+        assert!(starts(&mut clock, (20, 5), (0, true), false));
         // A clear move stops sooner than an unclear one.
         let start = Instant::now() - ms(40);
         let limits = Limits::deadline(Deadline::per_move(start, ms(80), ms(0)));
         let mut clock = SearchClock::new(&limits, &stop);
         // The next would end near 60 ms: past a clear move's 56.
-        let last = Some(ms(10));
-        let before = Some(ms(5));
-        assert!(likely_to_finish(
-            &mut clock,
-            0,
-            last,
-            before,
-            (0, true),
-            false
-        ));
-        assert!(!likely_to_finish(
-            &mut clock,
-            0,
-            last,
-            before,
-            (5, false),
-            false
-        ));
+        assert!(starts(&mut clock, (10, 5), (0, true), false));
+        assert!(!starts(&mut clock, (10, 5), (5, false), false));
         // Filling a per-move limit: the clear move's next iteration starts
         // too, and so does one that cannot finish, until the limit.
-        assert!(likely_to_finish(
-            &mut clock,
-            0,
-            last,
-            before,
-            (5, false),
-            true
-        ));
-        let long = (Some(ms(60)), Some(ms(15)));
-        assert!(!likely_to_finish(
-            &mut clock,
-            0,
-            long.0,
-            long.1,
-            (0, true),
-            false
-        ));
-        assert!(likely_to_finish(
-            &mut clock,
-            0,
-            long.0,
-            long.1,
-            (0, true),
-            true
-        ));
+        assert!(starts(&mut clock, (10, 5), (5, false), true));
+        assert!(!starts(&mut clock, (60, 15), (0, true), false));
+        assert!(starts(&mut clock, (60, 15), (0, true), true));
         // Not past the limit, whatever the lever.
         let over = Instant::now() - ms(90);
         let limits = Limits::deadline(Deadline::per_move(over, ms(80), ms(0)));
         let mut clock = SearchClock::new(&limits, &stop);
-        assert!(!likely_to_finish(
-            &mut clock,
-            0,
-            last,
-            before,
-            (0, true),
-            true
-        ));
+        assert!(!starts(&mut clock, (10, 5), (0, true), true));
         // On a game clock (a soft limit below the hard one) the time left is
         // saved for later moves: the lever changes nothing.
         let start = Instant::now() - ms(40);
         let bank = Deadline::new(start, ms(80), ms(320), ms(0));
         let mut clock = SearchClock::new(&Limits::deadline(bank), &stop);
         assert!(!clock.per_move());
-        assert!(!likely_to_finish(
-            &mut clock,
-            0,
-            last,
-            before,
-            (5, false),
-            true
-        ));
-        assert!(!likely_to_finish(
-            &mut clock,
-            0,
-            long.0,
-            long.1,
-            (0, true),
-            true
-        ));
+        assert!(!starts(&mut clock, (10, 5), (5, false), true));
+        assert!(!starts(&mut clock, (60, 15), (0, true), true));
     }
 
     #[test]

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::eval::{evaluate, LineCounts, Weights};
 use super::fitted::{features, inputs, Model, INPUTS};
 use super::search::{root_moves, RootMoves, WIN, WON};
-use super::solve::Solver;
+use super::solve::Levers;
 use super::threats::threats;
 use super::tt::Table;
 use crate::games::four3d::{Board, Peg};
@@ -162,9 +162,29 @@ pub fn result_of(value: i32) -> f64 {
 /// Solves `me` to move against `opp` exactly within `max_nodes` (one
 /// thread, `table` shared with earlier solves).
 pub fn solve_exact(table: &Table, me: u64, opp: u64, max_nodes: u64) -> Option<i32> {
+    capped_solve(
+        Levers::default(),
+        (-WIN - 1, WIN + 1),
+        table,
+        me,
+        opp,
+        max_nodes,
+    )
+}
+
+/// `me` to move against `opp` solved within `window` by a solver with
+/// `levers` under a cap of `max_nodes`; `None` when the cap stopped it.
+fn capped_solve(
+    levers: Levers,
+    (alpha, beta): (i32, i32),
+    table: &Table,
+    me: u64,
+    opp: u64,
+    max_nodes: u64,
+) -> Option<i32> {
     let stop = AtomicBool::new(false);
-    let mut s = Solver::new(table, SearchClock::new(&Limits::playouts(max_nodes), &stop));
-    let v = s.solve(me, opp, -WIN - 1, WIN + 1, 0);
+    let mut s = levers.solver(table, SearchClock::new(&Limits::playouts(max_nodes), &stop));
+    let v = s.solve(me, opp, alpha, beta, 0);
     (!s.aborted()).then_some(v)
 }
 
@@ -174,16 +194,13 @@ pub fn solve_exact(table: &Table, me: u64, opp: u64, max_nodes: u64) -> Option<i
 /// bounds and transposition cutoffs, which change its speed, not its
 /// values.
 pub fn solve_wdl(table: &Table, me: u64, opp: u64, max_nodes: u64) -> Option<i32> {
-    let stop = AtomicBool::new(false);
-    let levers = super::solve::Levers {
+    let levers = Levers {
         zugzwang: true,
         etc: true,
         wdl: true,
         ..Default::default()
     };
-    let mut s = levers.solver(table, SearchClock::new(&Limits::playouts(max_nodes), &stop));
-    let v = s.solve(me, opp, -1, 1, 0);
-    (!s.aborted()).then_some(v.signum())
+    capped_solve(levers, (-1, 1), table, me, opp, max_nodes).map(i32::signum)
 }
 
 /// The quiet positions of a game worth a sample (the side to move has a
@@ -211,10 +228,15 @@ pub fn label_game(
             continue;
         };
         let empties = 64 - n as u32;
-        let solved = match (empties <= plan.solve_empties, plan.wdl) {
+        // A solve's label, and its exact value unless it settled win, draw
+        // or loss only.
+        let solved: Option<(f64, Option<i32>)> = match (empties <= plan.solve_empties, plan.wdl) {
             (false, _) => None,
-            (true, false) => solve_exact(table, me, opp, plan.max_nodes),
-            (true, true) => solve_wdl(table, me, opp, plan.max_nodes),
+            (true, false) => {
+                solve_exact(table, me, opp, plan.max_nodes).map(|v| (result_of(v), Some(v)))
+            }
+            (true, true) => solve_wdl(table, me, opp, plan.max_nodes)
+                .map(|sign| (0.5 + 0.5 * f64::from(sign), None)),
         };
         let result = match game.winner {
             None => 0.5,
@@ -230,8 +252,7 @@ pub fn label_game(
                 super::share(deep.search(me, opp, &cells, &limits, &stop).value)
             });
         let label = match (solved, searched) {
-            (Some(v), _) if plan.wdl => 0.5 + 0.5 * f64::from(v),
-            (Some(v), _) => result_of(v),
+            (Some((label, _)), _) => label,
             (None, Some(share)) => share,
             (None, None) => result,
         };
@@ -240,7 +261,7 @@ pub fn label_game(
             pegs: game.pegs[..n].to_vec(),
             label,
             solved: solved.is_some(),
-            value: solved.filter(|_| !plan.wdl),
+            value: solved.and_then(|(_, value)| value),
             deep: searched.map(|_| plan.deep_nodes),
             result: Some(result),
         });
