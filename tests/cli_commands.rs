@@ -694,7 +694,13 @@ fn four3d_lab_labels_deep_trains_a_network_and_judges_it() {
             .collect();
         ok(&args)
     };
-    train_net(&["--epochs", "2", "--out", "net.json"]);
+    // With the peg inputs: the file says so, and `judge` below runs it in
+    // its searches.
+    train_net(&["--epochs", "2", "--inputs", "pegs", "--out", "net.json"]);
+    let net: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("net.json")).unwrap()).unwrap();
+    assert_eq!(net["inputs"], "pegs");
+    assert_eq!(net["w1"].as_array().unwrap().len(), 257 + 108);
     // An early stop on validation games (odd indexes of those not held out:
     // games 1 and 5), the network of the epoch with the lowest loss there.
     let o = train_net(&["--epochs", "3", "--validate", "2", "--out", "net-v.json"]);

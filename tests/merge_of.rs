@@ -141,6 +141,36 @@ fn merge_of_judges_a_player_over_server_records() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("cannot read"), "{}", stderr(&out));
+    // Earlier totals: alice's 2-1-1 and 3-0-2 known only by their totals
+    // judge as 5-1-3 would.
+    let out = run(
+        &[
+            "merge", "--of", "alice", f, "--prior", "3,0,2", "--sprt", "0,20", "--json",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let j: serde_json::Value = serde_json::from_str(stdout(&out).lines().last().unwrap()).unwrap();
+    assert_eq!(
+        (&j["games"], &j["wins"], &j["draws"], &j["losses"]),
+        (&9.into(), &5.into(), &1.into(), &3.into())
+    );
+    assert_eq!(j["prior"]["games"], 5);
+    assert_eq!(
+        j["sprt"]["llr"].as_f64().unwrap(),
+        Sample::trinomial(5, 1, 3).llr(0.0, 20.0)
+    );
+    // Not three counts, or without --of: exit 2.
+    for args in [
+        vec!["merge", "--of", "alice", f, "--prior", "3,0"],
+        vec!["merge", "--of", "alice", f, "--prior", "3,x,1"],
+        vec!["merge", f, "--prior", "3,0,2"],
+    ] {
+        let out = run(&args, &[], None, LIMIT);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
     // --partial is a match's: refused with --of.
     let out = run(
         &["merge", "--of", "alice", "--partial", f],

@@ -557,18 +557,18 @@ fn rounds(seconds: f64, n: usize, mut work: impl FnMut(usize) -> u64) -> (f64, f
 /// alone), both to depth `depth` on one thread, table cleared before each
 /// position, over the positions of `four3d-search`: `per_s` and
 /// `reference_per_s` are nodes per second; the note adds evaluations per
-/// second of the two evaluations on their own. The network's weights are
-/// random (seed 1): what a node costs does not depend on them, though the
-/// tree's shape does.
+/// second of the two evaluations on their own. The network reads the peg
+/// inputs too (the costlier kind); its weights are random (seed 1): what a
+/// node costs does not depend on them, though the tree's shape does.
 fn four3d_net(opts: &BenchOptions, depth: i32) -> BenchReport {
     use crate::games::four3d::best::eval::{LineCounts, Weights};
     use crate::games::four3d::best::fitted::Model;
-    use crate::games::four3d::best::nnue::FloatNet;
+    use crate::games::four3d::best::nnue::{FloatNet, Inputs};
     use crate::games::four3d::best::threats::threats;
     use crate::games::four3d::best::{Best, BestConfig};
     use crate::search::Limits;
     use std::sync::atomic::AtomicBool;
-    let net: &'static _ = Box::leak(Box::new(FloatNet::new(1).quantize()));
+    let net: &'static _ = Box::leak(Box::new(FloatNet::new(1, Inputs::Pegs).quantize()));
     let boards = four3d_search_positions();
     let positions = searched(&boards);
     let agent = |net| {
@@ -626,8 +626,8 @@ fn four3d_net(opts: &BenchOptions, depth: i32) -> BenchReport {
             model.value(lines, *s, *me, *opp, *tm, *to)
         };
         let (per_s, _) = rounds(opts.seconds / 4.0, leaves.len(), |k| {
-            let (s, _, _, tm, to, _, acc) = &leaves[k];
-            check += i64::from(linear(k) + net.value(acc, *s, *tm, *to));
+            let (s, me, opp, tm, to, _, acc) = &leaves[k];
+            check += i64::from(linear(k) + net.value(acc, *s, me | opp, *tm, *to));
             1
         });
         evals_net.push(per_s);

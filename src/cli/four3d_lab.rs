@@ -87,6 +87,11 @@ pub struct TrainNetArgs {
     /// position (`result`).
     #[arg(long, default_value = "label", value_parser = ["label", "result"])]
     pub target: String,
+    /// What the network reads: the cells and threats of each colour (`cells`), or
+    /// those and, for each peg holding a threat, its fill height and both sides'
+    /// lowest threats on it (`pegs`).
+    #[arg(long, default_value = "cells", value_parser = ["cells", "pegs"])]
+    pub inputs: String,
     /// Where to write the network (JSON; `best`'s `net_file`).
     #[arg(long, value_name = "FILE.json")]
     pub out: PathBuf,
@@ -476,6 +481,7 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
             "--epochs and --batch must be at least 1, --lr above 0, --l2 at least 0".into(),
         ));
     }
+    let inputs = nnue::Inputs::parse(&a.inputs).unwrap_or_default();
     let model = Model::shipped();
     let (mut fit_on, mut held, mut check) = (Vec::new(), Vec::new(), Vec::new());
     for path in &a.samples {
@@ -486,7 +492,7 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
                 ("result", false, Some(r)) => r,
                 _ => s.label,
             };
-            let e = Example::new(&b, target, model);
+            let e = Example::new(&b, target, model, inputs);
             if s.game % a.holdout == 0 {
                 held.push(e);
             } else if a.validate >= 2 && s.game % a.validate == a.validate - 1 {
@@ -517,7 +523,7 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
     // The kept network: the last epoch's, or the one with the lowest
     // validation log loss (its epoch and loss).
     let mut kept: Option<(nnue::FloatNet, usize, f64)> = None;
-    let last = nnue::train(&fit_on, &cfg, |epoch, loss, net| {
+    let last = nnue::train(&fit_on, inputs, &cfg, |epoch, loss, net| {
         let v = (!check.is_empty()).then(|| nnue::log_loss(net, &check));
         eprintln!(
             "four3d-lab train-net: epoch {} of {}: training log loss {loss:.4}{}",
@@ -554,7 +560,7 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
         },
     });
     let about = format!(
-        "trained by `ladderbot four3d-lab train-net --samples {} --holdout {} --epochs {} --validate {} --batch {} --lr {} --l2 {} --seed {} --target {}` on {} positions over the shipped eval-v2.json (epoch {kept_epoch} kept)",
+        "trained by `ladderbot four3d-lab train-net --samples {} --holdout {} --epochs {} --validate {} --batch {} --lr {} --l2 {} --seed {} --target {} --inputs {}` on {} positions over the shipped eval-v2.json (epoch {kept_epoch} kept)",
         a.samples
             .iter()
             .map(|p| p.display().to_string())
@@ -568,6 +574,7 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
         a.l2,
         a.seed,
         a.target,
+        a.inputs,
         fit_on.len()
     );
     std::fs::write(&a.out, net.quantize().to_json(&about))

@@ -9,7 +9,7 @@ use clap::Args;
 use super::out::say;
 use super::CliError;
 use crate::runner::merge::{merge_files, MergeOptions};
-use crate::runner::platform_results::{player_results_of_files, render_player_results};
+use crate::runner::platform_results::{player_results_of_files, render_player_results, Wdl};
 use crate::runner::SprtConfig;
 
 #[derive(Debug, Args)]
@@ -32,6 +32,11 @@ pub struct MergeArgs {
     /// with --of: none).
     #[arg(long, value_name = "ELO0,ELO1", value_parser = super::match_cmd::parse_sprt)]
     pub sprt: Option<(f64, f64)>,
+    /// With --of: earlier games of NAME known only by their totals (their records lost
+    /// or kept elsewhere), NAME's wins, draws and losses, added to the records' in the
+    /// score, Elo and SPRT (not in the seats or endings).
+    #[arg(long, value_name = "W,D,L", requires = "of", value_parser = parse_wdl)]
+    pub prior: Option<Wdl>,
     /// Print the report as one JSON object on the last line.
     #[arg(long)]
     pub json: bool,
@@ -41,7 +46,11 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
     let sprt = args.sprt.map(|(e0, e1)| SprtConfig::new(e0, e1));
     if let Some(name) = &args.of {
         // No game with NAME, or no records: about the input, exit 2.
-        let results = player_results_of_files(&args.files, name, sprt).map_err(CliError::Usage)?;
+        let mut results =
+            player_results_of_files(&args.files, name, sprt).map_err(CliError::Usage)?;
+        if let Some(prior) = args.prior {
+            results = results.with_prior(prior, sprt);
+        }
         if args.json {
             let line =
                 serde_json::to_string(&results).map_err(|e| CliError::Runtime(e.to_string()))?;
@@ -59,4 +68,23 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
     // the input: a usage error, exit 2.
     let report = merge_files(&args.files, opts).map_err(CliError::Usage)?;
     super::match_cmd::print_report(&report, args.json)
+}
+
+/// `W,D,L`: three counts.
+fn parse_wdl(text: &str) -> Result<Wdl, String> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let n: Vec<u32> = parts
+        .iter()
+        .map(|p| p.parse::<u32>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("expected W,D,L (three counts), got {text:?}"))?;
+    match n[..] {
+        [wins, draws, losses] => Ok(Wdl {
+            games: wins + draws + losses,
+            wins,
+            draws,
+            losses,
+        }),
+        _ => Err(format!("expected W,D,L (three counts), got {text:?}")),
+    }
 }

@@ -103,6 +103,35 @@ pub struct PlayerResults {
     /// The SPRT over the counted games; its decision is `H1`, `H0` or
     /// `undecided` (the records are all there is).
     pub sprt: Option<SprtResult>,
+    /// Earlier games known only by their totals (`merge --prior`), counted
+    /// in the games, wins, draws, losses, score, Elo and SPRT above, not
+    /// in the seats, opponents or endings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prior: Option<Wdl>,
+}
+
+impl PlayerResults {
+    /// Adds `prior`, earlier games known only by their totals (their
+    /// records lost, say), to the counts, and judges again with `sprt`.
+    pub fn with_prior(mut self, prior: Wdl, sprt: Option<SprtConfig>) -> Self {
+        self.games += prior.wins + prior.draws + prior.losses;
+        self.wins += prior.wins;
+        self.draws += prior.draws;
+        self.losses += prior.losses;
+        self.prior = Some(Wdl {
+            games: prior.wins + prior.draws + prior.losses,
+            ..prior
+        });
+        self.judge(sprt);
+        self
+    }
+
+    /// Score, Elo, LOS and the SPRT of the counts.
+    fn judge(&mut self, sprt: Option<SprtConfig>) {
+        let sample = stats::Sample::trinomial(self.wins, self.draws, self.losses);
+        self.strength = Strength::of(self.wins, self.draws, self.losses, &sample);
+        self.sprt = sprt.map(|s| sprt_result(&sample, &s, None, "undecided"));
+    }
 }
 
 /// Whether a game was cut off rather than played to a result, nobody at
@@ -161,6 +190,7 @@ pub fn player_results(
         skipped: 0,
         skipped_both_seats: 0,
         sprt: None,
+        prior: None,
     };
     for r in records {
         let seat = match [0, 1].map(|s| is_named(&r.players[s], player)) {
@@ -223,13 +253,11 @@ pub fn player_results(
             names.join(", ")
         ));
     }
-    let sample = stats::Sample::trinomial(total.wins, total.draws, total.losses);
     out.games = total.games;
     out.wins = total.wins;
     out.draws = total.draws;
     out.losses = total.losses;
-    out.strength = Strength::of(total.wins, total.draws, total.losses, &sample);
-    out.sprt = sprt.map(|s| sprt_result(&sample, &s, None, "undecided"));
+    out.judge(sprt);
     Ok(out)
 }
 
@@ -257,6 +285,17 @@ pub fn render_player_results(r: &PlayerResults) -> String {
         count(r.records, "record", "records"),
         count(r.files as u32, "file", "files")
     );
+    if let Some(w) = &r.prior {
+        let _ = writeln!(
+            s,
+            "with {} known only by their totals (--prior): +{} ={} -{}, counted in the score, \
+             Elo and SPRT, not in the seats or endings",
+            count(w.games, "earlier game", "earlier games"),
+            w.wins,
+            w.draws,
+            w.losses
+        );
+    }
     if !r.opponents.is_empty() {
         let mut opponents: Vec<(&String, &Wdl)> = r.opponents.iter().collect();
         opponents.sort_by(|a, b| b.1.games.cmp(&a.1.games).then(a.0.cmp(b.0)));
@@ -579,6 +618,38 @@ mod tests {
         }
         let all: BTreeSet<String> = ["H0", "H1", "undecided"].map(String::from).into();
         assert_eq!(seen, all, "every verdict is tried");
+    }
+
+    #[test]
+    fn earlier_totals_count_as_their_games_would() {
+        // 30-10-5 in all: 20-6-3 from records, 10-4-2 known by totals.
+        let s = SprtConfig::new(0.0, 50.0);
+        let all = player_results(&games(30, 10, 5), "alice", 1, Some(s)).unwrap();
+        let part = player_results(&games(20, 6, 3), "alice", 1, Some(s)).unwrap();
+        let prior = Wdl {
+            games: 0, // recounted
+            wins: 10,
+            draws: 4,
+            losses: 2,
+        };
+        let joined = part.clone().with_prior(prior, Some(s));
+        assert_eq!(
+            (joined.games, joined.wins, joined.draws, joined.losses),
+            (45, 30, 10, 5)
+        );
+        assert_eq!(joined.strength, all.strength);
+        assert_eq!(joined.sprt, all.sprt);
+        assert_ne!(joined.sprt, part.sprt);
+        // Seats and endings are the records' only.
+        assert_eq!(joined.seats, part.seats);
+        assert_eq!(joined.endings, part.endings);
+        assert_eq!(joined.prior.map(|w| w.games), Some(16));
+        let text = render_player_results(&joined);
+        assert!(
+            text.contains("with 16 earlier games known only by their totals (--prior): +10 =4 -2"),
+            "{text}"
+        );
+        assert!(!render_player_results(&part).contains("--prior"));
     }
 
     #[test]

@@ -10,6 +10,14 @@
 //! cell's index carries its height, so the threats' height parity, which
 //! decides the zugzwang at the end, is in the inputs.
 //!
+//! **Peg inputs** (a network's file says `"inputs": "pegs"`; the 257 above
+//! alone are `"cells"`): for each peg holding a threat, one input for what
+//! the zugzwang at the end turns on, shared by all 16 pegs: whether p is
+//! the first player, how high the peg is filled, and the height of p's
+//! lowest threat on it and of the other side's (or none). A peg's input is
+//! the same wherever the peg stands, so what one peg teaches holds for
+//! all: 108 more inputs, an input counted once per peg that has it.
+//!
 //! **The network**: each perspective's active inputs summed into
 //! [`HIDDEN`] units (one weight matrix for both perspectives), clipped to
 //! 0..=1, then one output over the side to move's units and the other's.
@@ -52,6 +60,77 @@ const FIRST: usize = 256;
 pub const QA: i32 = 127;
 /// The output weights' scale.
 pub const QB: i32 = 64;
+/// The peg inputs per first-player flag: fill height `h` (0 to 3), then
+/// the lowest threats' heights (none, or `h` to 3) of p and of the other.
+pub const PEG_CONFIGS: usize = 25 + 16 + 9 + 4;
+/// The peg inputs, after the [`INPUTS`] of the cells.
+pub const PEG_INPUTS: usize = 2 * PEG_CONFIGS;
+const PEGS: usize = INPUTS;
+/// Where each fill height's configurations start.
+const PEG_OFFSET: [usize; 4] = [0, 25, 41, 50];
+
+/// Which inputs a network reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Inputs {
+    /// The cells and threats of each colour and the first-player input.
+    #[default]
+    Cells,
+    /// Those and the peg inputs.
+    Pegs,
+}
+
+impl Inputs {
+    /// The number of input rows.
+    pub fn count(self) -> usize {
+        match self {
+            Inputs::Cells => INPUTS,
+            Inputs::Pegs => INPUTS + PEG_INPUTS,
+        }
+    }
+
+    /// `cells` or `pegs`.
+    pub fn parse(name: &str) -> Option<Inputs> {
+        match name {
+            "cells" => Some(Inputs::Cells),
+            "pegs" => Some(Inputs::Pegs),
+            _ => None,
+        }
+    }
+}
+
+/// Calls `f` with each peg input of a perspective (its threats `t_mine`,
+/// the other's `t_theirs`, the board's beads `occupied`, whether it is the
+/// first player): one for each peg holding a threat.
+#[inline]
+pub fn for_each_peg_input(
+    occupied: u64,
+    t_mine: u64,
+    t_theirs: u64,
+    first: bool,
+    mut f: impl FnMut(usize),
+) {
+    // The peg's four cells (bits i, i + 16, i + 32, i + 48) as a nibble.
+    let column = |bits: u64, i: u32| -> u32 {
+        let c = bits >> i;
+        (c & 1 | (c >> 15) & 2 | (c >> 30) & 4 | (c >> 45) & 8) as u32
+    };
+    let t = t_mine | t_theirs;
+    let mut pegs = (t | t >> 16 | t >> 32 | t >> 48) & 0xffff;
+    let base = PEGS + usize::from(first) * PEG_CONFIGS;
+    while pegs != 0 {
+        let i = pegs.trailing_zeros();
+        pegs &= pegs - 1;
+        // Beads fill a peg from the bottom; threats are empty cells, so above.
+        let h = column(occupied, i).count_ones() as usize;
+        let lowest = |bits: u64| match column(bits, i) {
+            0 => 0,
+            c => c.trailing_zeros() as usize - h + 1,
+        };
+        f(base + PEG_OFFSET[h] + lowest(t_mine) * (5 - h) + lowest(t_theirs));
+    }
+}
+
 /// The largest input weight, as trained (so that the accumulator of 64
 /// beads stays within `i16`).
 pub const MAX_W1: f32 = 2.0;
@@ -60,8 +139,16 @@ pub const MAX_B1: f32 = 8.0;
 
 /// The inputs on for perspective `p` (its beads `mine`, the other's
 /// `theirs`, their threats `t_mine` and `t_theirs`, whether p is the first
-/// player), in increasing order.
-pub fn active(mine: u64, theirs: u64, t_mine: u64, t_theirs: u64, first: bool) -> Vec<u16> {
+/// player) of the network reading `inputs`, in increasing order (a peg
+/// input as often as pegs have it).
+pub fn active(
+    inputs: Inputs,
+    mine: u64,
+    theirs: u64,
+    t_mine: u64,
+    t_theirs: u64,
+    first: bool,
+) -> Vec<u16> {
     let mut out = Vec::with_capacity(48);
     for (base, bits) in [
         (MINE, mine),
@@ -78,25 +165,33 @@ pub fn active(mine: u64, theirs: u64, t_mine: u64, t_theirs: u64, first: bool) -
     if first {
         out.push(FIRST as u16);
     }
+    if inputs == Inputs::Pegs {
+        let cells = out.len();
+        for_each_peg_input(mine | theirs, t_mine, t_theirs, first, |i| {
+            out.push(i as u16)
+        });
+        out[cells..].sort_unstable();
+    }
     out
 }
 
-/// Both perspectives' inputs in `b`: the side to move's, then the other
-/// side's.
-pub fn perspectives(b: &Board) -> [Vec<u16>; 2] {
+/// Both perspectives' inputs in `b` for a network reading `inputs`: the
+/// side to move's, then the other side's.
+pub fn perspectives(b: &Board, inputs: Inputs) -> [Vec<u16>; 2] {
     let s = b.to_move();
     let (me, opp) = (b.stones(s), b.stones(1 - s));
     let empty = !(me | opp);
     let (t_me, t_opp) = (threats(me, empty), threats(opp, empty));
     [
-        active(me, opp, t_me, t_opp, s == 0),
-        active(opp, me, t_opp, t_me, s == 1),
+        active(inputs, me, opp, t_me, t_opp, s == 0),
+        active(inputs, opp, me, t_opp, t_me, s == 1),
     ]
 }
 
 /// The network in integers, as `best` runs it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Net {
+    inputs: Inputs,
     w1: Vec<[i16; HIDDEN]>,
     b1: [i16; HIDDEN],
     /// The side to move's half, then the other's.
@@ -124,6 +219,9 @@ impl Default for Accumulator {
 struct NetFile {
     #[serde(default)]
     about: String,
+    /// Absent in the files of the first networks, which read the cells.
+    #[serde(default)]
+    inputs: Inputs,
     hidden: usize,
     qa: i32,
     qb: i32,
@@ -162,10 +260,23 @@ impl Net {
         sub(&mut acc.h[1 - seat], &self.w1[THEIRS + cell as usize]);
     }
 
+    /// The inputs this network reads.
+    pub fn inputs(&self) -> Inputs {
+        self.inputs
+    }
+
     /// The network's correction of the linear log-odds for `seat` to move
-    /// (its threats `t_me`, the other's `t_opp`), in evaluation units.
+    /// (its threats `t_me`, the other's `t_opp`; the beads of both
+    /// `occupied`), in evaluation units.
     #[inline]
-    pub fn value(&self, acc: &Accumulator, seat: usize, t_me: u64, t_opp: u64) -> i32 {
+    pub fn value(
+        &self,
+        acc: &Accumulator,
+        seat: usize,
+        occupied: u64,
+        t_me: u64,
+        t_opp: u64,
+    ) -> i32 {
         let mut out = self.b2;
         for (half, (p, t_mine, t_theirs)) in [(seat, t_me, t_opp), (1 - seat, t_opp, t_me)]
             .into_iter()
@@ -185,6 +296,13 @@ impl Net {
                     b &= b - 1;
                 }
             }
+            if self.inputs == Inputs::Pegs {
+                for_each_peg_input(occupied, t_mine, t_theirs, p == 0, |i| {
+                    for (x, &w) in h.iter_mut().zip(&self.w1[i]) {
+                        *x += i32::from(w);
+                    }
+                });
+            }
             for (x, &w) in h.iter().zip(&self.w2[half]) {
                 out += (*x).clamp(0, QA) * i32::from(w);
             }
@@ -198,7 +316,7 @@ impl Net {
         let (me, opp) = (b.stones(s), b.stones(1 - s));
         let empty = !(me | opp);
         let acc = self.accumulate([b.stones(0), b.stones(1)]);
-        self.value(&acc, s, threats(me, empty), threats(opp, empty))
+        self.value(&acc, s, me | opp, threats(me, empty), threats(opp, empty))
     }
 
     /// The value `best` gives the quiet position `b` with `model` and this
@@ -220,8 +338,12 @@ impl Net {
                 f.hidden, f.qa, f.qb
             ));
         }
-        if f.w1.len() != INPUTS || f.w1.iter().any(|r| r.len() != HIDDEN) {
-            return bad(&format!("w1 must be {INPUTS} rows of {HIDDEN}"));
+        let rows = f.inputs.count();
+        if f.w1.len() != rows || f.w1.iter().any(|r| r.len() != HIDDEN) {
+            return bad(&format!(
+                "w1 must be {rows} rows of {HIDDEN} for inputs {:?}",
+                f.inputs
+            ));
         }
         if f.b1.len() != HIDDEN || f.w2.len() != 2 || f.w2.iter().any(|r| r.len() != HIDDEN) {
             return bad(&format!("b1 must hold {HIDDEN}, w2 two rows of {HIDDEN}"));
@@ -246,6 +368,7 @@ impl Net {
             a
         };
         Ok(Net {
+            inputs: f.inputs,
             w1: f.w1.iter().map(|r| row(r.as_slice())).collect(),
             b1: row(f.b1.as_slice()),
             w2: [row(f.w2[0].as_slice()), row(f.w2[1].as_slice())],
@@ -257,6 +380,7 @@ impl Net {
     pub fn to_json(&self, about: &str) -> String {
         let file = NetFile {
             about: about.to_string(),
+            inputs: self.inputs,
             hidden: HIDDEN,
             qa: QA,
             qb: QB,
@@ -286,6 +410,7 @@ fn sub(h: &mut [i16; HIDDEN], w: &[i16; HIDDEN]) {
 /// The network in floats, as trained.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
+    pub inputs: Inputs,
     pub w1: Vec<[f32; HIDDEN]>,
     pub b1: [f32; HIDDEN],
     pub w2: [[f32; HIDDEN]; 2],
@@ -293,12 +418,12 @@ pub struct FloatNet {
 }
 
 impl FloatNet {
-    /// Small random weights from `seed`; the biases put the hidden units
-    /// inside their unclipped range.
-    pub fn new(seed: u64) -> Self {
+    /// Small random weights from `seed` for a network reading `inputs`;
+    /// the biases put the hidden units inside their unclipped range.
+    pub fn new(seed: u64, inputs: Inputs) -> Self {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut w = |scale: f32| rng.gen_range(-scale..scale);
-        let w1 = (0..INPUTS)
+        let w1 = (0..inputs.count())
             .map(|_| std::array::from_fn(|_| w(0.1)))
             .collect();
         let w2 = [
@@ -306,6 +431,7 @@ impl FloatNet {
             std::array::from_fn(|_| w(0.1)),
         ];
         FloatNet {
+            inputs,
             w1,
             b1: [0.25; HIDDEN],
             w2,
@@ -350,6 +476,7 @@ impl FloatNet {
         };
         let max_w2 = i16::MAX as f32 / QB as f32;
         Net {
+            inputs: self.inputs,
             w1: self.w1.iter().map(|r| row(r, QA, MAX_W1)).collect(),
             b1: row(&self.b1, QA, MAX_B1),
             w2: [row(&self.w2[0], QB, max_w2), row(&self.w2[1], QB, max_w2)],
@@ -369,9 +496,9 @@ pub struct Example {
 }
 
 impl Example {
-    pub fn new(b: &Board, label: f64, model: &Model) -> Self {
+    pub fn new(b: &Board, label: f64, model: &Model, inputs: Inputs) -> Self {
         Example {
-            inputs: perspectives(b),
+            inputs: perspectives(b, inputs),
             base: (super::train::fitted_value(model, b) / SCALE) as f32,
             label: label as f32,
         }
@@ -448,25 +575,27 @@ impl Moments {
     }
 }
 
-/// Trains a network on `examples` (minibatches in an order shuffled each
+/// Trains a network reading `inputs` on `examples` (minibatches in an order shuffled each
 /// epoch from the seed; deterministic), calling `epoch_done(epoch, loss,
 /// net)` with the mean training loss of each epoch and the network after
 /// it (for an early stop on a validation set).
 pub fn train(
     examples: &[Example],
+    inputs: Inputs,
     cfg: &TrainConfig,
     mut epoch_done: impl FnMut(usize, f64, &FloatNet),
 ) -> FloatNet {
-    let mut net = FloatNet::new(cfg.seed);
+    let mut net = FloatNet::new(cfg.seed, inputs);
+    let rows = inputs.count();
     let mut rng = SmallRng::seed_from_u64(cfg.seed ^ 0x5eed);
     let mut order: Vec<usize> = (0..examples.len()).collect();
     let (mut m_w1, mut m_b1, mut m_w2, mut m_b2) = (
-        Moments::new(INPUTS * HIDDEN),
+        Moments::new(rows * HIDDEN),
         Moments::new(HIDDEN),
         Moments::new(2 * HIDDEN),
         Moments::new(1),
     );
-    let mut g_w1 = vec![0f32; INPUTS * HIDDEN];
+    let mut g_w1 = vec![0f32; rows * HIDDEN];
     let mut t = 0;
     for epoch in 0..cfg.epochs {
         // Fisher-Yates from our generator (deterministic across platforms).
@@ -546,9 +675,9 @@ mod tests {
     use crate::games::four3d::best::train::replay;
     use crate::games::four3d::Peg;
 
-    /// A network with random weights of the trained sizes.
-    fn random_net(seed: u64) -> Net {
-        let mut f = FloatNet::new(seed);
+    /// A network reading `inputs` with random weights of the trained sizes.
+    fn random_net(seed: u64, inputs: Inputs) -> Net {
+        let mut f = FloatNet::new(seed, inputs);
         let mut rng = SmallRng::seed_from_u64(seed + 1);
         for w in f.w2.iter_mut().flatten() {
             *w = rng.gen_range(-3.0..3.0);
@@ -562,7 +691,7 @@ mod tests {
 
     #[test]
     fn the_accumulator_kept_drop_by_drop_is_the_one_computed_afresh() {
-        let net = random_net(1);
+        let net = random_net(1, Inputs::Cells);
         let mut rng = SmallRng::seed_from_u64(9);
         for _ in 0..20 {
             let mut b = Board::new();
@@ -591,6 +720,7 @@ mod tests {
     fn dequantized(q: &Net) -> FloatNet {
         let row = |r: &[i16; HIDDEN], scale: i32| r.map(|w| f32::from(w) / scale as f32);
         FloatNet {
+            inputs: q.inputs,
             w1: q.w1.iter().map(|r| row(r, QA)).collect(),
             b1: row(&q.b1, QA),
             w2: [row(&q.w2[0], QB), row(&q.w2[1], QB)],
@@ -600,20 +730,25 @@ mod tests {
 
     #[test]
     fn the_integer_network_computes_what_its_weights_say() {
-        let mut f = FloatNet::new(3);
-        let mut rng = SmallRng::seed_from_u64(4);
-        for w in f.w2.iter_mut().flatten() {
-            *w = rng.gen_range(-2.0..2.0);
-        }
-        let q = f.quantize();
-        let exact = dequantized(&q);
-        for pegs in [
-            vec![],
-            vec![0u8, 5, 5, 10, 15],
-            vec![3, 3, 3, 2, 1, 0, 6, 9, 12],
-        ] {
+        for (inputs, pegs) in [Inputs::Cells, Inputs::Pegs].into_iter().flat_map(|i| {
+            [
+                vec![],
+                vec![0u8, 5, 5, 10, 15],
+                vec![3, 3, 3, 2, 1, 0, 6, 9, 12],
+                // Threats of both sides at several heights.
+                vec![0, 0, 1, 1, 2, 2, 4, 5, 4, 5, 8, 10, 8, 10],
+            ]
+            .map(|p| (i, p))
+        }) {
+            let mut f = FloatNet::new(3, inputs);
+            let mut rng = SmallRng::seed_from_u64(4);
+            for w in f.w2.iter_mut().flatten() {
+                *w = rng.gen_range(-2.0..2.0);
+            }
+            let q = f.quantize();
+            let exact = dequantized(&q);
             let b = replay(&pegs).unwrap();
-            let x = perspectives(&b);
+            let x = perspectives(&b, inputs);
             let int = q.value_of(&b) as f32;
             // The integer sums are exact; only the last division rounds.
             let same = exact.log_odds(&x) * SCALE as f32;
@@ -631,8 +766,8 @@ mod tests {
         let b = replay(&[0, 1, 2]).unwrap();
         let mut c = b;
         c.play(Peg(3));
-        let x = perspectives(&b);
-        let y = perspectives(&c);
+        let x = perspectives(&b, Inputs::Cells);
+        let y = perspectives(&c, Inputs::Cells);
         assert_eq!((b.to_move(), c.to_move()), (1, 0));
         assert!(!x[0].contains(&(FIRST as u16)) && x[1].contains(&(FIRST as u16)));
         assert!(y[0].contains(&(FIRST as u16)) && !y[1].contains(&(FIRST as u16)));
@@ -642,9 +777,21 @@ mod tests {
 
     #[test]
     fn files_round_trip_and_bad_ones_are_refused() {
-        let net = random_net(5);
+        let pegs = random_net(6, Inputs::Pegs);
+        let text = pegs.to_json("test");
+        assert_eq!(Net::from_json(&text).unwrap(), pegs);
+        assert_eq!(pegs.inputs(), Inputs::Pegs);
+        // A file that says pegs must hold their rows.
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v["w1"].as_array_mut().unwrap().truncate(INPUTS);
+        assert!(Net::from_json(&v.to_string()).unwrap_err().contains("Pegs"));
+        let net = random_net(5, Inputs::Cells);
         let text = net.to_json("test");
         assert_eq!(Net::from_json(&text).unwrap(), net);
+        // The first networks' files name no inputs: they read the cells.
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v.as_object_mut().unwrap().remove("inputs");
+        assert_eq!(Net::from_json(&v.to_string()).unwrap(), net);
         let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
         v["hidden"] = 16.into();
         assert!(Net::from_json(&v.to_string())
@@ -680,7 +827,12 @@ mod tests {
                 continue;
             }
             let holds = b.stones(b.to_move()) >> 5 & 1 == 1;
-            examples.push(Example::new(&b, if holds { 0.9 } else { 0.1 }, &model));
+            examples.push(Example::new(
+                &b,
+                if holds { 0.9 } else { 0.1 },
+                &model,
+                Inputs::Cells,
+            ));
             boards.push((b, holds));
         }
         let cfg = TrainConfig {
@@ -689,10 +841,10 @@ mod tests {
             lr: 0.01,
             ..TrainConfig::default()
         };
-        let start = log_loss(&FloatNet::new(cfg.seed), &examples);
+        let start = log_loss(&FloatNet::new(cfg.seed, Inputs::Cells), &examples);
         let mut losses = Vec::new();
         let mut after = Vec::new();
-        let net = train(&examples, &cfg, |_, l, n| {
+        let net = train(&examples, Inputs::Cells, &cfg, |_, l, n| {
             losses.push(l);
             after.push(n.clone());
         });
@@ -701,7 +853,7 @@ mod tests {
         // The best possible is the labels' entropy, 0.325.
         assert!(end < 0.36 && start > 0.6, "{start} -> {end}");
         // Deterministic.
-        assert_eq!(train(&examples, &cfg, |_, _, _| ()), net);
+        assert_eq!(train(&examples, Inputs::Cells, &cfg, |_, _, _| ()), net);
         // The network handed over after the last epoch is the one returned,
         // and the first epoch's is another.
         assert_eq!(after.last(), Some(&net));
@@ -718,5 +870,74 @@ mod tests {
             "{right} of {}",
             boards.len()
         );
+    }
+
+    /// The peg inputs of a perspective computed the slow way, cell by cell
+    /// from coordinates, for [`for_each_peg_input`] to be checked against.
+    fn peg_inputs_by_cells(occupied: u64, t_mine: u64, t_theirs: u64, first: bool) -> Vec<usize> {
+        let mut out = Vec::new();
+        for peg in 0..16u32 {
+            let at = |bits: u64, z: u32| bits >> (peg + 16 * z) & 1 == 1;
+            let h = (0..4).filter(|&z| at(occupied, z)).count() as u32;
+            let lowest = |bits: u64| (0..4).find(|&z| at(bits, z));
+            let (m, t) = (lowest(t_mine), lowest(t_theirs));
+            if m.is_none() && t.is_none() {
+                continue;
+            }
+            // The index by enumeration: fill heights below, then (m, t).
+            let mut index = if first { PEG_CONFIGS } else { 0 };
+            index += (0..h).map(|g| ((5 - g) * (5 - g)) as usize).sum::<usize>();
+            let rank = |z: Option<u32>| z.map_or(0, |z| z - h + 1) as usize;
+            index += rank(m) * (5 - h as usize) + rank(t);
+            out.push(INPUTS + index);
+        }
+        out.sort_unstable();
+        out
+    }
+
+    #[test]
+    fn peg_inputs_say_each_pegs_fill_and_lowest_threats() {
+        // By hand: seat 0 holds cells 0, 1, 2 (a threat on cell 3, peg 3,
+        // at height 0) and seat 1 cells 16, 17, 18 above them (a threat on
+        // cell 19, peg 3 at height 1). Peg 3 is empty: fill 0, seat 0's
+        // lowest threat at height 0 (rank 1), seat 1's at 1 (rank 2).
+        let (a, b) = (0b111u64, 0b111u64 << 16);
+        let empty = !(a | b);
+        let (ta, tb) = (threats(a, empty), threats(b, empty));
+        assert_eq!((ta, tb), (1 << 3, 1 << 19));
+        let mut got = Vec::new();
+        for_each_peg_input(a | b, ta, tb, true, |i| got.push(i));
+        assert_eq!(got, vec![INPUTS + PEG_CONFIGS + 5 + 2]);
+        got.clear();
+        for_each_peg_input(a | b, tb, ta, false, |i| got.push(i));
+        assert_eq!(got, vec![INPUTS + 2 * 5 + 1]);
+        // Against the slow way on positions of random games, both seats.
+        let mut rng = SmallRng::seed_from_u64(21);
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..300 {
+            let mut b = Board::new();
+            let n = rng.gen_range(10..50);
+            while b.ply() < n && b.outcome().is_none() {
+                let m = b.legal_moves();
+                b.play(m[rng.gen_range(0..m.len())]);
+            }
+            let (s0, s1) = (b.stones(0), b.stones(1));
+            let empty = !(s0 | s1);
+            let (t0, t1) = (threats(s0, empty), threats(s1, empty));
+            for (mine, theirs, first) in [(t0, t1, true), (t1, t0, false)] {
+                let mut fast = Vec::new();
+                for_each_peg_input(s0 | s1, mine, theirs, first, |i| fast.push(i));
+                fast.sort_unstable();
+                assert_eq!(fast, peg_inputs_by_cells(s0 | s1, mine, theirs, first));
+                assert!(fast.iter().all(|&i| i < Inputs::Pegs.count()));
+                seen.extend(fast);
+            }
+            // The network's inputs hold them after the cells'.
+            let x = perspectives(&b, Inputs::Pegs);
+            let cells = perspectives(&b, Inputs::Cells);
+            assert_eq!(x[0][..cells[0].len()], cells[0][..]);
+        }
+        // Many configurations met, not a few.
+        assert!(seen.len() > 40, "{}", seen.len());
     }
 }

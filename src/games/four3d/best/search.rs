@@ -360,7 +360,9 @@ impl<'a> Worker<'a> {
         if let Some(m) = self.model {
             let v = m.value(&self.lines, seat, me, opp, t_me, t_opp);
             return match self.net {
-                Some(n) => (v + n.value(&self.acc, seat, t_me, t_opp)).clamp(-(WON - 1), WON - 1),
+                Some(n) => {
+                    (v + n.value(&self.acc, seat, me | opp, t_me, t_opp)).clamp(-(WON - 1), WON - 1)
+                }
                 None => v,
             };
         }
@@ -770,10 +772,11 @@ pub(super) mod tests {
 
     #[test]
     fn the_network_in_the_search_is_the_one_computed_afresh() {
-        use super::super::nnue::FloatNet;
+        use super::super::nnue::{FloatNet, Inputs};
         use rand::{Rng, SeedableRng};
-        // A network with large random output weights, so that it matters.
-        let mut f = FloatNet::new(11);
+        // A network with large random output weights, so that it matters;
+        // with the peg inputs, which are computed at each evaluation.
+        let mut f = FloatNet::new(11, Inputs::Pegs);
         let mut rng = rand::rngs::SmallRng::seed_from_u64(12);
         for w in f.w2.iter_mut().flatten() {
             *w = rng.gen_range(-3.0..3.0);
@@ -839,7 +842,7 @@ pub(super) mod tests {
             let acc = net.accumulate([b.stones(0), b.stones(1)]);
             assert_eq!(
                 with,
-                (without + net.value(&acc, seat, t_me, t_opp)).clamp(-(WON - 1), WON - 1)
+                (without + net.value(&acc, seat, me | opp, t_me, t_opp)).clamp(-(WON - 1), WON - 1)
             );
         }
     }
