@@ -776,6 +776,17 @@ mod tests {
     }
 
     #[test]
+    fn the_kept_peg_network_reads() {
+        // The network of the figures in docs/four3d-results.md (issue 59),
+        // kept in the repository; not yet any agent's default.
+        let net = Net::from_json(include_str!("net-pegs-1.json")).unwrap();
+        assert_eq!(net.inputs(), Inputs::Pegs);
+        // It is not all zeros: it moves some position's value.
+        let b = replay(&[0, 0, 1, 1, 2, 2, 4, 5, 4, 5, 8, 10, 8, 10]).unwrap();
+        assert_ne!(net.value_of(&b), 0);
+    }
+
+    #[test]
     fn files_round_trip_and_bad_ones_are_refused() {
         let pegs = random_net(6, Inputs::Pegs);
         let text = pegs.to_json("test");
