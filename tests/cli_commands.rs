@@ -284,8 +284,9 @@ fn help_works_for_every_subcommand() {
     }
     let o = run(&["agents"], &[], None, LIMIT);
     assert!(
-        stdout(&o)
-            .contains("four3d: random, pmc, ucb1, uct, uct-es, uct-tactics, ab-v1, ab-v2, best"),
+        stdout(&o).contains(
+            "four3d: random, pmc, ucb1, uct, uct-es, uct-tactics, ab-v1, ab-v2, ab-v3, best"
+        ),
         "{}",
         stdout(&o)
     );
@@ -772,8 +773,8 @@ fn four3d_lab_labels_deep_trains_a_network_and_judges_it() {
         }
     }
     let lost = &report["lost"]["searches"];
-    assert!(lost["best"]["games"].as_u64().unwrap() > 0, "{report}");
-    assert!(lost["best with ab-v2+net"].is_object(), "{report}");
+    assert!(lost["ab-v3"]["games"].as_u64().unwrap() > 0, "{report}");
+    assert!(lost["ab-v3 with ab-v2+net"].is_object(), "{report}");
     // The text form names the bands and every evaluation.
     let o = ok(&[
         "four3d-lab",

@@ -223,7 +223,8 @@ pub struct JudgeArgs {
     #[arg(long, default_value = judge::DEFAULT_BANDS)]
     pub bands: String,
     /// Lab games (`four3d-lab games`) one side lost: the first ply at which `best`'s
-    /// search, and the search with each --model, calls the loser's position lost.
+    /// search without its network (`ab-v3`), and the same search with each --model and
+    /// each --net, calls the loser's position lost.
     #[arg(long, value_name = "FILE.jsonl")]
     pub lost: Option<PathBuf>,
     /// Nodes of that search (deterministic; at least what `best` searches in a 100 ms move
@@ -373,10 +374,12 @@ pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
             };
             let labelled = parallel(games.len(), a.jobs, |i| {
                 let table = Table::new(20);
+                // `best`'s search without its network, so that the labels
+                // do not depend on the network they train.
                 let deep = Best::new(BestConfig {
                     threads: 1,
                     tt_bits: 20,
-                    ..BestConfig::default()
+                    ..BestConfig::v3()
                 });
                 label_game(i, &games[i], &plan, &table, &deep)
             })?;
@@ -706,22 +709,24 @@ fn run_judge(a: &JudgeArgs) -> Result<(), CliError> {
     if let Some(path) = &a.lost {
         let games: Vec<PlayedGame> = read_jsonl(path)?;
         let decided = games.iter().filter(|g| g.winner.is_some()).count();
-        let mut searchers: Vec<(String, BestConfig)> = vec![("best".into(), BestConfig::default())];
+        // `best`'s search without its network (`ab-v3`), then with each
+        // model and each network given.
+        let mut searchers: Vec<(String, BestConfig)> = vec![("ab-v3".into(), BestConfig::v3())];
         for &(ref name, m) in &models {
             searchers.push((
-                format!("best with {name}"),
+                format!("ab-v3 with {name}"),
                 BestConfig {
                     model: Some(m),
-                    ..BestConfig::default()
+                    ..BestConfig::v3()
                 },
             ));
         }
         for &(ref name, n) in &nets {
             searchers.push((
-                format!("best with ab-v2+{name}"),
+                format!("ab-v3 with ab-v2+{name}"),
                 BestConfig {
                     net: Some(n),
-                    ..BestConfig::default()
+                    ..BestConfig::v3()
                 },
             ));
         }

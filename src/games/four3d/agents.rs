@@ -10,7 +10,8 @@
 //! | `uct-tactics` | `best` until issue 15: UCT with tactical children and playouts (win, block, never under the opponent's win) |
 //! | `ab-v1` | `best` as issue 15 left it: alpha-beta with hand weights, no solver (a baseline) |
 //! | `ab-v2` | `best` as issue 32 left it: the fitted evaluation, the solver from 26 empty cells (a baseline) |
-//! | `best` | alpha-beta with iterative deepening, a shared table and a threat evaluation (`super::best`) |
+//! | `ab-v3` | `best` before its network (issue 59): `ab-v2` with more time where the value falls (a baseline) |
+//! | `best` | alpha-beta with iterative deepening, a shared table, the fitted threat evaluation and a small network over the cells and pegs trained on solved positions (`super::best`) |
 
 use crate::games::params::{Decl, Read};
 use crate::games::AgentParams;
@@ -34,6 +35,7 @@ pub const NAMES: &[&str] = &[
     "uct-tactics",
     "ab-v1",
     "ab-v2",
+    "ab-v3",
     "best",
 ];
 
@@ -145,6 +147,7 @@ pub fn decl(name: &str) -> Result<Decl, String> {
         "uct-tactics" => uct_decl(Decl::new(name), &uct_tactics_config(), true, true),
         "ab-v1" => super::best::BestConfig::v1().decl(name),
         "ab-v2" => super::best::BestConfig::v2().decl(name),
+        "ab-v3" => super::best::BestConfig::v3().decl(name),
         "best" => super::best::BestConfig::default().decl(name),
         other => return Err(crate::games::unknown_agent("four3d", other, NAMES)),
     })
@@ -200,6 +203,14 @@ pub fn build(name: &str, params: &AgentParams, seed: u64) -> Result<Box<dyn Agen
             let cfg = BestConfig::from_params_over(params, BestConfig::v2(), name)?;
             Ok(Box::new(crate::search::Renamed {
                 name: "ab-v2",
+                inner: Box::new(super::best::Best::new(cfg)),
+            }))
+        }
+        "ab-v3" => {
+            use super::best::BestConfig;
+            let cfg = BestConfig::from_params_over(params, BestConfig::v3(), name)?;
+            Ok(Box::new(crate::search::Renamed {
+                name: "ab-v3",
                 inner: Box::new(super::best::Best::new(cfg)),
             }))
         }

@@ -102,17 +102,26 @@ pub struct BestConfig {
 }
 
 impl Default for BestConfig {
-    /// `best`: today [`BestConfig::v2`] with the time spent where the
-    /// value falls.
+    /// `best`: today [`BestConfig::v3`] with the shipped network
+    /// ([`Net::shipped`]) added to the fitted evaluation.
     fn default() -> Self {
         BestConfig {
-            fall_extends: true,
-            ..BestConfig::v2()
+            net: Some(Net::shipped()),
+            ..BestConfig::v3()
         }
     }
 }
 
 impl BestConfig {
+    /// `ab-v3`: `best` before its network (issue 59): [`BestConfig::v2`]
+    /// with the time spent where the value falls. A baseline.
+    pub fn v3() -> Self {
+        BestConfig {
+            fall_extends: true,
+            ..BestConfig::v2()
+        }
+    }
+
     /// `ab-v2`: `best` as issue 32 left it (the fitted evaluation, the
     /// solver from 26 empty cells, the predicting time manager). A
     /// baseline: spelt out here so that changes to `best` leave it alone.
@@ -242,9 +251,14 @@ impl BestConfig {
                 "eval_file",
                 "a fitted evaluation's JSON file instead of the shipped one",
             )
+            .flag(
+                "net",
+                self.net.is_some(),
+                "the shipped network (net-pegs-1.json) added to the fitted evaluation",
+            )
             .file(
                 "net_file",
-                "a network's JSON file (four3d-lab train-net) added to the fitted evaluation",
+                "a network's JSON file (four3d-lab train-net) instead of the shipped one",
             )
             .int(
                 "solve",
@@ -302,7 +316,7 @@ impl BestConfig {
             // The hand evaluation, which the fitted one replaces.
             .only_with(&HAND_WEIGHTS, "fitted", serde_json::Value::from(0))
             .only_with(&HAND_WEIGHTS, "eval_file", serde_json::Value::Null)
-            .only_with(&["net_file"], "fitted", serde_json::Value::from(1))
+            .only_with(&["net", "net_file"], "fitted", serde_json::Value::from(1))
     }
 
     /// The defaults changed by the profile's `agent_params` ([`BestConfig::decl`]).
@@ -359,6 +373,9 @@ impl BestConfig {
         }
         if let Some(m) = p.file("eval_file", Model::from_json)? {
             c.model = Some(m);
+        }
+        if let Some(f) = p.flag("net") {
+            c.net = f.then(Net::shipped);
         }
         if let Some(n) = p.file("net_file", Net::from_json)? {
             c.net = Some(n);
@@ -1012,9 +1029,25 @@ mod tests {
         let best = BestConfig::default();
         assert!(best.model.is_some() && best.solve_empties > 0 && best.predict_time);
         assert!(best.features.lmr && best.features.quiesce);
+        // `best` is `ab-v3` with the shipped network; `net` 0 gives `ab-v3`,
+        // and `ab-v3` is `ab-v2` with `fall_time`.
+        assert!(best.net.is_some() && BestConfig::v3().net.is_none());
+        let mut p = AgentParams::new();
+        p.insert("net".into(), 0.into());
+        assert_eq!(BestConfig::from_params(&p).unwrap(), BestConfig::v3());
+        p.insert("fall_time".into(), 0.into());
+        assert_eq!(BestConfig::from_params(&p).unwrap(), BestConfig::v2());
         // Every lever can be switched off by name, which gives `ab-v1`.
         let mut p = AgentParams::new();
-        for k in ["fitted", "solve", "timing", "fall_time", "lmr", "quiesce"] {
+        for k in [
+            "net",
+            "fitted",
+            "solve",
+            "timing",
+            "fall_time",
+            "lmr",
+            "quiesce",
+        ] {
             p.insert(k.into(), 0.into());
         }
         assert_eq!(BestConfig::from_params(&p).unwrap(), v1);

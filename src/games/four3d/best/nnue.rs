@@ -326,6 +326,16 @@ impl Net {
         (linear + f64::from(self.value_of(b))).clamp(-f64::from(WON - 1), f64::from(WON - 1))
     }
 
+    /// The network shipped with ladderbot (`net-pegs-1.json`, issue 59:
+    /// peg inputs, trained on solved positions), `best`'s by default.
+    pub fn shipped() -> &'static Net {
+        static SHIPPED: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
+        SHIPPED.get_or_init(|| {
+            Net::from_json(include_str!("net-pegs-1.json"))
+                .unwrap_or_else(|e| panic!("the shipped net-pegs-1.json is broken: {e}"))
+        })
+    }
+
     /// Reads the JSON form of [`Net::to_json`]; the sizes must be these,
     /// and the weights within what training allows (so that no sum can
     /// overflow).
@@ -778,8 +788,8 @@ mod tests {
     #[test]
     fn the_kept_peg_network_reads() {
         // The network of the figures in docs/four3d-results.md (issue 59),
-        // kept in the repository; not yet any agent's default.
-        let net = Net::from_json(include_str!("net-pegs-1.json")).unwrap();
+        // `best`'s by default.
+        let net = Net::shipped();
         assert_eq!(net.inputs(), Inputs::Pegs);
         // It is not all zeros: it moves some position's value.
         let b = replay(&[0, 0, 1, 1, 2, 2, 4, 5, 4, 5, 8, 10, 8, 10]).unwrap();
