@@ -190,36 +190,29 @@ pub fn build(name: &str, params: &AgentParams, seed: u64) -> Result<Box<dyn Agen
             let cfg = uct_config(&p, uct_tactics_config());
             Ok(Box::new(Uct::new(name, cfg, TacticalPolicy, seed)))
         }
-        "ab-v1" => {
-            use super::best::BestConfig;
-            let cfg = BestConfig::from_params_over(params, BestConfig::v1(), name)?;
-            Ok(Box::new(crate::search::Renamed {
-                name: "ab-v1",
-                inner: Box::new(super::best::Best::new(cfg)),
-            }))
-        }
-        "ab-v2" => {
-            use super::best::BestConfig;
-            let cfg = BestConfig::from_params_over(params, BestConfig::v2(), name)?;
-            Ok(Box::new(crate::search::Renamed {
-                name: "ab-v2",
-                inner: Box::new(super::best::Best::new(cfg)),
-            }))
-        }
-        "ab-v3" => {
-            use super::best::BestConfig;
-            let cfg = BestConfig::from_params_over(params, BestConfig::v3(), name)?;
-            Ok(Box::new(crate::search::Renamed {
-                name: "ab-v3",
-                inner: Box::new(super::best::Best::new(cfg)),
-            }))
-        }
+        "ab-v1" => baseline("ab-v1", super::best::BestConfig::v1(), params),
+        "ab-v2" => baseline("ab-v2", super::best::BestConfig::v2(), params),
+        "ab-v3" => baseline("ab-v3", super::best::BestConfig::v3(), params),
         "best" => {
             let cfg = super::best::BestConfig::from_params(params)?;
             Ok(Box::new(super::best::Best::new(cfg)))
         }
         other => Err(crate::games::unknown_agent("four3d", other, NAMES)),
     }
+}
+
+/// A kept earlier `best` (`ab-v1`, `ab-v2`, `ab-v3`): its config `base`
+/// changed by `params`, under its own name.
+fn baseline(
+    name: &'static str,
+    base: super::best::BestConfig,
+    params: &AgentParams,
+) -> Result<Box<dyn Agent<Board>>, String> {
+    let cfg = super::best::BestConfig::from_params_over(params, base, name)?;
+    Ok(Box::new(crate::search::Renamed {
+        name,
+        inner: Box::new(super::best::Best::new(cfg)),
+    }))
 }
 
 #[cfg(test)]
