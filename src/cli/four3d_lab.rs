@@ -92,6 +92,12 @@ pub struct TrainNetArgs {
     /// lowest threats on it (`pegs`).
     #[arg(long, default_value = "cells", value_parser = ["cells", "pegs"])]
     pub inputs: String,
+    /// Train on each training position's images under the grid's eight symmetries
+    /// (the mirrors in x and y and the swap of x and y), each distinct image once:
+    /// the same position on a turned board has the same value. The validation and
+    /// held-out positions are left as they are.
+    #[arg(long)]
+    pub symmetries: bool,
     /// Where to write the network (JSON; `best`'s `net_file`).
     #[arg(long, value_name = "FILE.json")]
     pub out: PathBuf,
@@ -495,13 +501,23 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
                 ("result", false, Some(r)) => r,
                 _ => s.label,
             };
-            let e = Example::new(&b, target, model, inputs);
             if s.game % a.holdout == 0 {
-                held.push(e);
+                held.push(Example::new(&b, target, model, inputs));
             } else if a.validate >= 2 && s.game % a.validate == a.validate - 1 {
-                check.push(e);
+                check.push(Example::new(&b, target, model, inputs));
+            } else if a.symmetries {
+                let mut seen: Vec<[u64; 2]> = Vec::with_capacity(8);
+                for sym in 0..8 {
+                    let image = train::replay(&train::pegs_image(sym, &s.pegs))
+                        .map_err(|e| runtime("train-net", e))?;
+                    let stones = [image.stones(0), image.stones(1)];
+                    if !seen.contains(&stones) {
+                        seen.push(stones);
+                        fit_on.push(Example::new(&image, target, model, inputs));
+                    }
+                }
             } else {
-                fit_on.push(e);
+                fit_on.push(Example::new(&b, target, model, inputs));
             }
         }
     }
@@ -563,7 +579,7 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
         },
     });
     let about = format!(
-        "trained by `ladderbot four3d-lab train-net --samples {} --holdout {} --epochs {} --validate {} --batch {} --lr {} --l2 {} --seed {} --target {} --inputs {}` on {} positions over the shipped eval-v2.json (epoch {kept_epoch} kept)",
+        "trained by `ladderbot four3d-lab train-net --samples {} --holdout {} --epochs {} --validate {} --batch {} --lr {} --l2 {} --seed {} --target {} --inputs {}{}` on {} positions over the shipped eval-v2.json (epoch {kept_epoch} kept)",
         a.samples
             .iter()
             .map(|p| p.display().to_string())
@@ -578,6 +594,7 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
         a.seed,
         a.target,
         a.inputs,
+        if a.symmetries { " --symmetries" } else { "" },
         fit_on.len()
     );
     std::fs::write(&a.out, net.quantize().to_json(&about))

@@ -71,6 +71,16 @@ pub fn replay(pegs: &[u8]) -> Result<Board, String> {
     Board::from_pegs(&pegs).map_err(|e| format!("{e:?}"))
 }
 
+/// The drops `pegs` under symmetry `s` of the grid of pegs
+/// ([`super::solve::symmetry`], 0..8; 0 leaves them as they are): the
+/// same game on a mirrored or turned board, whose every position has the
+/// value of the original's (the lines map to lines, and gravity is kept).
+pub fn pegs_image(s: u8, pegs: &[u8]) -> Vec<u8> {
+    pegs.iter()
+        .map(|&p| super::solve::symmetry::apply(s, 1u64 << (p & 15)).trailing_zeros() as u8)
+        .collect()
+}
+
 /// One labelled position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sample {
@@ -573,6 +583,62 @@ mod tests {
                 assert_eq!(s.label, expect);
             }
             assert_eq!(s.kind() == LabelKind::Result, s.result == Some(s.label));
+        }
+    }
+
+    #[test]
+    fn a_games_images_are_the_turned_boards_with_the_same_values() {
+        let agent = || {
+            super::super::Best::new(super::super::BestConfig {
+                threads: 1,
+                tt_bits: 14,
+                ..super::super::BestConfig::v1()
+            })
+        };
+        let g = self_play_game(&mut agent(), 500, &[], 6, 9, 2).unwrap();
+        let end = replay(&g.pegs).unwrap();
+        let mut distinct = std::collections::HashSet::new();
+        for s in 0..8u8 {
+            let image = pegs_image(s, &g.pegs);
+            let b = replay(&image).unwrap();
+            // Each seat's beads are the original's mapped cell by cell.
+            for seat in 0..2 {
+                assert_eq!(
+                    b.stones(seat),
+                    super::super::solve::symmetry::apply(s, end.stones(seat))
+                );
+            }
+            // The same side has a line, so the game ends the same way.
+            for seat in 0..2 {
+                assert_eq!(
+                    super::super::solve::has_line(b.stones(seat)),
+                    super::super::solve::has_line(end.stones(seat))
+                );
+            }
+            distinct.insert(image);
+        }
+        assert_eq!(pegs_image(0, &g.pegs), g.pegs);
+        assert!(distinct.len() > 1, "the images differ from the game");
+        // Turned endgames of real games keep their solved values.
+        let small: Vec<Endgame> = shipped_endgames()
+            .into_iter()
+            .filter(|e| e.empties() <= 8)
+            .collect();
+        assert!(
+            small.len() >= 8,
+            "{} endgames of 8 empty cells",
+            small.len()
+        );
+        for e in &small {
+            let b = e.board();
+            let (me, opp) = sides(&b);
+            let mut n = 0;
+            let v = plain_solve(me, opp, &mut n);
+            for s in 1..8u8 {
+                let apply = |x| super::super::solve::symmetry::apply(s, x);
+                let mut n = 0;
+                assert_eq!(plain_solve(apply(me), apply(opp), &mut n), v);
+            }
         }
     }
 
