@@ -42,14 +42,20 @@ fn ladderbot(args: &[&str]) -> serde_json::Value {
 /// measured in the same run (interleaved samples, medians), after checking
 /// that both sides measured something.
 fn bench_ratio(name: &str) -> f64 {
+    bench_ratio_of(name, 3, "0.2")
+}
+
+/// [`bench_ratio`] over `samples` interleaved samples of `seconds` each:
+/// more of them where a ratio is noisy (a median of three is one sample).
+fn bench_ratio_of(name: &str, samples: usize, seconds: &str) -> f64 {
     let r = ladderbot(&[
         "bench",
         name,
         "--json",
         "--seconds",
-        "0.2",
+        seconds,
         "--samples",
-        "3",
+        &samples.to_string(),
     ]);
     assert_eq!(r["bench"], name, "{r}");
     let (fast, reference, ratio) = (
@@ -108,8 +114,10 @@ fn puyo_best_values_more_fields_than_beam_v1() {
     // docs/puyo-results.md (issue 49): best's two threads value about twice
     // beam-v1's fields per second at the same 35 ms budget. The floor is
     // well under that and above what one thread can do: a best that lost
-    // its second thread (or stopped searching) is at 1.0x or below.
-    let ratio = bench_ratio("puyo-best");
+    // its second thread (or stopped searching) is at 1.0x or below. Two
+    // threads against one are the noisiest ratio here (1.2x to 2.0x in
+    // medians of three samples on a quiet machine), so seven samples.
+    let ratio = bench_ratio_of("puyo-best", 7, "0.3");
     assert!(ratio >= 1.3, "puyo-best: {ratio:.2}x, claimed about 2x");
 }
 
