@@ -664,6 +664,54 @@ fn four3d_lab_labels_deep_trains_a_network_and_judges_it() {
     // Game 0 starts from the first opening of the suite (`11 11`).
     assert_eq!(games[0]["pegs"][0], 11);
     assert_eq!(games[0]["pegs"][1], 11);
+    assert!(games.iter().all(|g| g.get("explored").is_none()));
+    // Exploratory drops: each game records its plies, inside the span.
+    let o = ok(&[
+        "four3d-lab",
+        "selfplay",
+        "--agent",
+        "best",
+        "--random-plies",
+        "1",
+        "--explore",
+        "2",
+        "--explore-plies",
+        "6-9",
+        "--games",
+        "3",
+        "--nodes",
+        "300",
+        "--out",
+        "explored.jsonl",
+    ]);
+    assert!(stderr(&o).contains("6 exploratory drops"), "{}", stderr(&o));
+    for g in lines("explored.jsonl") {
+        let plies: Vec<u64> = g["explored"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_u64().unwrap())
+            .collect();
+        assert_eq!(plies.len(), 2, "{g}");
+        assert!(plies.iter().all(|p| (6..=9).contains(p)), "{g}");
+    }
+    for span in ["9-6", "6", "six-9"] {
+        let o = run(
+            &[
+                "four3d-lab",
+                "selfplay",
+                "--explore-plies",
+                span,
+                "--out",
+                "x.jsonl",
+            ],
+            &[],
+            Some(d),
+            LIMIT,
+        );
+        assert_eq!(o.status.code(), Some(2), "{span}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--explore-plies"), "{}", stderr(&o));
+    }
     let o = ok(&[
         "four3d-lab",
         "label",

@@ -120,6 +120,16 @@ pub struct SelfplayArgs {
     /// Random drops at the start of every game (after its opening, with --openings).
     #[arg(long, default_value_t = 4)]
     pub random_plies: u32,
+    /// Exploratory drops per game in the middle of the game, at plies drawn from
+    /// --explore-plies: at each a random drop among the tactically sound ones
+    /// (the win, else the forced blocks, else the drops that hand over no win)
+    /// instead of the agent's move, so that the later positions leave the
+    /// agent's own line (0: none; the other drops of a game are unchanged).
+    #[arg(long, default_value_t = 0)]
+    pub explore: u32,
+    /// The plies (FROM-TO, inclusive) the exploratory drops are drawn from.
+    #[arg(long, default_value = "16-30", value_name = "FROM-TO", value_parser = parse_ply_span)]
+    pub explore_plies: (u32, u32),
     /// Start game i from opening i mod n of this suite (the format of
     /// openings/four3d.txt), then the random drops.
     #[arg(long, value_name = "FILE")]
@@ -333,6 +343,23 @@ fn params_of(list: &[String]) -> Result<AgentParams, CliError> {
     Ok(p)
 }
 
+/// A span of plies `FROM-TO` (inclusive, FROM <= TO).
+fn parse_ply_span(s: &str) -> Result<(u32, u32), String> {
+    let (a, b) = s
+        .split_once('-')
+        .ok_or_else(|| format!("`{s}` is not FROM-TO"))?;
+    let num = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("`{t}` in `{s}` is not a ply"))
+    };
+    let (a, b) = (num(a)?, num(b)?);
+    if a > b {
+        return Err(format!("`{s}`: FROM is after TO"));
+    }
+    Ok((a, b))
+}
+
 pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
     match args.command {
         LabCommand::Selfplay(a) => {
@@ -351,6 +378,11 @@ pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
                     a.nodes,
                     &openings[i % openings.len()],
                     a.random_plies,
+                    train::Explore {
+                        drops: a.explore,
+                        from: a.explore_plies.0,
+                        to: a.explore_plies.1,
+                    },
                     a.seed,
                     i as u64,
                 )
@@ -360,12 +392,14 @@ pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
                 .map(|g| serde_json::to_string(g).unwrap_or_default());
             write_lines(&a.out, lines)?;
             let wins = [0, 1].map(|s| games.iter().filter(|g| g.winner == Some(s)).count());
+            let explored: usize = games.iter().map(|g| g.explored.len()).sum();
             eprintln!(
-                "four3d-lab selfplay: {} games, first player won {}, second {}, drawn {}",
+                "four3d-lab selfplay: {} games, first player won {}, second {}, drawn {}; {} exploratory drops",
                 games.len(),
                 wins[0],
                 wins[1],
-                games.len() - wins[0] - wins[1]
+                games.len() - wins[0] - wins[1],
+                explored
             );
             Ok(())
         }
@@ -892,6 +926,7 @@ fn run_games(a: &GamesArgs) -> Result<(), CliError> {
         games.push(PlayedGame {
             pegs,
             winner: r.winner.map(|w| w as u8),
+            explored: vec![],
         });
     }
     write_lines(

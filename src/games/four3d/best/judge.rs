@@ -267,6 +267,7 @@ mod tests {
         let game = PlayedGame {
             pegs: vec![0, 1, 2, 3, 4, 5, 6, 7],
             winner: Some(0),
+            explored: vec![],
         };
         // The loser (seat 1) moves at odd plies; the search calls it lost
         // from ply 4 on (a share of 0.1), but ply 4 is the winner's move.

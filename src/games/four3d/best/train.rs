@@ -19,6 +19,7 @@ use super::search::{root_moves, RootMoves, WIN, WON};
 use super::solve::Levers;
 use super::threats::threats;
 use super::tt::Table;
+use crate::games::four3d::tactics::{candidate_cells, random_peg_of};
 use crate::games::four3d::{Board, Peg};
 use crate::search::{logistic, Agent, Game, Limits, SearchClock};
 
@@ -27,22 +28,63 @@ use crate::search::{logistic, Agent, Game, Limits, SearchClock};
 pub struct PlayedGame {
     pub pegs: Vec<u8>,
     pub winner: Option<u8>,
+    /// The plies of its exploratory drops ([`Explore`]), if any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub explored: Vec<u32>,
+}
+
+/// Exploratory drops in the middle of a self-play game, so that its later
+/// positions leave the line the agent would choose against itself:
+/// `drops` plies drawn without repeat from `from..=to` (from a generator of
+/// their own, so that the rest of the game's randomness is unchanged), at
+/// each a uniformly random drop among the tactically sound ones (the win if
+/// there is one, else the forced blocks, else the drops that do not put a
+/// bead under the opponent's winning cell) instead of the agent's move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Explore {
+    pub drops: u32,
+    pub from: u32,
+    pub to: u32,
+}
+
+impl Explore {
+    /// The plies to explore in game `index` of a series seeded by `seed`, in
+    /// order.
+    pub fn plies(&self, seed: u64, index: u64) -> Vec<u32> {
+        if self.drops == 0 || self.to < self.from {
+            return Vec::new();
+        }
+        let mut rng = SmallRng::seed_from_u64(
+            seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x5851_f42d_4c95_7f2d,
+        );
+        let span = (self.to - self.from + 1) as usize;
+        let k = (self.drops as usize).min(span);
+        let mut plies: Vec<u32> = rand::seq::index::sample(&mut rng, span, k)
+            .into_iter()
+            .map(|i| self.from + i as u32)
+            .collect();
+        plies.sort_unstable();
+        plies
+    }
 }
 
 /// Plays game `index` of a self-play series: the drops of `start` (an
 /// opening: legal drops that do not end the game), `random_plies` random
 /// drops (from a generator seeded by `seed` and `index`), then `agent`
 /// against a copy of itself at `nodes` nodes a move, both sides the same
-/// agent.
+/// agent, but for the exploratory drops of `explore`.
 pub fn self_play_game(
     agent: &mut dyn Agent<Board>,
     nodes: u64,
     start: &[u8],
     random_plies: u32,
+    explore: Explore,
     seed: u64,
     index: u64,
 ) -> Result<PlayedGame, String> {
     let mut rng = SmallRng::seed_from_u64(seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let explore_at = explore.plies(seed, index);
+    let mut explored = Vec::new();
     let stop = AtomicBool::new(false);
     agent.new_game();
     let mut b = replay(start)?;
@@ -55,6 +97,9 @@ pub fn self_play_game(
         let mv = if b.ply() < random_until {
             let m = b.legal_moves();
             m[rng.gen_range(0..m.len())]
+        } else if explore_at.contains(&b.ply()) {
+            explored.push(b.ply());
+            random_peg_of(candidate_cells(&b), &mut rng)
         } else {
             agent.select(&b, &Limits::playouts(nodes), &stop).mv
         };
@@ -62,7 +107,11 @@ pub fn self_play_game(
         b.play(mv);
     }
     let winner = b.outcome().and_then(|o| o.winner()).map(|s| s as u8);
-    Ok(PlayedGame { pegs, winner })
+    Ok(PlayedGame {
+        pegs,
+        winner,
+        explored,
+    })
 }
 
 /// The position after the first `n` drops of `pegs`.
@@ -485,6 +534,75 @@ pub fn pick_endgames(
 mod tests {
     use super::*;
     use crate::games::four3d::best::solve::plain_solve;
+    use crate::games::four3d::best::{Best, BestConfig};
+    use crate::games::four3d::tactics::pegs_of;
+
+    /// `best` on one thread with a small table, else as `config`.
+    fn small_agent(config: BestConfig) -> Best {
+        Best::new(BestConfig {
+            threads: 1,
+            tt_bits: 14,
+            ..config
+        })
+    }
+
+    #[test]
+    fn exploratory_drops_leave_the_agents_line_at_their_plies_only() {
+        let agent = || small_agent(BestConfig::v1());
+        let explore = Explore {
+            drops: 3,
+            from: 10,
+            to: 20,
+        };
+        let mut left = 0;
+        for index in 0..4 {
+            let plain =
+                self_play_game(&mut agent(), 500, &[], 4, Explore::default(), 5, index).unwrap();
+            let g = self_play_game(&mut agent(), 500, &[], 4, explore, 5, index).unwrap();
+            assert_eq!(
+                g,
+                self_play_game(&mut agent(), 500, &[], 4, explore, 5, index).unwrap(),
+                "deterministic"
+            );
+            assert!(plain.explored.is_empty());
+            assert!(g.pegs.len() > 21, "{:?}", g.pegs);
+            // Three distinct plies of the span, the ones the plan draws.
+            assert_eq!(g.explored, explore.plies(5, index));
+            assert_eq!(g.explored.len(), 3);
+            assert!(g.explored.windows(2).all(|w| w[0] < w[1]));
+            assert!(g.explored.iter().all(|p| (10..=20).contains(p)));
+            // Until the first of them the game is the plain one (the random
+            // start is unchanged)...
+            let first = g.explored[0] as usize;
+            assert_eq!(g.pegs[..first], plain.pegs[..first]);
+            // ...and each is a sound drop of its position.
+            for &p in &g.explored {
+                let b = replay(&g.pegs[..p as usize]).unwrap();
+                let sound = pegs_of(candidate_cells(&b));
+                assert!(sound.contains(&Peg(g.pegs[p as usize])), "ply {p}");
+            }
+            left += usize::from(g.pegs != plain.pegs);
+        }
+        assert!(
+            left >= 2,
+            "the exploration left the line in {left} of 4 games"
+        );
+        // No drops, or an empty span: nothing explored.
+        assert!(Explore::default().plies(5, 0).is_empty());
+        let backwards = Explore {
+            drops: 2,
+            from: 20,
+            to: 10,
+        };
+        assert!(backwards.plies(5, 0).is_empty());
+        // More drops than plies: each ply of the span once.
+        let all = Explore {
+            drops: 9,
+            from: 30,
+            to: 33,
+        };
+        assert_eq!(all.plies(5, 0), vec![30, 31, 32, 33]);
+    }
 
     #[test]
     fn the_deep_set_has_eight_live_positions_at_each_depth() {
@@ -521,17 +639,11 @@ mod tests {
     #[test]
     fn labels_follow_solves_late_and_results_early() {
         // A fresh agent per game (its table is kept from game to game).
-        let agent = || {
-            super::super::Best::new(super::super::BestConfig {
-                threads: 1,
-                tt_bits: 14,
-                ..super::super::BestConfig::v1()
-            })
-        };
-        let g = self_play_game(&mut agent(), 2000, &[], 4, 1, 0).unwrap();
+        let agent = || small_agent(BestConfig::v1());
+        let g = self_play_game(&mut agent(), 2000, &[], 4, Explore::default(), 1, 0).unwrap();
         assert_eq!(
             g,
-            self_play_game(&mut agent(), 2000, &[], 4, 1, 0).unwrap(),
+            self_play_game(&mut agent(), 2000, &[], 4, Explore::default(), 1, 0).unwrap(),
             "deterministic"
         );
         let table = Table::new(16);
@@ -588,14 +700,8 @@ mod tests {
 
     #[test]
     fn a_games_images_are_the_turned_boards_with_the_same_values() {
-        let agent = || {
-            super::super::Best::new(super::super::BestConfig {
-                threads: 1,
-                tt_bits: 14,
-                ..super::super::BestConfig::v1()
-            })
-        };
-        let g = self_play_game(&mut agent(), 500, &[], 6, 9, 2).unwrap();
+        let agent = || small_agent(BestConfig::v1());
+        let g = self_play_game(&mut agent(), 500, &[], 6, Explore::default(), 9, 2).unwrap();
         let end = replay(&g.pegs).unwrap();
         let mut distinct = std::collections::HashSet::new();
         for s in 0..8u8 {
@@ -644,18 +750,13 @@ mod tests {
 
     #[test]
     fn an_opening_starts_the_game_and_deep_searches_label_the_middle() {
-        let agent = || {
-            super::super::Best::new(super::super::BestConfig {
-                threads: 1,
-                tt_bits: 14,
-                ..super::super::BestConfig::default()
-            })
-        };
-        let g = self_play_game(&mut agent(), 1000, &[5, 10, 0], 2, 7, 3).unwrap();
+        let agent = || small_agent(BestConfig::default());
+        let g =
+            self_play_game(&mut agent(), 1000, &[5, 10, 0], 2, Explore::default(), 7, 3).unwrap();
         assert_eq!(&g.pegs[..3], &[5, 10, 0]);
         // An opening that ends the game or holds an illegal drop is refused.
         let five = [0u8, 0, 0, 0, 0];
-        assert!(self_play_game(&mut agent(), 10, &five, 0, 1, 0).is_err());
+        assert!(self_play_game(&mut agent(), 10, &five, 0, Explore::default(), 1, 0).is_err());
         let plan = LabelPlan {
             solve_empties: 8,
             max_nodes: 1_000_000,
