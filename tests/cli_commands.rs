@@ -285,7 +285,7 @@ fn help_works_for_every_subcommand() {
     let o = run(&["agents"], &[], None, LIMIT);
     assert!(
         stdout(&o).contains(
-            "four3d: random, pmc, ucb1, uct, uct-es, uct-tactics, ab-v1, ab-v2, ab-v3, best"
+            "four3d: random, pmc, ucb1, uct, uct-es, uct-tactics, ab-v1, ab-v2, ab-v3, ab-v4, best"
         ),
         "{}",
         stdout(&o)

@@ -11,6 +11,7 @@
 //! | `ab-v1` | `best` as issue 15 left it: alpha-beta with hand weights, no solver (a baseline) |
 //! | `ab-v2` | `best` as issue 32 left it: the fitted evaluation, the solver from 26 empty cells (a baseline) |
 //! | `ab-v3` | `best` before its network (issue 59): `ab-v2` with more time where the value falls (a baseline) |
+//! | `ab-v4` | `best` before its search's numbers were tuned (issue 59): `ab-v3` with the network (a baseline) |
 //! | `best` | alpha-beta with iterative deepening, a shared table, the fitted threat evaluation and a small network over the cells and pegs trained on solved positions (`super::best`) |
 
 use crate::games::params::{Decl, Read};
@@ -36,6 +37,7 @@ pub const NAMES: &[&str] = &[
     "ab-v1",
     "ab-v2",
     "ab-v3",
+    "ab-v4",
     "best",
 ];
 
@@ -148,6 +150,7 @@ pub fn decl(name: &str) -> Result<Decl, String> {
         "ab-v1" => super::best::BestConfig::v1().decl(name),
         "ab-v2" => super::best::BestConfig::v2().decl(name),
         "ab-v3" => super::best::BestConfig::v3().decl(name),
+        "ab-v4" => super::best::BestConfig::v4().decl(name),
         "best" => super::best::BestConfig::default().decl(name),
         other => return Err(crate::games::unknown_agent("four3d", other, NAMES)),
     })
@@ -193,6 +196,7 @@ pub fn build(name: &str, params: &AgentParams, seed: u64) -> Result<Box<dyn Agen
         "ab-v1" => baseline("ab-v1", super::best::BestConfig::v1(), params),
         "ab-v2" => baseline("ab-v2", super::best::BestConfig::v2(), params),
         "ab-v3" => baseline("ab-v3", super::best::BestConfig::v3(), params),
+        "ab-v4" => baseline("ab-v4", super::best::BestConfig::v4(), params),
         "best" => {
             let cfg = super::best::BestConfig::from_params(params)?;
             Ok(Box::new(super::best::Best::new(cfg)))
@@ -201,7 +205,7 @@ pub fn build(name: &str, params: &AgentParams, seed: u64) -> Result<Box<dyn Agen
     }
 }
 
-/// A kept earlier `best` (`ab-v1`, `ab-v2`, `ab-v3`): its config `base`
+/// A kept earlier `best` (`ab-v1` to `ab-v4`): its config `base`
 /// changed by `params`, under its own name.
 fn baseline(
     name: &'static str,

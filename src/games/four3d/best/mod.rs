@@ -31,7 +31,7 @@ use std::time::Duration;
 use self::eval::Weights;
 use self::fitted::Model;
 use self::nnue::Net;
-use self::search::{root_moves, Features, RootMove, RootMoves, Worker, WON};
+use self::search::{root_moves, Features, Knobs, RootMove, RootMoves, Worker, WON};
 use self::tt::Table;
 use super::{Board, Peg};
 use crate::games::params::Decl;
@@ -43,6 +43,14 @@ use crate::search::{Agent, Decision, Game, Limits, SearchClock};
 pub struct BestConfig {
     pub weights: Weights,
     pub features: Features,
+    /// The search's numbers that `tune` moves ([`Knobs`]).
+    pub knobs: Knobs,
+    /// The share of a move's time (or node budget) the solver may use
+    /// before the search takes over, in percent ([`SOLVE_SHARE`]).
+    pub solve_share: u32,
+    /// A fall of the best move's value (in evaluation units) that makes
+    /// the move unclear ([`FALL`]).
+    pub fall: i32,
     /// Search threads (Lazy SMP): 1 is deterministic under a node budget.
     pub threads: usize,
     /// Deepest iteration, in plies.
@@ -57,6 +65,9 @@ pub struct BestConfig {
     /// Try the exact solver first when at most this many cells are empty
     /// (0: never).
     pub solve_empties: i32,
+    /// With a deadline, try the solver earlier when the move's time makes
+    /// a proof likely ([`solve_reach`]): off until a match accepts it.
+    pub solve_reach: bool,
     /// Start an iteration only when it is likely to finish, and spend
     /// less on clear moves (else: start one only in the first half of the
     /// soft limit, as `ab-v1`).
@@ -102,17 +113,38 @@ pub struct BestConfig {
 }
 
 impl Default for BestConfig {
-    /// `best`: today [`BestConfig::v3`] with the shipped network
-    /// ([`Net::shipped`]) added to the fitted evaluation.
+    /// `best`: [`BestConfig::v4`] with the search's numbers tuned (issue
+    /// 59: `tune` at 30 ms a move, accepted by SPRT at 30 ms and at 100 ms,
+    /// docs/four3d-results.md): the network at 63 percent, two more plies
+    /// of quiescence, the solver from 25 empty cells with 64 percent of
+    /// the move, a fall of 24 makes a move unclear.
     fn default() -> Self {
+        let v4 = BestConfig::v4();
         BestConfig {
-            net: Some(Net::shipped()),
-            ..BestConfig::v3()
+            knobs: Knobs {
+                net_percent: 63,
+                quiesce_plies: 10,
+                ..v4.knobs
+            },
+            solve_empties: 25,
+            solve_share: 64,
+            fall: 24,
+            ..v4
         }
     }
 }
 
 impl BestConfig {
+    /// `ab-v4`: `best` before its search's numbers were tuned (issue 59):
+    /// [`BestConfig::v3`] with the shipped network ([`Net::shipped`]) added
+    /// to the fitted evaluation. A baseline.
+    pub fn v4() -> Self {
+        BestConfig {
+            net: Some(Net::shipped()),
+            ..BestConfig::v3()
+        }
+    }
+
     /// `ab-v3`: `best` before its network (issue 59): [`BestConfig::v2`]
     /// with the time spent where the value falls. A baseline.
     pub fn v3() -> Self {
@@ -129,12 +161,16 @@ impl BestConfig {
         BestConfig {
             weights: Weights::default(),
             features: Features::default(),
+            knobs: Knobs::default(),
+            solve_share: SOLVE_SHARE,
+            fall: FALL,
             threads: 2,
             max_depth: 64,
             tt_bits: 21,
             model: Some(Model::shipped()),
             net: None,
             solve_empties: 26,
+            solve_reach: false,
             predict_time: true,
             fall_extends: false,
             fill_time: false,
@@ -267,6 +303,53 @@ impl BestConfig {
                 2,
                 "empty cells from which the exact solver is tried (0: never)",
             )
+            .flag(
+                "solve_reach",
+                self.solve_reach,
+                "the solver tried earlier when the move's time makes a proof likely",
+            )
+            .int(
+                "solve_share",
+                u64::from(self.solve_share),
+                5..=100,
+                5,
+                "percent of a move's time the solver may use before the search takes over",
+            )
+            .int(
+                "lmr_from",
+                self.knobs.lmr_from as u64,
+                1..=16,
+                1,
+                "with lmr: late moves are reduced from this move of the order",
+            )
+            .int(
+                "lmr_deep_from",
+                self.knobs.lmr_deep_from as u64,
+                1..=16,
+                1,
+                "with lmr: reduced two plies from this move (depth 6 or more)",
+            )
+            .int(
+                "quiesce_plies",
+                self.knobs.quiesce_plies.max(0) as u64,
+                0..=32,
+                1,
+                "with quiesce: plies of forcing threats the quiescence search follows",
+            )
+            .int(
+                "net_percent",
+                self.knobs.net_percent.max(0) as u64,
+                0..=400,
+                10,
+                "the network's correction is added at this many percent",
+            )
+            .int(
+                "fall",
+                self.fall.max(0) as u64,
+                0..=1000,
+                5,
+                "a fall of the best move's value (evaluation units) that makes it unclear",
+            )
             .flag("timing", self.predict_time, "the predicting time manager")
             .flag(
                 "fall_time",
@@ -316,7 +399,17 @@ impl BestConfig {
             // The hand evaluation, which the fitted one replaces.
             .only_with(&HAND_WEIGHTS, "fitted", serde_json::Value::from(0))
             .only_with(&HAND_WEIGHTS, "eval_file", serde_json::Value::Null)
-            .only_with(&["net", "net_file"], "fitted", serde_json::Value::from(1))
+            .only_with(
+                &["net", "net_file", "net_percent"],
+                "fitted",
+                serde_json::Value::from(1),
+            )
+            .only_with(
+                &["lmr_from", "lmr_deep_from"],
+                "lmr",
+                serde_json::Value::from(1),
+            )
+            .only_with(&["quiesce_plies"], "quiesce", serde_json::Value::from(1))
     }
 
     /// The defaults changed by the profile's `agent_params` ([`BestConfig::decl`]).
@@ -383,6 +476,27 @@ impl BestConfig {
         if let Some(e) = p.u64("solve") {
             c.solve_empties = e as i32;
         }
+        if let Some(r) = p.flag("solve_reach") {
+            c.solve_reach = r;
+        }
+        if let Some(v) = p.u64("solve_share") {
+            c.solve_share = v as u32;
+        }
+        if let Some(v) = p.u64("lmr_from") {
+            c.knobs.lmr_from = v as usize;
+        }
+        if let Some(v) = p.u64("lmr_deep_from") {
+            c.knobs.lmr_deep_from = v as usize;
+        }
+        if let Some(v) = p.u64("quiesce_plies") {
+            c.knobs.quiesce_plies = v as i32;
+        }
+        if let Some(v) = p.u64("net_percent") {
+            c.knobs.net_percent = v as i32;
+        }
+        if let Some(v) = p.u64("fall") {
+            c.fall = v as i32;
+        }
         if let Some(t) = p.flag("timing") {
             c.predict_time = t;
         }
@@ -442,6 +556,8 @@ struct Timing {
     predict: bool,
     fall_extends: bool,
     fill: bool,
+    /// The fall that makes a move unclear ([`BestConfig::fall`]).
+    fall: i32,
 }
 
 /// Iterative deepening from `first_depth` over `cells` (the root's moves,
@@ -468,6 +584,7 @@ fn deepen(
         predict,
         fall_extends,
         fill,
+        fall,
     } = timing;
     let empties = (64 - (me | opp).count_ones()) as i32;
     let mut moves: Vec<RootMove> = cells
@@ -501,7 +618,7 @@ fn deepen(
             break;
         };
         let changed = best.is_some_and(|b| b.cell != it.cell);
-        let fell = best.is_some_and(|b| it.value < b.value - FALL);
+        let fell = best.is_some_and(|b| it.value < b.value - fall);
         best = Some(Found {
             cell: it.cell,
             value: it.value,
@@ -533,7 +650,7 @@ fn deepen(
 pub const CLEAR_SHARE: f64 = 0.7;
 
 /// A fall of the best move's value (in evaluation units) that makes the
-/// move unclear.
+/// move unclear: [`BestConfig::fall`]'s default.
 pub const FALL: i32 = 30;
 
 /// Whether the next iteration is likely to finish in the share of the
@@ -661,12 +778,18 @@ impl Best {
         };
         let empties = 64 - (me | opp).count_ones() as i32;
         let mut spent = 0u64;
-        if empties <= self.cfg.solve_empties {
+        let share = f64::from(self.cfg.solve_share) / 100.0;
+        let reach = if self.cfg.solve_reach {
+            solve_reach(self.cfg.solve_empties, limits, share)
+        } else {
+            self.cfg.solve_empties
+        };
+        if empties <= reach {
             let (solved, nodes) = solve::RootSolve {
                 table: &self.table,
                 helpers,
-                limits: &share_of(limits, SOLVE_SHARE),
-                helper_limits: &share_of(&helper_limits, SOLVE_SHARE),
+                limits: &share_of(limits, share),
+                helper_limits: &share_of(&helper_limits, share),
                 stop,
                 levers: solve::Levers {
                     zugzwang: self.cfg.zugzwang,
@@ -697,6 +820,7 @@ impl Best {
         let clock = SearchClock::new(&limits, stop);
         let (model, net) = (self.cfg.model, self.cfg.net);
         let mut main = Worker::new(self.cfg.weights, self.cfg.features, &self.table, clock)
+            .with_knobs(self.cfg.knobs)
             .with_model(model)
             .with_net(net);
         let max_depth = self.cfg.max_depth;
@@ -708,6 +832,7 @@ impl Best {
                     predict,
                     fall_extends: self.cfg.fall_extends,
                     fill: self.cfg.fill_time,
+                    fall: self.cfg.fall,
                 };
                 deepen(&mut main, me, opp, cells, 1, max_depth, timing)
             },
@@ -715,6 +840,7 @@ impl Best {
                 let clock = SearchClock::new(&helper_limits, halt);
                 let cfg = &self.cfg;
                 let mut w = Worker::new(cfg.weights, cfg.features, &self.table, clock)
+                    .with_knobs(cfg.knobs)
                     .with_model(model)
                     .with_net(net);
                 // Helpers start deeper, and each sees the root moves in a
@@ -745,8 +871,47 @@ impl Best {
 }
 
 /// The share of a move's time (or node budget) the solver may use before
-/// the search takes over.
-pub const SOLVE_SHARE: f64 = 0.6;
+/// the search takes over, in percent: [`BestConfig::solve_share`]'s
+/// default.
+pub const SOLVE_SHARE: u32 = 60;
+
+/// The median time of a solve at 27 to 32 empty cells, in milliseconds:
+/// the bench of positions from real games at 28, 30 and 32
+/// (`ladderbot bench four3d-solve-deep`, one thread, this project's
+/// 2-core machine: 331, 1,379 and 3,690 ms), the odd counts between them
+/// and 27 by the geometric mean (26 taken as a quarter of 28).
+const SOLVE_MEDIAN_MS: [(i32, u64); 6] = [
+    (27, 165),
+    (28, 330),
+    (29, 675),
+    (30, 1_380),
+    (31, 2_260),
+    (32, 3_700),
+];
+
+/// Where the solver is tried with `solve_reach` on: from `base` empty
+/// cells, or from the most up to 32 whose median solve fits in `share` of
+/// the move's soft limit (a proof at least as likely as not in the time
+/// the solver is given). Without a deadline (a node budget), `base`.
+pub fn solve_reach(base: i32, limits: &Limits, share: f64) -> i32 {
+    let Some(d) = limits.deadline else {
+        return base;
+    };
+    if base <= 0 {
+        return base;
+    }
+    let budget = d
+        .soft
+        .min(d.hard)
+        .saturating_duration_since(d.start)
+        .mul_f64(share);
+    SOLVE_MEDIAN_MS
+        .iter()
+        .filter(|&&(e, ms)| e > base && budget >= Duration::from_millis(ms))
+        .map(|&(e, _)| e)
+        .max()
+        .unwrap_or(base)
+}
 
 /// `limits` cut to `share` of their time (soft and hard) and nodes.
 fn share_of(limits: &Limits, share: f64) -> Limits {
@@ -1029,10 +1194,21 @@ mod tests {
         let best = BestConfig::default();
         assert!(best.model.is_some() && best.solve_empties > 0 && best.predict_time);
         assert!(best.features.lmr && best.features.quiesce);
-        // `best` is `ab-v3` with the shipped network; `net` 0 gives `ab-v3`,
-        // and `ab-v3` is `ab-v2` with `fall_time`.
+        // `best` is `ab-v4` with the tuned numbers, `ab-v4` is `ab-v3` with
+        // the shipped network; `net` 0 gives `ab-v3`, and `ab-v3` is
+        // `ab-v2` with `fall_time`.
         assert!(best.net.is_some() && BestConfig::v3().net.is_none());
         let mut p = AgentParams::new();
+        for (k, v) in [
+            ("net_percent", 100),
+            ("quiesce_plies", 8),
+            ("solve", 26),
+            ("solve_share", 60),
+            ("fall", 30),
+        ] {
+            p.insert(k.into(), v.into());
+        }
+        assert_eq!(BestConfig::from_params(&p).unwrap(), BestConfig::v4());
         p.insert("net".into(), 0.into());
         assert_eq!(BestConfig::from_params(&p).unwrap(), BestConfig::v3());
         p.insert("fall_time".into(), 0.into());
@@ -1049,6 +1225,15 @@ mod tests {
             "quiesce",
         ] {
             p.insert(k.into(), 0.into());
+        }
+        // and the tuned numbers back at their old values.
+        for (k, v) in [
+            ("solve_share", 60),
+            ("fall", 30),
+            ("net_percent", 100),
+            ("quiesce_plies", 8),
+        ] {
+            p.insert(k.into(), v.into());
         }
         assert_eq!(BestConfig::from_params(&p).unwrap(), v1);
         // The solver's zugzwang bounds: off in every shipped agent, on by name.
@@ -1075,6 +1260,108 @@ mod tests {
         assert!(c.root_split && c.tt_buckets && c.solve_symmetry && c.solve_etc && c.solve_wdl);
         assert!(c.split_below && c.fill_time);
         assert!(Best::new(c).table.has_buckets());
+    }
+
+    /// Issue 59's search numbers (`tune`'s parameters): each is read, and
+    /// at the edge where it turns its lever off the search is exactly the
+    /// search with the lever off (the same moves, the same node counts).
+    #[test]
+    fn the_search_numbers_are_read_and_their_edges_are_the_levers_off() {
+        assert_eq!(
+            BestConfig::from_params(&AgentParams::new()).unwrap(),
+            BestConfig::default()
+        );
+        let stop = AtomicBool::new(false);
+        let positions = [
+            Board::from_pegs(&[Peg(0), Peg(5), Peg(10), Peg(6)]).unwrap(),
+            Board::from_pegs(&[Peg(5), Peg(6), Peg(9), Peg(10), Peg(5), Peg(0), Peg(15)]).unwrap(),
+            Board::from_pegs(&[
+                Peg(3),
+                Peg(3),
+                Peg(12),
+                Peg(6),
+                Peg(9),
+                Peg(6),
+                Peg(5),
+                Peg(10),
+            ])
+            .unwrap(),
+        ];
+        // To a fixed depth, so that the node counts show the tree searched.
+        let limits = Limits::playouts(20_000_000);
+        let run = |params: &[(&str, u64)]| -> Vec<Decision<Peg>> {
+            let mut params = params.to_vec();
+            params.push(("depth", 7));
+            let mut agent = one_thread(&params);
+            positions
+                .iter()
+                .map(|pos| {
+                    agent.clear_table();
+                    agent.select(pos, &limits, &stop)
+                })
+                .collect()
+        };
+        let plain = run(&[]);
+        // The network at 0 percent is no network; its default is `best`.
+        assert_eq!(run(&[("net_percent", 0)]), run(&[("net", 0)]));
+        let net_percent = BestConfig::default().knobs.net_percent as u64;
+        assert_eq!(run(&[("net_percent", net_percent)]), plain);
+        assert_ne!(run(&[("net_percent", 300)]), plain);
+        // Reductions from the 16th move (the last) are no reductions.
+        assert_eq!(run(&[("lmr_from", 16)]), run(&[("lmr", 0)]));
+        assert_ne!(run(&[("lmr_from", 1)]), plain);
+        assert_ne!(run(&[("lmr_deep_from", 3)]), plain);
+        assert_ne!(run(&[("quiesce_plies", 1)]), plain);
+        // They are refused where they are not read (tune relies on it).
+        let decl = BestConfig::v1().decl("ab-v1");
+        for k in ["lmr_from", "lmr_deep_from", "quiesce_plies", "net_percent"] {
+            assert!(decl.applies(k, &AgentParams::new()).is_err(), "{k}");
+            assert!(BestConfig::default()
+                .decl("best")
+                .applies(k, &AgentParams::new())
+                .is_ok());
+        }
+        let mut p = AgentParams::new();
+        p.insert("solve_share".into(), 35.into());
+        p.insert("fall".into(), 55.into());
+        let c = BestConfig::from_params(&p).unwrap();
+        assert_eq!((c.solve_share, c.fall), (35, 55));
+    }
+
+    /// `solve_reach`: the solver is tried from as many empty cells as the
+    /// move's time makes a proof likely (the median solve within the
+    /// solver's share), never without a deadline, never when it is off.
+    #[test]
+    fn the_solver_reaches_as_far_as_the_moves_time_makes_a_proof_likely() {
+        let now = std::time::Instant::now();
+        let at = |soft_ms, hard_ms| {
+            Limits::deadline(crate::search::Deadline::new(
+                now,
+                Duration::from_millis(soft_ms),
+                Duration::from_millis(hard_ms),
+                Duration::ZERO,
+            ))
+        };
+        // 100 ms a move: 60 ms for the solver, under any median: 26.
+        assert_eq!(solve_reach(26, &at(100, 100), 0.6), 26);
+        // 600 ms: 360 ms, past 28's median (330) and under 29's (675).
+        assert_eq!(solve_reach(26, &at(600, 600), 0.6), 28);
+        // The soft limit counts, not the hard one.
+        assert_eq!(solve_reach(26, &at(600, 4000), 0.6), 28);
+        assert_eq!(solve_reach(26, &at(2400, 2400), 0.6), 30);
+        assert_eq!(solve_reach(26, &at(60_000, 60_000), 0.6), 32);
+        // A smaller share reaches less far.
+        assert_eq!(solve_reach(26, &at(2400, 2400), 0.1), 27);
+        // A node budget, and a solver that is off, stay where they are.
+        assert_eq!(solve_reach(26, &Limits::playouts(1_000_000), 0.6), 26);
+        assert_eq!(solve_reach(0, &at(60_000, 60_000), 0.6), 0);
+        // A base past the table's reach is kept.
+        assert_eq!(solve_reach(34, &at(600, 600), 0.6), 34);
+        // The agent reads the lever (off by default).
+        assert!(!BestConfig::default().solve_reach);
+        let mut p = AgentParams::new();
+        p.insert("solve_reach".into(), 1.into());
+        assert!(BestConfig::from_params(&p).unwrap().solve_reach);
     }
 
     #[test]
@@ -1201,7 +1488,17 @@ mod tests {
             pos.play(Peg(c));
         }
         let stop = std::sync::Arc::new(AtomicBool::new(false));
-        let fixed = [("tt_bits", 20)];
+        // `ab-v4`'s numbers, which this position and budget were chosen
+        // for: with the tuned ones both searches reach depth 7 here (at
+        // 20,000 and at 40,000 nodes), so the depth says nothing of the table.
+        let fixed = [
+            ("tt_bits", 20),
+            ("net_percent", 100),
+            ("quiesce_plies", 8),
+            ("solve", 26),
+            ("solve_share", 60),
+            ("fall", 30),
+        ];
         let (mut pondered, mut plain) = (one_thread(&fixed), one_thread(&fixed));
         let budget = Limits::playouts(20_000);
         let ours = pondered.select(&pos, &budget, &stop).mv;

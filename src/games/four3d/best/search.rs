@@ -72,7 +72,38 @@ impl Default for Features {
 
 /// Late move reductions start at this move of the order (the first
 /// three: the table's move and the two killers, usually).
-const LMR_FROM: usize = 3;
+pub const LMR_FROM: usize = 3;
+
+/// From this move of the order (at a depth of 6 or more) a late move is
+/// reduced two plies instead of one.
+pub const LMR_DEEP_FROM: usize = 8;
+
+/// The search's numbers that `tune` moves (`best`'s parameters
+/// `lmr_from`, `lmr_deep_from`, `quiesce_plies` and `net_percent`); the
+/// defaults are the constants every baseline (`ab-v1` to `ab-v4`) was
+/// measured with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Knobs {
+    /// Late move reductions start at this move of the order.
+    pub lmr_from: usize,
+    /// Two plies of reduction from this move (depth 6 or more).
+    pub lmr_deep_from: usize,
+    /// How many plies the quiescence search follows forcing threats.
+    pub quiesce_plies: i32,
+    /// The network's correction is added at this many percent.
+    pub net_percent: i32,
+}
+
+impl Default for Knobs {
+    fn default() -> Self {
+        Knobs {
+            lmr_from: LMR_FROM,
+            lmr_deep_from: LMR_DEEP_FROM,
+            quiesce_plies: QUIESCE_PLIES,
+            net_percent: 100,
+        }
+    }
+}
 
 /// The static move order: cells on seven lines (the eight corners and
 /// the eight cells of the central cube) before the others.
@@ -121,6 +152,7 @@ pub(super) fn from_table(v: i32, ply: i32) -> i32 {
 pub struct Worker<'a> {
     pub weights: Weights,
     pub features: Features,
+    pub knobs: Knobs,
     table: &'a Table,
     pub clock: SearchClock<'a>,
     pub nodes: u64,
@@ -168,6 +200,7 @@ impl<'a> Worker<'a> {
         Worker {
             weights,
             features,
+            knobs: Knobs::default(),
             table,
             clock,
             nodes: 0,
@@ -185,6 +218,12 @@ impl<'a> Worker<'a> {
     /// Adds `net` to the fitted evaluation (with a model only).
     pub fn with_net(mut self, net: Option<&'a Net>) -> Self {
         self.net = net;
+        self
+    }
+
+    /// The search's numbers ([`Knobs`]) instead of the defaults.
+    pub fn with_knobs(mut self, knobs: Knobs) -> Self {
+        self.knobs = knobs;
         self
     }
 
@@ -266,7 +305,7 @@ impl<'a> Worker<'a> {
         if depth + ext <= 0 {
             if self.features.quiesce {
                 let settled = (moves, forced, t_me, t_opp);
-                return self.quiet(me, opp, alpha, beta, ply, settled, QUIESCE_PLIES);
+                return self.quiet(me, opp, alpha, beta, ply, settled, self.knobs.quiesce_plies);
             }
             return self.eval(seat, me, opp, t_me, t_opp);
         }
@@ -296,12 +335,12 @@ impl<'a> Worker<'a> {
             let d = depth - 1 + ext;
             self.place(c as u32, seat);
             let reduce = if self.features.lmr
-                && i >= LMR_FROM
+                && i >= self.knobs.lmr_from
                 && depth >= 3
                 && !forced
                 && made_threats(me, opp, c) == 0
             {
-                if i >= 8 && depth >= 6 {
+                if i >= self.knobs.lmr_deep_from && depth >= 6 {
                     2
                 } else {
                     1
@@ -361,7 +400,13 @@ impl<'a> Worker<'a> {
             let v = m.value(&self.lines, seat, me, opp, t_me, t_opp);
             return match self.net {
                 Some(n) => {
-                    (v + n.value(&self.acc, seat, me | opp, t_me, t_opp)).clamp(-(WON - 1), WON - 1)
+                    let c = n.value(&self.acc, seat, me | opp, t_me, t_opp);
+                    let c = if self.knobs.net_percent == 100 {
+                        c
+                    } else {
+                        c * self.knobs.net_percent / 100
+                    };
+                    (v + c).clamp(-(WON - 1), WON - 1)
                 }
                 None => v,
             };
