@@ -400,12 +400,10 @@ impl<'a> Worker<'a> {
             let v = m.value(&self.lines, seat, me, opp, t_me, t_opp);
             return match self.net {
                 Some(n) => {
-                    let c = n.value(&self.acc, seat, me | opp, t_me, t_opp);
-                    let c = if self.knobs.net_percent == 100 {
-                        c
-                    } else {
-                        c * self.knobs.net_percent / 100
-                    };
+                    // Exact at 100 percent (an integer times 100, over 100).
+                    let c = n.value(&self.acc, seat, me | opp, t_me, t_opp)
+                        * self.knobs.net_percent
+                        / 100;
                     (v + c).clamp(-(WON - 1), WON - 1)
                 }
                 None => v,
