@@ -422,6 +422,79 @@ fn a_program_that_exits_without_playing_stops_the_match_with_an_error() {
 }
 
 #[test]
+fn geister_beliefs_holds_out_each_style_and_chooses_the_prior_for_the_worst() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    // Two styles that move opposite colours forward, each against rule.
+    for (style, seed) in [("style-reds", 11), ("style-blues", 12)] {
+        let o = cli(&format!(
+            "match geister --a {style} --b rule --games 30 --seed {seed} --jobs 1 --out {}",
+            path(&format!("{style}.jsonl"))
+        ));
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let o = cli(&format!(
+        "match geister --a rule --b charge --games 6 --seed 3 --out {}",
+        path("own.jsonl")
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = cli(&format!(
+        "geister-beliefs --hold-out --train {} --train {} --keep {} --colours-of style- \
+         --without slot_ --l2-choices 0.01,100 --out {} --json",
+        path("style-reds.jsonl"),
+        path("style-blues.jsonl"),
+        path("own.jsonl"),
+        path("prior.json")
+    ));
+    assert!(run.status.success(), "{}", stderr(&run));
+    let j = last_json(&run);
+    let rows = j["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{j}");
+    let row = |name: &str| rows.iter().find(|r| r["held_out"] == name).unwrap();
+    let reds = row("style-reds");
+    assert!(reds["pieces"].as_u64().unwrap() > 500, "{j}");
+    // Fitted where blues run (and on rule's and charge's own pieces), the
+    // lightly penalised model reads style-reds' charging reds as blues: it
+    // scores worse than the uniform guess on them, the heavily penalised
+    // one much better (measured, these games: uniform 0.647, l2 0.01
+    // 0.803, l2 100 0.676). So the worst held-out style chooses the heavy
+    // penalty.
+    let fitted = |r: &serde_json::Value, k: usize| r["fitted"][k].as_f64().unwrap();
+    let uniform = reds["uniform"].as_f64().unwrap();
+    assert!(fitted(reds, 0) > uniform + 0.02, "{j}");
+    assert!(fitted(reds, 1) < fitted(reds, 0) - 0.05, "{j}");
+    let worst: Vec<f64> = (0..2)
+        .map(|k| rows.iter().map(|r| fitted(r, k)).fold(f64::MIN, f64::max))
+        .collect();
+    assert_eq!(j["worst_fitted"][0].as_f64().unwrap(), worst[0], "{j}");
+    assert_eq!(j["chosen_l2"].as_f64().unwrap(), 100.0, "{j}");
+    assert!(worst[1] < worst[0], "{j}");
+    let text = std::fs::read_to_string(path("prior.json")).unwrap();
+    assert!(
+        text.contains("--hold-out") && text.contains("--l2 100"),
+        "{text}"
+    );
+    // Bad input: one file only, --keep without --hold-out, a bad L2.
+    let one = cli(&format!(
+        "geister-beliefs --hold-out --train {}",
+        path("style-reds.jsonl")
+    ));
+    assert_eq!(one.status.code(), Some(2), "{}", stderr(&one));
+    let keep = cli(&format!(
+        "geister-beliefs --train {} --keep {}",
+        path("style-reds.jsonl"),
+        path("own.jsonl")
+    ));
+    assert_eq!(keep.status.code(), Some(2), "{}", stderr(&keep));
+    let bad = cli(&format!(
+        "geister-beliefs --hold-out --train {} --train {} --l2-choices 0.1,-1",
+        path("style-reds.jsonl"),
+        path("style-blues.jsonl")
+    ));
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+}
+
+#[test]
 fn geister_beliefs_fits_a_model_that_best_can_load_and_scores_the_sources() {
     let dir = tempfile::tempdir().unwrap();
     let recs = dir.path().join("games.jsonl");

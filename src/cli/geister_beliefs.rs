@@ -21,7 +21,8 @@ pub struct GeisterBeliefsArgs {
     #[arg(long, value_name = "FILE.jsonl")]
     pub test: Vec<PathBuf>,
     /// Learn and score only the colours of players whose record name
-    /// contains this text (e.g. `cmd(` for external programs); default all.
+    /// contains this text (e.g. `cmd(` for external programs; `a|b` for
+    /// either); default all.
     #[arg(long, value_name = "TEXT")]
     pub colours_of: Option<String>,
     /// Where to write the fitted model (JSON); without it nothing is written.
@@ -47,6 +48,21 @@ pub struct GeisterBeliefsArgs {
     /// `best`).
     #[arg(long, value_name = "SAMPLES")]
     pub adapt: Option<f64>,
+    /// Leave one out: each --train file in turn is held out, the model
+    /// fitted on the others (and on every --keep file) and scored on it,
+    /// beside uniform, the seed's table and the shipped model (or
+    /// --model); the worst held-out file decides (see --l2-choices).
+    #[arg(long)]
+    pub hold_out: bool,
+    /// With --hold-out: records always fitted on and never held out (our
+    /// own agents' games, say).
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub keep: Vec<PathBuf>,
+    /// With --hold-out: L2 penalties to try (comma-separated); the one
+    /// whose worst held-out log loss is lowest is chosen, and --out gets
+    /// the model fitted on all the files with it.
+    #[arg(long, value_name = "L2,L2,...", value_delimiter = ',')]
+    pub l2_choices: Vec<f64>,
     /// Print the scores as one JSON object on the last line.
     #[arg(long)]
     pub json: bool,
@@ -85,7 +101,9 @@ fn load(files: &[PathBuf], colours_of: Option<&str>) -> Result<Vec<Game>, CliErr
                 ))
             })?;
             let targets = (0..2)
-                .filter(|&s| colours_of.is_none_or(|t| r.players[s].contains(t)))
+                .filter(|&s| {
+                    colours_of.is_none_or(|t| t.split('|').any(|alt| r.players[s].contains(alt)))
+                })
                 .collect();
             games.push(Game {
                 setups,
@@ -98,6 +116,14 @@ fn load(files: &[PathBuf], colours_of: Option<&str>) -> Result<Vec<Game>, CliErr
 }
 
 pub fn run(args: GeisterBeliefsArgs) -> Result<(), CliError> {
+    if args.hold_out {
+        return hold_out(&args);
+    }
+    if !args.keep.is_empty() || !args.l2_choices.is_empty() {
+        return Err(CliError::Usage(
+            "geister-beliefs: --keep and --l2-choices go with --hold-out".into(),
+        ));
+    }
     if args.train.is_empty() && args.test.is_empty() {
         return Err(CliError::Usage(
             "geister-beliefs: give --train and/or --test records".into(),
@@ -139,16 +165,11 @@ pub fn run(args: GeisterBeliefsArgs) -> Result<(), CliError> {
             std::f64::consts::LN_2
         );
         if let Some(out) = &args.out {
-            let names: Vec<String> = args.train.iter().map(|p| p.display().to_string()).collect();
-            let without: String = args
-                .without
-                .iter()
-                .map(|w| format!(" --without {w}"))
-                .collect();
             let about = format!(
-                "ladderbot geister-beliefs --train {} --l2 {}{without}{}: {} games, {} samples",
-                names.join(" --train "),
+                "ladderbot geister-beliefs{} --l2 {}{}{}: {} games, {} samples",
+                repeat_flag("--train", &args.train),
                 args.l2,
+                repeat_flag("--without", &args.without),
                 colours_of
                     .map(|c| format!(" --colours-of '{c}'"))
                     .unwrap_or_default(),
@@ -253,6 +274,207 @@ pub fn run(args: GeisterBeliefsArgs) -> Result<(), CliError> {
                 100.0 * later.reddest_right[1] as f64 / later.turns.max(1) as f64,
             );
         }
+    }
+    Ok(())
+}
+
+/// ` FLAG item` for each of `items`: how a model file says it was made.
+fn repeat_flag<T: AsRef<std::ffi::OsStr>>(flag: &str, items: &[T]) -> String {
+    items
+        .iter()
+        .map(|i| format!(" {flag} {}", std::path::Path::new(i).display()))
+        .collect()
+}
+
+/// Every target seat's samples of `games`, the features `without` dropped.
+fn samples_of(games: &[Game], without: &[String]) -> Result<Vec<Sample>, CliError> {
+    let mut samples: Vec<Sample> = Vec::new();
+    for g in games {
+        for &t in &g.targets {
+            samples.extend(learned::samples_from_game(g.setups, &g.moves, 1 - t));
+        }
+    }
+    learned::without_features(&mut samples, without)
+        .map_err(|e| CliError::Usage(format!("geister-beliefs: {e}")))?;
+    Ok(samples)
+}
+
+/// The three sources' scores (uniform, seed, `model`) on `games`.
+fn scores_of(games: &[Game], model: &BeliefModel, seed_beta: f64) -> Scores {
+    let mut total = Scores::default();
+    for g in games {
+        for &t in &g.targets {
+            total.add(&learned::score_game(
+                g.setups,
+                &g.moves,
+                1 - t,
+                seed_beta,
+                model,
+            ));
+        }
+    }
+    total
+}
+
+/// One held-out file's scores: its pieces, the log loss of uniform, the
+/// seed's table and the current model, and of the fit without it at each
+/// L2 choice.
+struct HeldOut {
+    name: String,
+    pieces: usize,
+    base: [f64; 3],
+    fitted: Vec<f64>,
+}
+
+/// `--hold-out`: leave each --train file out in turn (see the flag).
+fn hold_out(args: &GeisterBeliefsArgs) -> Result<(), CliError> {
+    if args.train.len() < 2 {
+        return Err(CliError::Usage(
+            "geister-beliefs: --hold-out needs two --train files or more".into(),
+        ));
+    }
+    if !args.test.is_empty() || args.adapt.is_some() {
+        return Err(CliError::Usage(
+            "geister-beliefs: --hold-out scores on the --train files themselves; \
+             no --test or --adapt"
+                .into(),
+        ));
+    }
+    let choices = if args.l2_choices.is_empty() {
+        vec![args.l2]
+    } else {
+        args.l2_choices.clone()
+    };
+    if choices.iter().any(|l| !(*l >= 0.0 && l.is_finite())) {
+        return Err(CliError::Usage(
+            "geister-beliefs: every L2 must be >= 0".into(),
+        ));
+    }
+    let current = match &args.model {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                CliError::Usage(format!("geister-beliefs: {}: {e}", path.display()))
+            })?;
+            BeliefModel::from_json(&text).map_err(CliError::Usage)?
+        }
+        None => BeliefModel::shipped().clone(),
+    };
+    // Training samples: every seat of every file; scoring: the seats
+    // --colours-of names.
+    let colours_of = args.colours_of.as_deref();
+    let kept = samples_of(&load(&args.keep, None)?, &args.without)?;
+    let mut held: Vec<(String, Vec<Sample>, Vec<Game>)> = Vec::new();
+    for f in &args.train {
+        let name = f
+            .file_stem()
+            .map_or_else(|| f.display().to_string(), |s| s.to_string_lossy().into());
+        let fit_on = samples_of(&load(std::slice::from_ref(f), None)?, &args.without)?;
+        let scored = load(std::slice::from_ref(f), colours_of)?;
+        held.push((name, fit_on, scored));
+    }
+    let mut rows: Vec<HeldOut> = Vec::new();
+    for (k, (name, _, scored)) in held.iter().enumerate() {
+        let mut samples = kept.clone();
+        for (j, (_, s, _)) in held.iter().enumerate() {
+            if j != k {
+                samples.extend_from_slice(s);
+            }
+        }
+        let base = scores_of(scored, &current, args.seed_beta);
+        let n = base.samples.max(1) as f64;
+        let fitted: Vec<f64> = choices
+            .iter()
+            .map(|&l2| scores_of(scored, &learned::fit(&samples, l2), args.seed_beta).loss[2] / n)
+            .collect();
+        rows.push(HeldOut {
+            name: name.clone(),
+            pieces: base.samples,
+            base: [base.loss[0] / n, base.loss[1] / n, base.loss[2] / n],
+            fitted,
+        });
+    }
+    let worst =
+        |col: &dyn Fn(&HeldOut) -> f64| rows.iter().map(col).fold(f64::NEG_INFINITY, f64::max);
+    let worst_fitted: Vec<f64> = (0..choices.len())
+        .map(|c| worst(&|r| r.fitted[c]))
+        .collect();
+    let chosen = (0..choices.len())
+        .min_by(|&a, &b| worst_fitted[a].total_cmp(&worst_fitted[b]))
+        .unwrap_or(0);
+    if let Some(out) = &args.out {
+        let mut all = kept.clone();
+        for (_, s, _) in &held {
+            all.extend_from_slice(s);
+        }
+        let m = learned::fit(&all, choices[chosen]);
+        let about = format!(
+            "ladderbot geister-beliefs --hold-out{}{} --l2 {}{}: {} samples; \
+             worst held-out log loss {:.4}",
+            repeat_flag("--train", &args.train),
+            repeat_flag("--keep", &args.keep),
+            choices[chosen],
+            repeat_flag("--without", &args.without),
+            all.len(),
+            worst_fitted[chosen]
+        );
+        std::fs::write(out, m.to_json(&about))
+            .map_err(|e| CliError::Runtime(format!("geister-beliefs: {}: {e}", out.display())))?;
+    }
+    if args.json {
+        let per: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "held_out": r.name,
+                    "pieces": r.pieces,
+                    "uniform": r.base[0],
+                    "seed": r.base[1],
+                    "current": r.base[2],
+                    "fitted": r.fitted,
+                })
+            })
+            .collect();
+        say!(
+            "{}",
+            serde_json::json!({
+                "l2": choices,
+                "rows": per,
+                "worst_current": worst(&|r| r.base[2]),
+                "worst_fitted": worst_fitted,
+                "chosen_l2": choices[chosen],
+            })
+        );
+    } else {
+        let l2s: Vec<String> = choices.iter().map(|l| format!("fit l2 {l}")).collect();
+        say!(
+            "log loss per held-out file (lower is better): uniform | seed | current | {}",
+            l2s.join(" | ")
+        );
+        for r in &rows {
+            let f: Vec<String> = r.fitted.iter().map(|x| format!("{x:.4}")).collect();
+            say!(
+                "{:>24} ({} pieces): {:.4} | {:.4} | {:.4} | {}",
+                r.name,
+                r.pieces,
+                r.base[0],
+                r.base[1],
+                r.base[2],
+                f.join(" | ")
+            );
+        }
+        let f: Vec<String> = worst_fitted.iter().map(|x| format!("{x:.4}")).collect();
+        say!(
+            "{:>24}: {:.4} | {:.4} | {:.4} | {}",
+            "worst",
+            worst(&|r| r.base[0]),
+            worst(&|r| r.base[1]),
+            worst(&|r| r.base[2]),
+            f.join(" | ")
+        );
+        say!(
+            "chosen: l2 {} (the lowest worst held-out log loss)",
+            choices[chosen]
+        );
     }
     Ok(())
 }

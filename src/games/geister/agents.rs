@@ -61,6 +61,10 @@ pub const NAMES: &[&str] = &[
     "ismcts-v1",
     "ismcts-v2",
     "best",
+    "style-reds",
+    "style-blues",
+    "style-mixed",
+    "style-corners",
 ];
 
 /// The agent `default` stands for.
@@ -73,6 +77,7 @@ pub fn decl(name: &str) -> Result<Decl, String> {
     let name = crate::games::agent_name(name, DEFAULT);
     Ok(match name {
         "random" | "charge" | "rule" => Decl::new(name),
+        n if super::styles::Kind::from_name(n).is_some() => Decl::new(n),
         "dmc-v1" => BestConfig::dmc_v1().decl(name),
         "ismcts-v1" => BestConfig::ismcts_v1().decl(name),
         "ismcts-v2" => BestConfig::ismcts_v2().decl(name),
@@ -112,7 +117,13 @@ pub fn build(
             let config = super::best::BestConfig::from_params(params)?;
             Ok(Box::new(super::best::Best::new(config, seed)))
         }
-        other => Err(crate::games::unknown_agent("geister", other, NAMES)),
+        n => match super::styles::Kind::from_name(n) {
+            Some(kind) => Ok(Box::new(crate::search::Renamed {
+                name: kind.name(),
+                inner: Box::new(super::styles::Style::new(kind, seed)),
+            })),
+            None => Err(crate::games::unknown_agent("geister", n, NAMES)),
+        },
     }
 }
 

@@ -96,6 +96,7 @@ pub mod likelihood;
 pub mod patterns;
 pub mod rule_agent;
 pub mod rules;
+pub mod styles;
 #[cfg(test)]
 mod testing;
 pub mod view;

@@ -56,6 +56,7 @@ pub mod evidence;
 pub mod learned;
 pub mod policy;
 pub mod prefs;
+pub mod risk;
 pub mod search;
 
 use std::sync::atomic::AtomicBool;
@@ -111,6 +112,11 @@ pub struct BestConfig {
     /// `belief * stranger`, rising to `belief` as the session's refits
     /// learn the opponent (1 = off).
     pub stranger: f64,
+    /// Captures that count the risk ([`risk`]): with three of the
+    /// opponent's reds taken, the belief's chance that a capture's target
+    /// is blue is shrunk this share of the way to an even chance before the
+    /// root's moves are compared (0 = off).
+    pub doubt: f64,
 }
 
 /// Games of a session after which `stranger` no longer tempers the beliefs.
@@ -161,6 +167,7 @@ impl BestConfig {
             bluff: 0.0,
             live: false,
             stranger: 1.0,
+            doubt: 0.0,
         }
     }
 
@@ -180,6 +187,7 @@ impl BestConfig {
             bluff: 0.0,
             live: false,
             stranger: 1.0,
+            doubt: 0.0,
         }
     }
 
@@ -342,6 +350,13 @@ impl BestConfig {
             0.05,
             "the beliefs' inverse temperature on a first game, as a share of belief (1: off)",
         )
+        .float(
+            "doubt",
+            self.doubt,
+            0.0..=1.0,
+            0.05,
+            "with three reds taken, the share of the way a capture's blue chance is shrunk to even (0: off)",
+        )
         .flag(
             "live",
             self.live,
@@ -435,6 +450,9 @@ impl BestConfig {
         }
         if let Some(x) = p.flag("live") {
             c.live = x;
+        }
+        if let Some(x) = p.f64("doubt") {
+            c.doubt = x;
         }
         if let Some(x) = p.f64("bluff") {
             c.bluff = x;
@@ -579,11 +597,44 @@ impl Best {
             .best
             .and_then(|m| real_move(view, m))
             .filter(|&mv| view.is_legal(mv));
+        let chosen = chosen.map(|mv| self.count_the_risk(view, mv, &belief));
         match chosen {
             Some(mv) if self.config.bluff > 0.0 => self.bluff(view, mv, r.visits),
             Some(mv) => mv,
             None => self.fallback(view, &legal),
         }
+    }
+
+    /// [`risk::reconsider`] over the root's merged statistics (with `doubt`
+    /// > 0 and three reds taken; otherwise `chosen`).
+    fn count_the_risk(&self, view: &View, chosen: Move, belief: &Belief) -> Move {
+        if self.config.doubt <= 0.0 || view.opp_captured(Colour::Red) < 3 {
+            return chosen;
+        }
+        let root: Vec<risk::RootStat> = search::merged_root(&self.searches)
+            .into_iter()
+            .filter_map(|(m, visits, reward)| {
+                real_move(view, m)
+                    .filter(|&mv| view.is_legal(mv))
+                    .map(|mv| (mv, visits, reward))
+            })
+            .collect();
+        let mv = risk::reconsider(
+            view,
+            chosen,
+            &root,
+            &belief.blue_probabilities(),
+            self.config.doubt,
+        );
+        if mv != chosen {
+            tracing::debug!(
+                ply = view.ply(),
+                ?chosen,
+                ?mv,
+                "a capture gave way to its risk"
+            );
+        }
+        mv
     }
 
     /// The bluffing lever: among the root moves searched nearly as often as
