@@ -181,12 +181,8 @@ pub fn run(args: GeisterBeliefsArgs) -> Result<(), CliError> {
             })?;
         }
         m
-    } else if let Some(path) = &args.model {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError::Usage(format!("geister-beliefs: {}: {e}", path.display())))?;
-        BeliefModel::from_json(&text).map_err(CliError::Usage)?
     } else {
-        BeliefModel::shipped().clone()
+        model_given(args.model.as_deref())?
     };
     let test = if args.test.is_empty() {
         &args.train
@@ -278,6 +274,16 @@ pub fn run(args: GeisterBeliefsArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The `--model` file's model, or the shipped one without it.
+fn model_given(path: Option<&std::path::Path>) -> Result<BeliefModel, CliError> {
+    let Some(path) = path else {
+        return Ok(BeliefModel::shipped().clone());
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::Usage(format!("geister-beliefs: {}: {e}", path.display())))?;
+    BeliefModel::from_json(&text).map_err(CliError::Usage)
+}
+
 /// ` FLAG item` for each of `items`: how a model file says it was made.
 fn repeat_flag<T: AsRef<std::ffi::OsStr>>(flag: &str, items: &[T]) -> String {
     items
@@ -350,15 +356,7 @@ fn hold_out(args: &GeisterBeliefsArgs) -> Result<(), CliError> {
             "geister-beliefs: every L2 must be >= 0".into(),
         ));
     }
-    let current = match &args.model {
-        Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                CliError::Usage(format!("geister-beliefs: {}: {e}", path.display()))
-            })?;
-            BeliefModel::from_json(&text).map_err(CliError::Usage)?
-        }
-        None => BeliefModel::shipped().clone(),
-    };
+    let current = model_given(args.model.as_deref())?;
     // Training samples: every seat of every file; scoring: the seats
     // --colours-of names.
     let colours_of = args.colours_of.as_deref();
