@@ -10,8 +10,9 @@
 #   - fewer answers than MOVES (a game that stopped early);
 #   - GOLAD: an answer over the limit on the referee's clock, an illegal
 #     answer, a forced pass in the bots' logs (`forced pass`: the fallback
-#     when a search fails or overruns, quick and always legal, so it would
-#     hide a bot that cannot search in time), or more passes than one a game
+#     when a search fails, or overruns with no move ready, quick and always
+#     legal, so it would hide a bot that cannot search in time; a search
+#     that overruns with a move ready answers it, and is counted), or more passes than one a game
 #     for each bot (`best` may pass on a last move that changes nothing; the
 #     `pass` agent passes every time);
 #   - with -j MS: a move over MS ms. The servers' own clocks stay at 100 ms,
@@ -167,6 +168,9 @@ for game in "${GAMES[@]}"; do
             --bot-stderr "$OUT/golad-bots.log" > "$OUT/golad.json" 2> "$OUT/golad-referee.log" \
             || { echo "golad: the referee failed (see $OUT/golad-referee.log)" >&2; FAILED=1; }
         forced=$(grep -c 'forced pass' "$OUT/golad-bots.log" || true)
+        # A search that overran but had a move ready answers it (counted, not a failure:
+        # the referee's clock below judges whether the answer came in time).
+        late=$(grep -c 'answering its best move so far' "$OUT/golad-bots.log" || true)
         tail -n 1 "$OUT/golad.json" | python3 -c '
 import json, sys
 t = json.load(sys.stdin)
@@ -174,8 +178,9 @@ answers = t["answers"] + t["b_answers"]
 worst = max(t["max_latency_ms"], t["b_max_latency_ms"])
 forced = int(sys.argv[3])
 total = lambda k: t[k] + t["b_" + k]
-print("golad: %d games, %d answers, %d timeouts, %d illegal, %d passes (%d forced), %d crashes; answer time on the referee'"'"'s clock: p99 %.1f/%.1f ms, p99.9 %.1f/%.1f ms, max %.1f/%.1f ms (A/B)" % (
-    t["games"], answers, total("timeouts"), total("illegal_moves"), total("passes"), forced,
+late = int(sys.argv[4])
+print("golad: %d games, %d answers, %d timeouts, %d illegal, %d passes (%d forced), %d late searches answered with their ready move, %d crashes; answer time on the referee'"'"'s clock: p99 %.1f/%.1f ms, p99.9 %.1f/%.1f ms, max %.1f/%.1f ms (A/B)" % (
+    t["games"], answers, total("timeouts"), total("illegal_moves"), total("passes"), forced, late,
     total("crashes"), t["p99_latency_ms"], t["b_p99_latency_ms"],
     t["p999_latency_ms"], t["b_p999_latency_ms"], t["max_latency_ms"], t["b_max_latency_ms"]))
 bad = []
@@ -194,7 +199,7 @@ if answers < int(sys.argv[1]):
     bad.append("only %d answers" % answers)
 if bad:
     print("golad: FAILED: " + ", ".join(bad))
-    sys.exit(1)' "$MOVES" "$JUDGE" "$forced" || FAILED=1
+    sys.exit(1)' "$MOVES" "$JUDGE" "$forced" "$late" || FAILED=1
         ;;
     four3d) serve_game four3d four3d-best 10 ;;
     floodit) serve_game floodit floodit-best 10 ;;

@@ -20,7 +20,7 @@ use std::thread::JoinHandle;
 use tokio::sync::oneshot;
 
 use crate::model::Model;
-use crate::search::{Agent, Deadline, Decision, Limits};
+use crate::search::{Agent, Deadline, Decision, Limits, Ready};
 use std::time::{Duration, Instant};
 
 /// Why a search produced no decision.
@@ -39,6 +39,7 @@ enum Request<G: Model> {
         obs: G::Obs,
         limits: Limits,
         generation: u64,
+        ticket: u64,
         reply: oneshot::Sender<Decision<G::Action>>,
     },
     NewGame,
@@ -55,6 +56,10 @@ pub struct SearchThread<G: Model> {
     thread: Option<JoinHandle<()>>,
     agent_name: String,
     ponder: Arc<Ponder>,
+    /// The best move so far of the search under way ([`Ready`]).
+    ready: Arc<Ready<G::Action>>,
+    /// Bumped by every `submit`: each search's ticket to its ready move.
+    tickets: AtomicU64,
 }
 
 /// The longest a ponder runs without a request (an opponent that thinks
@@ -109,6 +114,15 @@ pub struct SearchHandle<M> {
     rx: oneshot::Receiver<Decision<M>>,
     cancelled: Arc<AtomicU64>,
     generation: u64,
+    ticket: u64,
+}
+
+impl<M> SearchHandle<M> {
+    /// This search's ticket: [`SearchThread::ready`] with it gives the
+    /// search's best move so far.
+    pub fn ticket(&self) -> u64 {
+        self.ticket
+    }
 }
 
 impl<M> Future for SearchHandle<M> {
@@ -126,16 +140,19 @@ impl<M> Future for SearchHandle<M> {
 
 impl<G: Model> SearchThread<G> {
     /// Starts a thread that owns `agent`.
-    pub fn spawn(agent: Box<dyn Agent<G>>) -> Self {
+    pub fn spawn(mut agent: Box<dyn Agent<G>>) -> Self {
+        let ready = Arc::new(Ready::default());
+        agent.keep_ready(ready.clone());
         let (tx, rx) = mpsc::channel::<Request<G>>();
         let stop = Arc::new(AtomicBool::new(false));
         let cancels = Arc::new(AtomicU64::new(0));
         let agent_name = agent.name().to_string();
         let ponder = Arc::new(Ponder::default());
         let (stop2, cancels2, ponder2) = (stop.clone(), cancels.clone(), ponder.clone());
+        let ready2 = ready.clone();
         let thread = std::thread::Builder::new()
             .name(format!("search-{agent_name}"))
-            .spawn(move || serve(agent, rx, &stop2, &cancels2, &ponder2))
+            .spawn(move || serve(agent, rx, &stop2, &cancels2, &ponder2, &ready2))
             .ok();
         if thread.is_none() {
             tracing::error!("could not start a search thread; searches will fail");
@@ -147,6 +164,8 @@ impl<G: Model> SearchThread<G> {
             thread,
             agent_name,
             ponder,
+            ready,
+            tickets: AtomicU64::new(0),
         }
     }
 
@@ -202,17 +221,28 @@ impl<G: Model> SearchThread<G> {
     pub fn submit(&self, obs: G::Obs, limits: Limits) -> SearchHandle<G::Action> {
         let (reply, rx) = oneshot::channel();
         let generation = self.cancels.load(Ordering::SeqCst);
+        let ticket = self.tickets.fetch_add(1, Ordering::SeqCst) + 1;
         self.send(Request::Search {
             obs,
             limits,
             generation,
+            ticket,
             reply,
         });
         SearchHandle {
             rx,
             cancelled: self.cancels.clone(),
             generation,
+            ticket,
         }
+    }
+
+    /// The best move so far of the search with `ticket`
+    /// ([`SearchHandle::ticket`]), if its agent offered one
+    /// ([`Agent::keep_ready`]): what a client plays when it cannot wait
+    /// for the search's answer.
+    pub fn ready(&self, ticket: u64) -> Option<G::Action> {
+        self.ready.get(ticket)
     }
 
     /// Searches from `obs` within `limits` on the thread.
@@ -252,6 +282,7 @@ fn serve<G: Model>(
     stop: &AtomicBool,
     cancels: &AtomicU64,
     ponder: &Ponder,
+    ready: &Ready<G::Action>,
 ) {
     // A request found queued when a ponder was about to start.
     let mut queued: Option<Request<G>> = None;
@@ -277,6 +308,7 @@ fn serve<G: Model>(
                 obs,
                 limits,
                 generation,
+                ticket,
                 reply,
             } => {
                 // Reset first, then check: a cancel racing with this start
@@ -285,9 +317,11 @@ fn serve<G: Model>(
                 if cancels.load(Ordering::SeqCst) != generation || reply.is_closed() {
                     continue;
                 }
+                ready.begin(ticket);
                 let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     agent.select(&obs, &limits, stop)
                 }));
+                ready.end();
                 match run {
                     Ok(d) => {
                         let answered = reply.send(d).is_ok();

@@ -8,6 +8,7 @@ use rand::{Rng, SeedableRng};
 
 use super::deadline::Limits;
 use super::game::Game;
+use super::ready::Ready;
 use crate::model::Model;
 
 /// What an agent decided, with the work it did for it.
@@ -65,6 +66,12 @@ pub trait Agent<G: Model>: Send {
     fn ponders(&self) -> bool {
         false
     }
+    /// Gives the agent the slot where its searches keep their best move so
+    /// far ([`Ready::offer`]), once, before the first search: a client
+    /// that cannot wait for a late `select` (a thread kept off its core on
+    /// a loaded machine) plays that move instead of a fallback. Agents that
+    /// offer nothing ignore it.
+    fn keep_ready(&mut self, _ready: Arc<Ready<G::Action>>) {}
 }
 
 /// Another agent under another name (a baseline kept under its own name
@@ -101,6 +108,9 @@ impl<G: Model> Agent<G> for Renamed<G> {
     }
     fn ponders(&self) -> bool {
         self.inner.ponders()
+    }
+    fn keep_ready(&mut self, ready: Arc<Ready<G::Action>>) {
+        self.inner.keep_ready(ready)
     }
 }
 
@@ -182,6 +192,9 @@ impl<G: Game> Agent<G> for Blunder<G> {
     }
     fn ponders(&self) -> bool {
         self.inner.ponders()
+    }
+    fn keep_ready(&mut self, ready: Arc<Ready<G::Move>>) {
+        self.inner.keep_ready(ready)
     }
 }
 

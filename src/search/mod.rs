@@ -11,9 +11,11 @@ pub mod deadline;
 pub mod game;
 pub mod logistic;
 pub mod mcts;
+pub mod ready;
 
 pub use agent::{panic_message, Agent, Blunder, Decision, RandomAgent, Renamed};
 pub use bound::Bound;
 pub use clock::SearchClock;
 pub use deadline::{Budget, Deadline, GameClock, Limits};
 pub use game::{Game, Outcome, Seat};
+pub use ready::Ready;

@@ -45,7 +45,7 @@ use super::GolState;
 use crate::games::params::Decl;
 use crate::games::AgentParams;
 use crate::model::Outcome;
-use crate::search::{Agent, Deadline, Decision, Limits, Seat};
+use crate::search::{Agent, Deadline, Decision, Limits, Ready, Seat};
 
 /// A win's value for the winner (a share is at most 1); a loss is `1 - WIN`.
 const WIN: f64 = 2.0;
@@ -531,6 +531,9 @@ pub struct Best {
     /// How long the last move's search took (a ponder gives each expected
     /// reply as long).
     last_time: std::time::Duration,
+    /// Where the search keeps its best move so far, for a client that
+    /// cannot wait ([`Agent::keep_ready`]); a helper has none.
+    ready: Option<Arc<Ready<Move>>>,
 }
 
 /// Evaluations between two readings of the clock inside a node: a node
@@ -568,6 +571,7 @@ impl Best {
             roots: HashMap::new(),
             pondered: false,
             last_time: std::time::Duration::ZERO,
+            ready: None,
         }
     }
 
@@ -823,6 +827,7 @@ impl Best {
                     roots: HashMap::new(),
                     pondered: false,
                     last_time: self.last_time,
+                    ready: None,
                 })
                 .collect();
             std::thread::scope(|scope| {
@@ -916,6 +921,10 @@ impl Agent<GolState> for Best {
 
     fn ponders(&self) -> bool {
         true
+    }
+
+    fn keep_ready(&mut self, ready: Arc<Ready<Move>>) {
+        self.ready = Some(ready);
     }
 
     /// Thinks on the opponent's time: the opponent's likeliest replies to
@@ -1019,6 +1028,14 @@ impl Best {
         spent.max(1)
     }
 
+    /// Keeps `m` ready as the move to play if the answer cannot wait (a
+    /// ponder's offers are ignored: the slot is open only during `select`).
+    fn offer(&self, m: Move) {
+        if let Some(r) = &self.ready {
+            r.offer(m);
+        }
+    }
+
     fn interrupt_raised(&self) -> bool {
         self.interrupt
             .as_ref()
@@ -1103,6 +1120,7 @@ impl Best {
             };
         };
         let mut best = (v1, m1);
+        self.offer(m1);
         root.truncate(self.width_at(0));
         let mut reached = 1;
         for depth in 2..=self.cfg.max_depth.max(1) {
@@ -1128,6 +1146,7 @@ impl Best {
             if values.first().is_some_and(|v| v.is_some()) {
                 if let Some(&top) = done.iter().max_by(|x, y| x.0.total_cmp(&y.0)) {
                     best = top;
+                    self.offer(best.1);
                 }
             }
             if !stopped {
@@ -1191,6 +1210,31 @@ mod tests {
             let make = || Best::new(one_thread());
             check_legal_and_repeatable(make, seed, 20, &Limits::playouts(3000));
         }
+    }
+
+    #[test]
+    fn the_search_keeps_its_best_move_ready_and_a_ponder_offers_none() {
+        let ready = Arc::new(Ready::default());
+        let mut b = Best::new(one_thread());
+        b.keep_ready(ready.clone());
+        let s = GolState::start(3, 100);
+        ready.begin(1);
+        let d = b.select(&s, &Limits::playouts(3000), &AtomicBool::new(false));
+        ready.end();
+        assert_eq!(
+            ready.get(1),
+            Some(d.mv),
+            "the move played was the last one offered"
+        );
+        // A ponder runs the same search with the slot closed.
+        let stop = Arc::new(AtomicBool::new(false));
+        let lim = Limits::deadline(Deadline::per_move(
+            Instant::now(),
+            Duration::from_millis(30),
+            Duration::ZERO,
+        ));
+        assert!(b.ponder(&s, &d.mv, &lim, &stop) > 0);
+        assert_eq!(ready.get(1), Some(d.mv), "the ponder offered nothing");
     }
 
     #[test]

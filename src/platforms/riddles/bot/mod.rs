@@ -18,7 +18,10 @@
 //! Nothing stops the bot but the end of stdin: a malformed or unknown line
 //! is logged and skipped, and every `action move` gets an answer (`pass`
 //! when the position is unknown, the search fails or overruns, or the
-//! agent's move is illegal). A line over [`lines::MAX_LINE`] is skipped with
+//! agent's move is illegal). A search that overruns its answer's limit
+//! (a thread kept off its core on a loaded machine) is answered with the
+//! best move it had ready ([`crate::search::Ready`]), `pass` only if it had
+//! none. A line over [`lines::MAX_LINE`] is skipped with
 //! a warning naming the limit (answered `pass` if it starts as a move
 //! request), and a last line without its newline is ignored with a warning.
 
@@ -44,6 +47,10 @@ pub const MAX_ANSWER_MS: u64 = 100;
 /// begins, so that a check reading the bot's stderr can count them
 /// (`golad-lab check-answers --bot-log`).
 pub const FORCED_PASS: &str = "forced pass";
+
+/// How the log line about a search that overran but had a move ready
+/// begins (the move is answered: not a forced pass).
+pub const LATE_SEARCH: &str = "the search overran";
 
 /// How the bot plays.
 #[derive(Clone, Debug)]
@@ -351,10 +358,17 @@ async fn answer(
         tracing::warn!("{FORCED_PASS}: the game is already over on this field; answering pass");
         return (Move::Pass, true);
     }
-    // The search stops at its deadline; if it overruns anyway, give up a
-    // little later (half the margin) and pass.
-    let give_up = at + allowance.saturating_sub(margin / 2);
+    // The search stops at its hard limit; one kept off its core past it
+    // (a loaded machine) is given up a quarter of the margin later, and the
+    // move it had ready answered: the rest of the margin is for writing
+    // the answer and for the engine's reading of it, which are late too on
+    // such a machine.
+    let hard = limits
+        .deadline
+        .map_or(at + allowance.saturating_sub(margin), |d| d.hard);
+    let give_up = (hard + margin / 4).min(at + allowance.saturating_sub(margin / 2));
     let handle = search.submit(state, limits);
+    let ticket = handle.ticket();
     match tokio::time::timeout_at(give_up.into(), handle).await {
         Ok(Ok(d)) if state.is_legal(&d.mv) => {
             tracing::info!(answer = %d.mv, playouts = d.playouts, value = ?d.value,
@@ -370,12 +384,27 @@ async fn answer(
             (Move::Pass, true)
         }
         Err(_) => {
+            // The move the search had ready (a thread kept off its core on
+            // a loaded machine); a pass only if it had none.
+            let ready = search.ready(ticket).filter(|m| state.is_legal(m));
             search.cancel();
-            tracing::warn!(
-                allowance_ms = allowance.as_millis() as u64,
-                "{FORCED_PASS}: the search overran; answering pass"
-            );
-            (Move::Pass, true)
+            match ready {
+                Some(mv) => {
+                    tracing::warn!(
+                        allowance_ms = allowance.as_millis() as u64,
+                        answer = %mv,
+                        "{LATE_SEARCH}: answering its best move so far"
+                    );
+                    (mv, false)
+                }
+                None => {
+                    tracing::warn!(
+                        allowance_ms = allowance.as_millis() as u64,
+                        "{FORCED_PASS}: the search overran with no move ready; answering pass"
+                    );
+                    (Move::Pass, true)
+                }
+            }
         }
     }
 }
@@ -516,6 +545,82 @@ mod tests {
             assert_eq!(out.len(), 1);
             assert!(state.is_legal(&Move::parse_reply(&out[0]).unwrap()));
             assert_eq!(s.forced_passes, 0);
+        }
+    }
+
+    /// Offers a kill of the opponent's first cell (or nothing), then
+    /// overruns: it holds its thread until stopped, as a search kept off
+    /// its core would.
+    struct Stalls {
+        offer: bool,
+        ready: Option<std::sync::Arc<crate::search::Ready<Move>>>,
+    }
+
+    impl crate::search::Agent<GolState> for Stalls {
+        fn name(&self) -> &str {
+            "stalls"
+        }
+        fn keep_ready(&mut self, ready: std::sync::Arc<crate::search::Ready<Move>>) {
+            self.ready = Some(ready);
+        }
+        fn select(
+            &mut self,
+            s: &GolState,
+            _limits: &Limits,
+            stop: &std::sync::atomic::AtomicBool,
+        ) -> crate::search::Decision<Move> {
+            let them = 1 - s.to_move;
+            let mv = Move::Kill(s.field.living(them).next().unwrap());
+            if self.offer {
+                self.ready.as_ref().unwrap().offer(mv);
+            }
+            let start = Instant::now();
+            while !stop.load(std::sync::atomic::Ordering::SeqCst)
+                && start.elapsed() < Duration::from_secs(5)
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            crate::search::Decision {
+                mv,
+                playouts: 1,
+                value: None,
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_search_that_overruns_is_answered_with_the_move_it_had_ready() {
+        let st = GolState::start(7, 100);
+        let req = MoveRequest {
+            me: 0,
+            round: st.round,
+            field: st.field.to_riddles(),
+            living_cells: [None, None],
+            opponent_move: None,
+            max_rounds: 100,
+            time_bank_ms: 10_000,
+            time_per_move_ms: Some(100),
+        };
+        let c = cfg("stalls");
+        for offer in [true, false] {
+            let search = SearchThread::<GolState>::spawn(Box::new(Stalls { offer, ready: None }));
+            let at = Instant::now();
+            let (mv, forced) = answer(&c, &search, &req, at).await;
+            // Given up at the allowance less half the margin, not when the
+            // agent let go (5 s): the answer is never late.
+            assert!(at.elapsed() < Duration::from_secs(2));
+            if offer {
+                assert!(matches!(mv, Move::Kill(_)) && st.is_legal(&mv), "{mv}");
+                assert!(!forced, "a move that was ready is no forced pass");
+            } else {
+                assert_eq!((mv, forced), (Move::Pass, true), "nothing ready: pass");
+            }
+            // A later search on the same thread does not find this one's move.
+            let next = search.submit(st, Limits::playouts(1));
+            let ticket = next.ticket();
+            search.cancel();
+            let _ = next.await;
+            assert_eq!(search.ready(ticket), None);
         }
     }
 
