@@ -113,6 +113,16 @@ const SKIP: &[(&str, &str, &str)] = &[
         "a GAT session at the platform's pace (moves of up to 3 s) on a server the page leaves to the reader",
     ),
     (
+        "docs/geister-results.md",
+        "--set trust_until=60 --param belief",
+        "27 minutes of tuning; cut to the doc test's 2 games it is less than one iteration against an opponent (4 games)",
+    ),
+    (
+        "docs/geister.md",
+        "--profile geister-gat --games 1",
+        "a game at the GAT clock (moves of up to 9 s) on a server the page leaves to the reader",
+    ),
+    (
         "docs/testing.md",
         "ladderbot latency campaign/four3d.jsonl",
         "reads the records of the deadline campaign (15 minutes), which this test does not run",

@@ -760,3 +760,78 @@ fn play_geister_against_its_own_server_reconnects_silently_and_numbers_games() {
         .collect();
     assert_eq!(numbered.len(), 4, "{log}");
 }
+
+#[test]
+fn geister_captures_replays_a_players_turns_and_counts_what_it_would_take() {
+    use ladderbot::games::geister::game::record_setups_and_moves;
+    use ladderbot::games::geister::rules::{Colour, Geister};
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.jsonl");
+    let games = games.to_str().unwrap();
+    let o = cli(&format!(
+        "match geister --a style-reds --b best --b-param threads=1 --b-playouts 200 \
+         --games 12 --seed 611 --jobs 2 --out {games}"
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    // What B took, colour by colour, read off the records with the rules.
+    let recs = read_records(Path::new(games)).unwrap();
+    let (mut reds, mut blues) = (0u64, 0u64);
+    for r in &recs {
+        let seat = r.players.iter().position(|p| p == "B:best").unwrap();
+        let (setups, moves) = record_setups_and_moves(&r.start, &r.moves).unwrap();
+        let mut g = Geister::new(setups);
+        for mv in moves {
+            let mover = g.to_move();
+            match g.play(mv).captured {
+                Some(Colour::Red) if mover == seat => reds += 1,
+                Some(Colour::Blue) if mover == seat => blues += 1,
+                _ => {}
+            }
+        }
+    }
+    assert!(reds > 0, "style-reds offers reds: {reds}");
+    let probe = |extra: &str| {
+        let o = cli(&format!(
+            "geister-captures {games} --player B:best --param threads=1 --playouts 200 --json {extra}"
+        ));
+        assert!(o.status.success(), "{}", stderr(&o));
+        (stdout(&o), last_json(&o))
+    };
+    let (text, j) = probe("--jobs 1");
+    assert!(text.contains("0-19") && text.contains("3 reds"), "{text}");
+    let all = &j["tally"]["all"];
+    let n = |k: &str| all[k].as_u64().unwrap();
+    assert_eq!(j["tally"]["games"].as_u64(), Some(12), "{j}");
+    // Every capture of the record is a turn with a capture on offer: the
+    // record's column is exactly what B took.
+    assert_eq!((n("played_red"), n("played_blue")), (reds, blues), "{j}");
+    assert!(
+        n("offers") >= reds + blues && n("red_offers") <= n("offers"),
+        "{j}"
+    );
+    assert!(
+        n("took_red") <= n("red_offers") && n("took_blue") <= n("blue_offers"),
+        "{j}"
+    );
+    let bands: u64 = (0..5)
+        .map(|b| j["tally"]["bands"][b]["offers"].as_u64().unwrap())
+        .sum();
+    assert_eq!(bands, n("offers"));
+    // A fixed budget and per-game seeds: the same tally on two threads.
+    let (_, j2) = probe("--jobs 2");
+    assert_eq!(j["tally"], j2["tally"]);
+    // Another setting is asked about the same turns.
+    let (_, t0) = probe("--param trust=0 --jobs 2");
+    assert_eq!(t0["tally"]["all"]["offers"], all["offers"]);
+    assert_eq!(t0["params"]["trust"], 0);
+    // Bad usage: an agent that is no best, a player nobody is, no budget.
+    for bad in [
+        format!("geister-captures {games} --player B:best --agent rule"),
+        format!("geister-captures {games} --player nobody"),
+        format!("geister-captures {games} --player B:best --playouts 0"),
+        format!("geister-captures {games} --player B:best --param nosuch=1"),
+    ] {
+        let o = cli(&bad);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
+    }
+}

@@ -346,6 +346,65 @@ fn against_a_fixed_opponent_each_setting_plays_it() {
     assert!(b < 0.45, "blunder {b} did not move down from 0.5");
 }
 
+/// A population (`--vs` repeated): iteration k plays the k-th opponent in
+/// turn. Against `random` both settings win every game and the iteration
+/// says nothing; against `pmc` the better setting wins more: the parameter
+/// still moves toward its optimum, and the run's key names the population.
+#[test]
+fn against_a_population_each_iteration_plays_the_next_opponent() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(
+        &[
+            "tune",
+            "four3d",
+            "--agent",
+            "pmc",
+            "--vs",
+            "pmc",
+            "--vs",
+            "random",
+            "--param",
+            "blunder",
+            "--set",
+            "blunder=0.5",
+            "--games",
+            "800",
+            "--playouts",
+            "100",
+            "--r-end",
+            "0.2",
+            "--seed",
+            "3",
+            "--out",
+            dir.path().to_str().unwrap(),
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = state(dir.path());
+    assert_eq!(
+        s["key"]["vs"],
+        serde_json::json!(["pmc(playouts=100)", "random(playouts=100)"])
+    );
+    assert_eq!(s["done"].as_u64(), Some(200));
+    // The iterations against random (the even ones) are mostly ties: both
+    // settings win (measured, this seed: 9 of 100 not, against 31 of 100
+    // against pmc).
+    let history = s["history"].as_array().unwrap();
+    let decided = |odd: u64| {
+        history
+            .iter()
+            .filter(|h| h["k"].as_u64().unwrap() % 2 == odd)
+            .filter(|h| h["result"].as_f64() != Some(0.0))
+            .count()
+    };
+    assert!(2 * decided(0) < decided(1), "{} {}", decided(0), decided(1));
+    let b = tuned_value(&s, "blunder");
+    assert!(b < 0.45, "blunder {b} did not move down from 0.5");
+}
+
 /// `tune four3d --agent pmc --param blunder` from 0.5, `games` games at
 /// `playouts` a move, seed `seed`, into `dir`, with `extra` arguments.
 fn pmc_blunder(dir: &Path, games: &str, playouts: &str, seed: &str, extra: &[&str]) -> Output {

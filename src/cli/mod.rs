@@ -13,6 +13,7 @@ mod analyze;
 mod bench_cmd;
 mod four3d_lab;
 mod geister_beliefs;
+mod geister_captures;
 mod geister_policy;
 mod golad_lab;
 mod latency;
@@ -99,6 +100,9 @@ pub enum Command {
     /// Fit the learned Geister move preferences (best's playout policy) on the moves a search
     /// chose in records, and score models.
     GeisterPolicy(geister_policy::GeisterPolicyArgs),
+    /// Replay recorded Geister games from one player's seat and ask an agent, wherever a piece of
+    /// unknown colour could be taken, whether it would take it: reds and blues taken by ply.
+    GeisterCaptures(geister_captures::GeisterCapturesArgs),
     /// Puyo Puyo one-player experiments: template completion and solo chains.
     PuyoLab(puyo_lab::PuyoLabArgs),
     /// Score Four data: self-play games, solved positions, the fitted evaluation.
@@ -285,6 +289,10 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::GeisterPolicy(args) => {
             start_logging(&cli.log_format, &settings)?;
             geister_policy::run(args)
+        }
+        Command::GeisterCaptures(args) => {
+            start_logging(&cli.log_format, &settings)?;
+            geister_captures::run(args)
         }
         Command::Report(args) => {
             start_logging(&cli.log_format, &settings)?;

@@ -36,10 +36,11 @@ pub struct TuneArgs {
     #[arg(long)]
     pub agent: String,
     /// A fixed opponent: each iteration plays a pair of games with each setting against it.
-    /// Without it the `+` setting plays the `-` one (OpenBench's way).
+    /// Repeated, a population: iteration k plays the k-th of them in turn. Without it the `+`
+    /// setting plays the `-` one (OpenBench's way).
     #[arg(long)]
-    pub vs: Option<String>,
-    /// A parameter of the opponent (repeatable).
+    pub vs: Vec<String>,
+    /// A parameter of the opponent, of every one with --vs repeated (repeatable).
     #[arg(long = "vs-param", value_parser = parse_param, value_name = "KEY=VALUE")]
     pub vs_params: Vec<(String, serde_json::Value)>,
     /// A parameter to tune: NAME (its declared range and step), NAME=LO:HI or NAME=LO:HI:STEP
@@ -127,17 +128,21 @@ fn prepare(args: &TuneArgs, settings: &Settings) -> Result<Prepared, CliError> {
         ObjectiveArg::Games => Objective::Games,
         ObjectiveArg::Solo => Objective::Solo,
     };
-    if objective == Objective::Solo && args.vs.is_some() {
+    if objective == Objective::Solo && !args.vs.is_empty() {
         return Err(usage("--vs has no meaning with --objective solo".into()));
     }
-    let vs = args.vs.as_ref().map(|agent| SideConfig {
-        agent: agent.clone(),
-        params: params_from(&args.vs_params),
-        playouts: args.playouts,
-        time_ms: args.time_ms,
-        command: None,
-    });
-    if let Some(v) = &vs {
+    let vs: Vec<SideConfig> = args
+        .vs
+        .iter()
+        .map(|agent| SideConfig {
+            agent: agent.clone(),
+            params: params_from(&args.vs_params),
+            playouts: args.playouts,
+            time_ms: args.time_ms,
+            command: None,
+        })
+        .collect();
+    for v in &vs {
         args.game
             .check_agent(&v.agent, &v.params)
             .map_err(|e| usage(format!("--vs: {e}")))?;

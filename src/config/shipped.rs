@@ -27,6 +27,7 @@ pub const SHIPPED: &[(&str, &str)] = shipped![
     "geister-best",
     "geister-charge",
     "geister-dmc-v1",
+    "geister-gat",
     "geister-random",
     "geister-rule",
     "golad-ai1",

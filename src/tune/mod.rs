@@ -213,8 +213,9 @@ pub struct TuneConfig {
     pub agent: String,
     /// Parameters held fixed (and the start values of tuned ones).
     pub fixed: AgentParams,
-    /// The fixed opponent; `None`: the `+` setting plays the `-` one.
-    pub vs: Option<SideConfig>,
+    /// The fixed opponent, or a population played in turn (iteration k
+    /// against the k-th); none: the `+` setting plays the `-` one.
+    pub vs: Vec<SideConfig>,
     pub objective: Objective,
     pub playouts: Option<u64>,
     pub time_ms: Option<u64>,
@@ -227,10 +228,10 @@ pub struct TuneConfig {
 impl TuneConfig {
     /// Games (or one-player runs) an iteration plays.
     pub fn per_iteration(&self) -> u32 {
-        match (self.objective, &self.vs) {
-            (Objective::Solo, _) => 2,
-            (Objective::Games, None) => 2,
-            (Objective::Games, Some(_)) => 4,
+        match self.objective {
+            Objective::Solo => 2,
+            Objective::Games if self.vs.is_empty() => 2,
+            Objective::Games => 4,
         }
     }
 
@@ -240,7 +241,12 @@ impl TuneConfig {
             "game": self.game,
             "agent": self.agent,
             "fixed": Value::Object(self.fixed.clone()),
-            "vs": self.vs.as_ref().map(SideConfig::describe),
+            // One opponent as before this could be a population.
+            "vs": match self.vs.as_slice() {
+                [] => Value::Null,
+                [one] => Value::from(one.describe()),
+                many => many.iter().map(SideConfig::describe).collect(),
+            },
             "objective": self.objective,
             "playouts": self.playouts,
             "time_ms": self.time_ms,
@@ -537,10 +543,11 @@ pub fn play_iteration<G: PlayableGame>(
         let r = run_with(&Playable::<G>::new(), &mc, &|_| {})?;
         Ok(f64::from(r.wins) - f64::from(r.losses))
     };
-    match &cfg.vs {
-        None => pair(plus, minus),
-        Some(vs) => Ok((pair(plus, vs.clone())? - pair(minus, vs.clone())?) / 2.0),
+    if cfg.vs.is_empty() {
+        return pair(plus, minus);
     }
+    let vs = &cfg.vs[(k as usize - 1) % cfg.vs.len()];
+    Ok((pair(plus, vs.clone())? - pair(minus, vs.clone())?) / 2.0)
 }
 
 /// Runs iterations from `state.done + 1` to the end, saving the state to

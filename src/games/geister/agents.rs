@@ -86,6 +86,22 @@ pub fn decl(name: &str) -> Result<Decl, String> {
     })
 }
 
+/// The settings of `best` or of one of the earlier `best`s kept under
+/// their own names (`ismcts-v2`, `ismcts-v1`, `dmc-v1`), with `params`.
+pub fn best_config(name: &str, params: &AgentParams) -> Result<super::best::BestConfig, String> {
+    use super::best::BestConfig;
+    let name = crate::games::agent_name(name, DEFAULT);
+    match name {
+        "best" => BestConfig::from_params(params),
+        "dmc-v1" => BestConfig::from_params_over(name, BestConfig::dmc_v1(), params),
+        "ismcts-v1" => BestConfig::from_params_over(name, BestConfig::ismcts_v1(), params),
+        "ismcts-v2" => BestConfig::from_params_over(name, BestConfig::ismcts_v2(), params),
+        other => Err(format!(
+            "{other} is not `best` nor one of the earlier bests (ismcts-v2, ismcts-v1, dmc-v1)"
+        )),
+    }
+}
+
 /// Builds a named agent; `params` are its options from the profile.
 pub fn build(
     name: &str,
@@ -101,20 +117,19 @@ pub fn build(
         "rule" => Ok(Box::new(super::rule_agent::RuleAgent::new(seed))),
         "dmc-v1" | "ismcts-v1" | "ismcts-v2" => {
             // Earlier `best`s, kept fixed under their own names.
-            use super::best::BestConfig;
-            let (name, base) = match name {
-                "dmc-v1" => ("dmc-v1", BestConfig::dmc_v1()),
-                "ismcts-v1" => ("ismcts-v1", BestConfig::ismcts_v1()),
-                _ => ("ismcts-v2", BestConfig::ismcts_v2()),
+            let name = match name {
+                "dmc-v1" => "dmc-v1",
+                "ismcts-v1" => "ismcts-v1",
+                _ => "ismcts-v2",
             };
-            let config = super::best::BestConfig::from_params_over(name, base, params)?;
+            let config = best_config(name, params)?;
             Ok(Box::new(crate::search::Renamed {
                 name,
                 inner: Box::new(super::best::Best::new(config, seed)),
             }))
         }
         "best" => {
-            let config = super::best::BestConfig::from_params(params)?;
+            let config = best_config(name, params)?;
             Ok(Box::new(super::best::Best::new(config, seed)))
         }
         n => match super::styles::Kind::from_name(n) {

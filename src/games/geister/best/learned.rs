@@ -164,7 +164,7 @@ pub fn samples_from_game(setups: [Setup; 2], moves: &[Move], observer: usize) ->
 /// Replays the game from `setups` through `moves` (seat 0 first), calling
 /// `turn(view, move)` at each of `observer`'s turns with its view and the
 /// move it played; stops at the end of the game or the first illegal move.
-fn each_turn_of(
+pub fn each_turn_of(
     setups: [Setup; 2],
     moves: &[Move],
     observer: usize,

@@ -56,6 +56,7 @@ pub mod evidence;
 pub mod learned;
 pub mod policy;
 pub mod prefs;
+pub mod probe;
 pub mod risk;
 pub mod search;
 
@@ -117,6 +118,10 @@ pub struct BestConfig {
     /// is blue is shrunk this share of the way to an even chance before the
     /// root's moves are compared (0 = off).
     pub doubt: f64,
+    /// With `trust` < 1 ([`TreeConfig::trust`]): the ply from which the
+    /// root trusts the belief fully again (300, the ply limit: the whole
+    /// game).
+    pub trust_until: u32,
 }
 
 /// Games of a session after which `stranger` no longer tempers the beliefs.
@@ -168,6 +173,7 @@ impl BestConfig {
             live: false,
             stranger: 1.0,
             doubt: 0.0,
+            trust_until: 300,
         }
     }
 
@@ -188,6 +194,7 @@ impl BestConfig {
             live: false,
             stranger: 1.0,
             doubt: 0.0,
+            trust_until: 300,
         }
     }
 
@@ -264,6 +271,20 @@ impl BestConfig {
                 "reuse",
                 t.reuse,
                 "keep the subtree of the moves played for the next search",
+            )
+            .float(
+                "trust",
+                t.trust,
+                0.0..=1.0,
+                0.05,
+                "share of the belief's confidence that a piece is blue kept when the root values taking it, on a first game (1: off)",
+            )
+            .int(
+                "trust_until",
+                u64::from(self.trust_until),
+                0..=300,
+                5,
+                "the ply from which the root trusts the belief fully again (300: trust holds the whole game)",
             )
             .text(
                 "beliefs",
@@ -436,6 +457,12 @@ impl BestConfig {
         if let Some(x) = p.flag("reuse") {
             c.tree.reuse = x;
         }
+        if let Some(x) = p.f64("trust") {
+            c.tree.trust = x;
+        }
+        if let Some(x) = p.u64("trust_until") {
+            c.trust_until = x as u32;
+        }
         if let Some(x) = p.f64("belief") {
             c.belief = x;
         }
@@ -516,6 +543,8 @@ pub struct Best {
     pub last: LastChoice,
     /// The last search's root and beliefs, for pondering below our move.
     searched_from: Option<(Board, Belief)>,
+    /// What this game's captures say about the belief ([`risk::Calibration`]).
+    calibration: risk::Calibration,
 }
 
 impl Best {
@@ -538,6 +567,7 @@ impl Best {
             revealed_at_fit: 0,
             last: LastChoice::default(),
             searched_from: None,
+            calibration: risk::Calibration::default(),
         }
     }
 
@@ -571,11 +601,15 @@ impl Best {
             })
             .collect();
         let seeds: Vec<u64> = (0..threads).map(|_| self.rng.gen()).collect();
+        let tree = TreeConfig {
+            trust: self.trust(view.ply()),
+            ..self.config.tree
+        };
         let root = Root {
             base: &base,
             belief: &belief,
             policy: &self.config.policy,
-            tree: &self.config.tree,
+            tree: &tree,
         };
         let run = |search: &mut Search, i: usize| {
             let mut rng = SmallRng::seed_from_u64(seeds[i]);
@@ -670,6 +704,21 @@ impl Best {
         self.config.belief * (s + (1.0 - s) * learned)
     }
 
+    /// How far the root trusts the belief about a piece it could take now
+    /// ([`TreeConfig::trust`]): the setting at the start of a first game
+    /// against an opponent, moved by what this game's captures showed
+    /// ([`risk::Calibration`]), and rising to 1 (the belief as it is) over
+    /// the first [`STRANGER_GAMES`] games the model has learned from, as
+    /// the refits learn what this opponent's moves mean.
+    fn trust(&self, ply: u32) -> f64 {
+        let learned = self.games_learned().min(STRANGER_GAMES) as f64 / STRANGER_GAMES as f64;
+        if ply >= self.config.trust_until {
+            return 1.0;
+        }
+        let t = self.calibration.trust(self.config.tree.trust);
+        t + (1.0 - t) * learned
+    }
+
     /// Each opponent piece's blue-likelihood from the configured source
     /// (-1000 for a piece that skipped a sure escape, as in the seed).
     fn likelihoods(&self, view: &View) -> [f64; PIECES] {
@@ -724,6 +773,7 @@ impl Best {
         self.pending.clear();
         self.live_model = None;
         self.revealed_at_fit = 0;
+        self.calibration.reset();
     }
 
     /// The `live` lever: when more opponent colours are known than at the
@@ -822,6 +872,64 @@ impl Best {
         if view.ply() <= 1 {
             self.new_game();
         }
+        self.observe_turn(view);
+        let mv = self.decide(view, limits, stop);
+        // The trees may start the next search below this move, if one ran.
+        let searched = self.last.iterations > 0;
+        for s in &mut self.searches {
+            match board_move(view, mv) {
+                Some(m) if searched => s.played(m),
+                _ => s.forget(),
+            }
+        }
+        self.note_our_move(view, mv);
+        mv
+    }
+
+    /// One of our turns of a recorded game, replayed ([`probe`]): the view
+    /// is observed as in play; with `ask`, the move we would choose is
+    /// searched (with a fresh tree) and returned; the move that goes on is
+    /// `played`, the record's.
+    pub fn replay_turn(
+        &mut self,
+        view: &View,
+        played: Move,
+        ask: bool,
+        limits: &Limits,
+    ) -> Option<Move> {
+        self.searched_from = None;
+        if view.ply() <= 1 {
+            self.new_game();
+        }
+        self.observe_turn(view);
+        for s in &mut self.searches {
+            s.forget();
+        }
+        let mine = ask.then(|| self.decide(view, limits, &AtomicBool::new(false)));
+        if let (Some(mv), true) = (mine, tracing::enabled!(tracing::Level::DEBUG)) {
+            let l = self.likelihoods(view);
+            let blue = Belief::new(view, &l, self.inverse_temperature()).blue_probabilities();
+            let root: Vec<String> = search::merged_root(&self.searches)
+                .into_iter()
+                .filter(|r| r.1 > 0)
+                .filter_map(|(m, n, w)| {
+                    real_move(view, m).map(|mv| format!("{mv:?} {n} {:.3}", w / f64::from(n)))
+                })
+                .collect();
+            tracing::debug!(ply = view.ply(), chose = ?mv, played = ?played,
+                blue = ?blue.map(|b| (b * 100.0).round() / 100.0), ?root,
+                "replayed\n{}", view.render());
+        }
+        for s in &mut self.searches {
+            s.forget();
+        }
+        self.note_our_move(view, played);
+        mine
+    }
+
+    /// What the opponent's last move told us, read off `view` (our turn).
+    fn observe_turn(&mut self, view: &View) {
+        self.calibration.observe(view);
         self.likelihood.observe(view);
         self.evidence.observe(view);
         if self.config.bluff > 0.0 {
@@ -839,13 +947,21 @@ impl Best {
         if self.config.live {
             self.refit_within_game(view);
         }
-        let mv = self.decide(view, limits, stop);
-        // The trees may start the next search below this move, if one ran.
-        let searched = self.last.iterations > 0;
-        for s in &mut self.searches {
-            match board_move(view, mv) {
-                Some(m) if searched => s.played(m),
-                _ => s.forget(),
+    }
+
+    /// Remembers our move `mv` in `view`, to read the opponent's answer
+    /// (and, with `trust` < 1, what the belief said of a piece it takes).
+    fn note_our_move(&mut self, view: &View, mv: Move) {
+        if self.config.tree.trust < 1.0 {
+            if let Some(q) = risk::unknown_target(view, mv) {
+                let l = self.likelihoods(view);
+                let belief = Belief::new(view, &l, self.inverse_temperature());
+                let on_board = (0..PIECES as u8)
+                    .filter(|&p| view.opp(p).on_board())
+                    .count();
+                let p0 = f64::from(belief.blues()) / on_board.max(1) as f64;
+                self.calibration
+                    .took(q, belief.blue_probabilities()[q as usize], p0);
             }
         }
         self.likelihood.our_move(view, mv);
@@ -853,7 +969,6 @@ impl Best {
         if self.config.bluff > 0.0 {
             self.exposure.our_move(view, mv);
         }
-        mv
     }
 }
 

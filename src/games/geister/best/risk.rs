@@ -81,6 +81,74 @@ pub fn reconsider(
     }
 }
 
+/// The least and most blue chance a capture's record is scored with (a
+/// belief sure either way would end the calibration on one capture).
+const CLAMP: f64 = 0.05;
+
+/// How far this game's captures say the belief can be trusted
+/// ([`super::search::TreeConfig::trust`]): two accounts of each capture of
+/// a piece of unknown colour, the belief's blue chance `p` and the count's
+/// `p0`, are scored on the colour the piece turned out to be; the trust is
+/// the posterior of the belief's account, from a first-game prior. Against
+/// an opponent whose moves mean what the belief reads, each capture raises
+/// it; against one that baits with pieces the belief reads as blue, each
+/// red taken lowers it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Calibration {
+    /// Summed log-likelihood ratio of the belief's account over the count's.
+    evidence: f64,
+    /// Captures scored so far.
+    scored: u32,
+    /// The piece our last move took, with `p` and `p0` then, until its
+    /// colour shows.
+    pending: Option<(u8, f64, f64)>,
+}
+
+impl Calibration {
+    /// A new game: nothing known.
+    pub fn reset(&mut self) {
+        *self = Self::default();
+    }
+
+    /// Our move takes the opponent's piece `q` (colour unknown), which the
+    /// belief gives blue chance `p` and the count `p0`.
+    pub fn took(&mut self, q: u8, p: f64, p0: f64) {
+        self.pending = Some((q, p, p0));
+    }
+
+    /// Our turn: the colour of the piece our last move took shows on the
+    /// board; it is scored.
+    pub fn observe(&mut self, view: &View) {
+        let Some((q, p, p0)) = self.pending.take() else {
+            return;
+        };
+        let Some(c) = view.opp_colour(q) else {
+            return;
+        };
+        let (p, p0) = (p.clamp(CLAMP, 1.0 - CLAMP), p0.clamp(CLAMP, 1.0 - CLAMP));
+        self.evidence += match c {
+            Colour::Blue => (p / p0).ln(),
+            Colour::Red => ((1.0 - p) / (1.0 - p0)).ln(),
+        };
+        self.scored += 1;
+    }
+
+    /// The captures scored this game.
+    pub fn scored(&self) -> u32 {
+        self.scored
+    }
+
+    /// The trust now, from the first-game trust `prior` in 0..=1 (1: the
+    /// belief as it is, whatever happens; 0: never).
+    pub fn trust(&self, prior: f64) -> f64 {
+        if prior >= 1.0 || prior <= 0.0 {
+            return prior.clamp(0.0, 1.0);
+        }
+        let logit = (prior / (1.0 - prior)).ln() + self.evidence;
+        1.0 / (1.0 + (-logit).exp())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,6 +188,35 @@ mod tests {
         blue[0] = 0.4;
         let root = [(take, 600, 0.4 * 600.0 * 0.9), (aside, 300, 180.0)];
         assert_eq!(reconsider(&v, take, &root, &blue, 1.0), take);
+    }
+
+    #[test]
+    fn each_capture_moves_the_trust_toward_the_account_that_called_its_colour() {
+        // Our A took the opponent's `a` (now captured, shown red).
+        let red = View::from_gat("21R44R34R14R15B25B35B45B99r31u41u11u40u50u01u99b").unwrap();
+        assert_eq!(red.opp_colour(0), Some(Colour::Red));
+        let mut c = Calibration::default();
+        assert_eq!(c.trust(0.5), 0.5);
+        // The belief said 0.8 blue, the count 0.5: a red says the count was right.
+        c.took(0, 0.8, 0.5);
+        c.observe(&red);
+        assert_eq!(c.scored(), 1);
+        let after_red = c.trust(0.5);
+        assert!((after_red - 0.2 / (0.2 + 0.5)).abs() < 1e-9, "{after_red}");
+        // A blue the belief called (0.8) raises it again.
+        let blue = View::from_gat("21R44R34R14R15B25B35B45B99r99b41u11u40u50u01u31u").unwrap();
+        c.took(1, 0.8, 0.5);
+        c.observe(&blue);
+        assert!(c.trust(0.5) > after_red);
+        // The ends stay put, and a new game forgets.
+        assert_eq!((c.trust(1.0), c.trust(0.0)), (1.0, 0.0));
+        c.reset();
+        assert_eq!(c.scored(), 0);
+        assert!((c.trust(0.3) - 0.3).abs() < 1e-12);
+        // A piece whose colour does not show yet is not scored.
+        c.took(2, 0.8, 0.5);
+        c.observe(&blue);
+        assert_eq!(c.scored(), 0);
     }
 
     #[test]

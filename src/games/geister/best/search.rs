@@ -76,6 +76,15 @@ pub struct TreeConfig {
     /// playouts' ([`prefs`](super::policy::PlayoutPolicy::prefs)) when they
     /// have learned ones, else the shipped model.
     pub prior: f64,
+    /// How far the root trusts the belief about a piece it could take
+    /// (issue 60: captures that count the risk). A root move that takes an
+    /// opponent piece is valued from its iterations split by the piece's
+    /// colour in them, `p' v_blue + (1 - p') v_red`, where `p'` is the
+    /// belief's blue chance `p` pulled toward the count's `p0` (the blues
+    /// left over the pieces left): `p' = p0 + trust (p - p0)` when `p >
+    /// p0`. 1 = the belief as it is (off); 0 = a capture needs the count's
+    /// odds alone to be worth it.
+    pub trust: f64,
 }
 
 impl Default for TreeConfig {
@@ -86,6 +95,7 @@ impl Default for TreeConfig {
             max_nodes: 1 << 20,
             reuse: false,
             prior: 0.0,
+            trust: 1.0,
         }
     }
 }
@@ -145,6 +155,12 @@ pub struct Search {
     played: Option<BMove>,
     /// Scratch for re-rooting.
     spare: Vec<Node>,
+    /// With `trust` < 1, per root child (in order): the blue chance its
+    /// capture is counted with (`None`: it takes nothing), and its results
+    /// split by the colour the taken piece had in the iteration (blue,
+    /// red): visits and rewards ([`TreeConfig::trust`]).
+    counted: Vec<Option<f64>>,
+    split: Vec<[(u32, f64); 2]>,
 }
 
 /// What a search found.
@@ -330,6 +346,50 @@ impl Search {
         n.count = count;
     }
 
+    /// Prepares the root's captures to be counted with `trust`
+    /// ([`TreeConfig::trust`]; nothing with 1): each root child taking an
+    /// opponent piece gets the blue chance it is counted with, and empty
+    /// split results.
+    fn count_captures(&mut self, base: &Board, belief: &Belief, trust: f64) {
+        self.counted.clear();
+        self.split.clear();
+        if trust >= 1.0 || belief.is_empty() {
+            return;
+        }
+        let theirs = base.pieces(1);
+        let blue_at = belief.blue_by_square();
+        let p0 = f64::from(belief.blues()) / f64::from(theirs.count_ones().max(1));
+        let trust = trust.max(0.0);
+        let kids = self.root_children().len();
+        for k in 0..kids {
+            let to = self.root_children()[k].mv.to;
+            let counted = (to != ESCAPE && theirs >> to & 1 == 1).then(|| {
+                let p = blue_at[to as usize];
+                if p > p0 {
+                    p0 + trust * (p - p0)
+                } else {
+                    p
+                }
+            });
+            self.counted.push(counted);
+        }
+        self.split = vec![[(0, 0.0); 2]; kids];
+    }
+
+    /// A root child's mean as the root counts it: a capture's from its
+    /// split results at its counted blue chance, when both colours have
+    /// results; else its mean.
+    fn counted_mean(&self, k: usize) -> f64 {
+        let n = &self.nodes[k];
+        let first = self.nodes[0].first as usize;
+        match (self.counted.get(k - first), self.split.get(k - first)) {
+            (Some(Some(p)), Some(&[(nb, rb), (nr, rr)])) if nb > 0 && nr > 0 => {
+                p * rb / f64::from(nb) + (1.0 - p) * rr / f64::from(nr)
+            }
+            _ => n.reward / f64::from(n.visits.max(1)),
+        }
+    }
+
     /// The available child of `i` with the best UCB1 value under `b`'s
     /// colours (an untried one first); counts availability.
     fn select(&mut self, i: usize, b: &Board, c: f64, prior: f64) -> Option<usize> {
@@ -359,7 +419,12 @@ impl Search {
                 continue;
             }
             let m = n.visits as f64;
-            let v = n.reward / m
+            let mean = if i == 0 && !self.counted.is_empty() {
+                self.counted_mean(k)
+            } else {
+                n.reward / m
+            };
+            let v = mean
                 + c * ((n.available as f64).ln() / m).sqrt()
                 + prior * f64::from(n.prior) / (m + 1.0);
             if v > best_v {
@@ -403,6 +468,7 @@ impl Search {
         if !self.nodes[0].expanded() {
             self.expand(0, base, &mut list, prefs);
         }
+        self.count_captures(base, belief, cfg.trust);
         let mut budget = Budget::new(&within_hard_limit(limits), stop).with_check_every(16);
         let mut path = std::mem::take(&mut self.path);
         while budget.tick() {
@@ -481,6 +547,18 @@ impl Search {
             n.visits += 1;
             n.reward += if n.mover == 0 { r } else { 1.0 - r };
         }
+        // A capture at the root: its result by the taken piece's colour.
+        if let (Some(&k), false) = (path.get(1), self.split.is_empty()) {
+            let first = self.nodes[0].first as usize;
+            if let (Some(Some(_)), Some(s)) =
+                (self.counted.get(k - first), self.split.get_mut(k - first))
+            {
+                let to = self.nodes[k].mv.to;
+                let red = usize::from(colouring.blue_squares >> to & 1 == 0);
+                s[red].0 += 1;
+                s[red].1 += r;
+            }
+        }
     }
 
     /// Thinks on the opponent's time: grows the subtree below the move
@@ -548,29 +626,47 @@ mod tests {
         assert_eq!(within_hard_limit(&Limits::playouts(5)), Limits::playouts(5));
     }
 
-    /// Escapes of opponent pieces on an exit, in the tree, under a belief
-    /// that makes the piece on our corner (0,5) red or blue.
-    fn opponent_escapes(likelihood_a: f64) -> (u32, u32) {
-        use crate::games::geister::rules::PIECES;
-        use crate::games::geister::testing::view;
+    /// The belief over `v`'s colourings with the opponent's `a` at
+    /// likelihood `la` and the others at 0.
+    fn belief_of_a(v: &View, la: f64) -> Belief {
+        let mut l = [0.0; crate::games::geister::rules::PIECES];
+        l[0] = la;
+        Belief::new(v, &l, 1.0)
+    }
+
+    /// A search from `v` under `belief` with the default playouts and
+    /// `tree`, `playouts` iterations, seed `seed`.
+    fn search_from(
+        v: &View,
+        belief: &Belief,
+        tree: TreeConfig,
+        playouts: u64,
+        seed: u64,
+    ) -> (Search, SearchResult) {
         use rand::rngs::SmallRng;
         use rand::SeedableRng;
-        let v = view("14R24R34R44R15B25B35B45B", "05u31u21u11u40u30u20u10u");
-        let mut l = [0.0; PIECES];
-        l[0] = likelihood_a;
-        let belief = Belief::new(&v, &l, 1.0);
         let mut s = Search::new();
         let r = s.run(
             Root {
-                base: &Board::from_view(&v, 0),
-                belief: &belief,
+                base: &Board::from_view(v, 0),
+                belief,
                 policy: &PlayoutPolicy::default(),
-                tree: &TreeConfig::default(),
+                tree: &tree,
             },
-            &Limits::playouts(3000),
+            &Limits::playouts(playouts),
             &AtomicBool::new(false),
-            &mut SmallRng::seed_from_u64(1),
+            &mut SmallRng::seed_from_u64(seed),
         );
+        (s, r)
+    }
+
+    /// Escapes of opponent pieces on an exit, in the tree, under a belief
+    /// that makes the piece on our corner (0,5) red or blue.
+    fn opponent_escapes(likelihood_a: f64) -> (u32, u32) {
+        use crate::games::geister::testing::view;
+        let v = view("14R24R34R44R15B25B35B45B", "05u31u21u11u40u30u20u10u");
+        let belief = belief_of_a(&v, likelihood_a);
+        let (s, r) = search_from(&v, &belief, TreeConfig::default(), 3000, 1);
         assert_eq!(r.iterations, 3000);
         assert_eq!(s.nodes[0].visits, 3000);
         let kids: u32 = s.root_children().iter().map(|n| n.visits).sum();
@@ -586,6 +682,55 @@ mod tests {
                         }
             })
             .fold((0, 0), |(v, a), n| (v + n.visits, a + n.available))
+    }
+
+    /// The search from a position where our A on (2,2) may take the
+    /// opponent's `a` on (2,1), its last red or its last blue (three of
+    /// each taken): the capture wins or loses at once. The belief gives
+    /// `a` blue at 0.88; the count says even.
+    fn last_two(trust: f64) -> (Search, SearchResult) {
+        use crate::games::geister::testing::view;
+        let v = view("22R44R34R14R15B25B35B45B", "21u40u99r99r99r99b99b99b");
+        let belief = belief_of_a(&v, 2.0);
+        let p = belief.blue_by_square()[8];
+        assert!((p - 2f64.exp() / (1.0 + 2f64.exp())).abs() < 1e-9, "{p}");
+        assert_eq!(belief.blues(), 1);
+        let tree = TreeConfig {
+            trust,
+            ..TreeConfig::default()
+        };
+        search_from(&v, &belief, tree, 4000, 5)
+    }
+
+    #[test]
+    fn a_capture_the_belief_is_sure_of_is_counted_at_the_counts_odds_without_trust() {
+        let take = BMove { from: 14, to: 8 };
+        // Trusted: the belief's likely blue is taken.
+        let (s, r) = last_two(1.0);
+        assert_eq!(r.best, Some(take));
+        assert!(
+            s.counted.is_empty() && s.split.is_empty(),
+            "off: nothing kept"
+        );
+        // Not trusted: taking is a coin toss (won or lost at once) and the
+        // search plays on instead.
+        let (s, r) = last_two(0.0);
+        assert_ne!(r.best, Some(take), "{r:?}");
+        let kids = s.root_children();
+        let k = kids.iter().position(|n| n.mv == take).unwrap();
+        assert_eq!(s.counted[k], Some(0.5), "the count's odds: 1 blue of 2");
+        let [(nb, rb), (nr, rr)] = s.split[k];
+        // Its iterations split by a's colour: all of them, blue wins, red loses.
+        assert_eq!(nb + nr, kids[k].visits);
+        assert!(nr > 0 && nb > 0, "{nb} {nr}");
+        assert_eq!((rb, rr), (f64::from(nb), 0.0));
+        let first = s.nodes[0].first as usize;
+        assert!((s.counted_mean(first + k) - 0.5).abs() < 1e-9);
+        // Moves that take nothing are counted as they are.
+        assert!(kids
+            .iter()
+            .enumerate()
+            .all(|(i, n)| (n.mv.to == 8) == s.counted[i].is_some()));
     }
 
     #[test]

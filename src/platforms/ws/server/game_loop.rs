@@ -692,33 +692,13 @@ async fn play_game<G: PlayableGame>(
         GameRecord::result_string(end.winner)
     };
     tracing::info!(game_id, game = G::ID, result, reason = ?end.reason, detail = ?end.detail, moves = moves.len(), "game over");
-    for seat in (0..2).filter(|_| !aborted) {
-        let link = &mut links[order[seat]];
-        link.request = None;
-        link.send(ServerMsg::GameOver {
-            game_id: game_id.clone(),
-            winner: end.winner,
-            result: result.to_string(),
-            reason: end.reason,
-            detail: end.detail.clone(),
-            your_result: YourResult::for_seat(end.winner, seat),
-            moves: moves.len() as u32,
-        });
-    }
+    let n_moves = moves.len() as u32;
     let ending = match end.reason {
         EndReason::Rules => pos.ending().map(str::to_string),
         other => G::ending_keys().map(|_| other.key().to_string()),
     };
-    shared.spectators.end(
-        n,
-        json!({
-            "winner": end.winner,
-            "result": result,
-            "reason": end.reason.key(),
-            "detail": end.detail,
-            "ending": ending,
-        }),
-    );
+    // The record is written before the game is announced: a client that
+    // sees its game over finds the game in the records.
     if let Some(w) = &shared.records {
         let record = GameRecord {
             game: G::ID.to_string(),
@@ -732,7 +712,7 @@ async fn play_game<G: PlayableGame>(
             moves,
             move_ms,
             opening: opening.cloned(),
-            ending,
+            ending: ending.clone(),
             started_ms,
             finished_ms: now_ms(),
             match_tag: None,
@@ -742,6 +722,29 @@ async fn play_game<G: PlayableGame>(
             tracing::error!(game_id, path = %w.path().display(), error = %e, "cannot write the game record");
         }
     }
+    for seat in (0..2).filter(|_| !aborted) {
+        let link = &mut links[order[seat]];
+        link.request = None;
+        link.send(ServerMsg::GameOver {
+            game_id: game_id.clone(),
+            winner: end.winner,
+            result: result.to_string(),
+            reason: end.reason,
+            detail: end.detail.clone(),
+            your_result: YourResult::for_seat(end.winner, seat),
+            moves: n_moves,
+        });
+    }
+    shared.spectators.end(
+        n,
+        json!({
+            "winner": end.winner,
+            "result": result,
+            "reason": end.reason.key(),
+            "detail": end.detail,
+            "ending": ending,
+        }),
+    );
     end
 }
 
