@@ -822,25 +822,7 @@ fn a_session_survives_the_ports_closing_and_reopening_between_games() {
 /// after its `MOV?`.
 #[test]
 fn instant_answers_are_held_until_the_servers_timer_has_started() {
-    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = l.local_addr().unwrap().port();
-    let child = Command::new(BIN)
-        .args(["play", "geister", "--server", &format!("127.0.0.1:{port}")])
-        .args(["--agent", "random", "--games", "1", "--seed", "4"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let c = Guard(Some(child));
-    let (s, _) = l.accept().unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    let mut raw = Raw {
-        rd: BufReader::new(s.try_clone().unwrap()),
-        wr: s,
-    };
-    raw.send("SET?");
-    assert!(raw.line().starts_with("SET:"));
-    raw.send("OK ");
+    let (c, mut raw) = scripted("4", &[]);
     // A blue on the exit: the forced win is an instant escape.
     for board in [
         "14R24B34B44R15B25R35B45R41u31u21u11u40u30u20u10u",
@@ -859,7 +841,66 @@ fn instant_answers_are_held_until_the_servers_timer_has_started() {
     }
     raw.send("WON:14R24B34B44R88b25R35B45R41r31r21r11r40b30b20b10b");
     drop(raw);
-    drop(l);
     let o = c.wait(LIMIT);
     assert!(stdout_of(&o).contains("game 1: seat 0: win"), "{o:?}");
+}
+
+/// The real server (miyo/geister_server.java) sends a verdict from its timer
+/// threads and when the other player's connection closes, whatever the
+/// phase: seen on it, a `WON:` in place of the `OK ` to our move (the other
+/// player's timer had fired while we thought). The verdict is the game's
+/// result; the move it never played leaves the record, and the detail says
+/// why.
+#[test]
+fn a_verdict_in_place_of_our_moves_acknowledgement_is_the_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("r.jsonl");
+    let (c, mut raw) = scripted("5", &["--records".as_ref(), records.as_os_str()]);
+    raw.send("MOV?14R24B34B44R15B25R35B45R41u31u21u11u40u30u20u10u");
+    assert!(raw.line().starts_with("MOV:"));
+    // Our move, answered by the verdict alone.
+    raw.send("WON:14R24B34B44R15B25R35B45R41r31r21b11b40b30b20r10r");
+    drop(raw);
+    let o = c.wait(LIMIT);
+    let out = stdout_of(&o);
+    assert!(out.contains("game 1: seat 0: win"), "{o:?}");
+    assert!(out.contains("summary: games 1, wins 1"), "{out}");
+    let recs = read_records(&records).unwrap();
+    assert_eq!(recs.len(), 1);
+    let r = &recs[0];
+    assert_eq!((r.result.as_str(), r.reason), ("1-0", EndReason::Rules));
+    let detail = r.detail.clone().unwrap_or_default();
+    assert!(
+        detail.contains("in place of the acknowledgement of our move 1"),
+        "{detail}"
+    );
+    // The two setups, not our move, which the server never played.
+    assert_eq!(r.moves.len(), 2, "{:?}", r.moves);
+}
+
+/// `play geister` (one game of `random`, seed `seed`, and `extra`
+/// arguments) against a hand-written server, the setup done: the server's
+/// side is `Raw`, to script.
+fn scripted(seed: &str, extra: &[&std::ffi::OsStr]) -> (Guard, Raw) {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    let child = Command::new(BIN)
+        .args(["play", "geister", "--server", &format!("127.0.0.1:{port}")])
+        .args(["--agent", "random", "--games", "1", "--seed", seed])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let c = Guard(Some(child));
+    let (s, _) = l.accept().unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut raw = Raw {
+        rd: BufReader::new(s.try_clone().unwrap()),
+        wr: s,
+    };
+    raw.send("SET?");
+    assert!(raw.line().starts_with("SET:"));
+    raw.send("OK ");
+    (c, raw)
 }

@@ -353,35 +353,8 @@ fn against_a_fixed_opponent_each_setting_plays_it() {
 #[test]
 fn against_a_population_each_iteration_plays_the_next_opponent() {
     let dir = tempfile::tempdir().unwrap();
-    let o = run(
-        &[
-            "tune",
-            "four3d",
-            "--agent",
-            "pmc",
-            "--vs",
-            "pmc",
-            "--vs",
-            "random",
-            "--param",
-            "blunder",
-            "--set",
-            "blunder=0.5",
-            "--games",
-            "800",
-            "--playouts",
-            "100",
-            "--r-end",
-            "0.2",
-            "--seed",
-            "3",
-            "--out",
-            dir.path().to_str().unwrap(),
-        ],
-        &[],
-        None,
-        LIMIT,
-    );
+    let population = ["--vs", "pmc", "--vs", "random", "--r-end", "0.2"];
+    let o = pmc_blunder(dir.path(), "800", "100", "3", &population);
     assert!(o.status.success(), "{}", stderr(&o));
     let s = state(dir.path());
     assert_eq!(

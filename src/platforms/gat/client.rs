@@ -113,7 +113,8 @@ pub struct GatGame {
     pub our_moves: u32,
     /// The server refused one of our moves with `NG `.
     pub refused: bool,
-    /// Why the game broke off without a verdict.
+    /// Why the game broke off without a verdict; with a verdict, a note on
+    /// how it came (in place of our move's acknowledgement).
     pub error: Option<String>,
     /// We left it on a stop (see [`GatClientConfig::stop`]).
     pub abandoned: bool,
@@ -193,7 +194,9 @@ impl GatGame {
             _ => Some(1 - seat),
         };
         let (reason, detail) = match (&self.outcome, &self.error) {
-            (Some(_), _) => (EndReason::Rules, None),
+            // The detail notes a verdict that came before our move's
+            // acknowledgement.
+            (Some(_), e) => (EndReason::Rules, e.clone()),
             (None, e) if self.aborted => (EndReason::Aborted, e.clone()),
             (None, e) => (EndReason::Disconnect, e.clone()),
         };
@@ -970,7 +973,11 @@ impl<'a> GameSession<'a> {
                 e.0
             ))
         })?;
+        let unacknowledged = self.phase == Phase::MoveSent;
         self.phase = self.phase.on_server(&msg).map_err(|e| Broke::Server(e.0))?;
+        if let (ServerMsg::End(..), true) = (&msg, unacknowledged) {
+            self.unplayed_move();
+        }
         if let ServerMsg::MoveQuestion(board) | ServerMsg::End(_, board) = &msg {
             self.note_opponent_move(board);
         }
@@ -981,6 +988,23 @@ impl<'a> GameSession<'a> {
             ServerMsg::MoveQuestion(board) => self.on_move_question(board).await,
             ServerMsg::End(o, board) => Ok(self.on_end(o, board)),
         }
+    }
+
+    /// The verdict came in place of the acknowledgement of our last move:
+    /// the game had ended on the server's side before it (its timer or the
+    /// other player's connection), so the move was never played; it leaves
+    /// the record (which then replays to the end board), and the detail
+    /// says so.
+    fn unplayed_move(&mut self) {
+        let mv = self.game.moves.pop();
+        self.game.move_ms.pop();
+        self.game.our_moves = self.game.our_moves.saturating_sub(1);
+        tracing::warn!(?mv, "the server's verdict came before it acknowledged our move: the game had already ended on its side");
+        self.game.error = Some(format!(
+            "the server's verdict came in place of the acknowledgement of our move {} ({}): the game had ended on its side before it",
+            self.game.our_moves + 1,
+            mv.map_or_else(|| "?".to_string(), |m| m.to_string())
+        ));
     }
 
     /// Records the opponent's move read off a board (the one piece of its

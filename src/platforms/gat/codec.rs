@@ -490,7 +490,10 @@ pub fn format_client(msg: &ClientMsg) -> String {
 ///
 /// `SET?` → `SET:` → `OK ` (or `NG ` → `SET:` again) → then per turn `MOV?` →
 /// `MOV:` → `OK `/`OKR`/`OKB` (or `NG `, after which only the end may come);
-/// the end (`WON:`/`LST:`/`DRW:`) may come whenever the client is waiting.
+/// the end (`WON:`/`LST:`/`DRW:`) may come at any moment before it: the real
+/// server sends it from its timer threads and when the other player's
+/// connection closes, whatever this connection's phase (seen on
+/// miyo/geister_server.java: a `WON:` in place of the `OK ` to our move).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Phase {
     /// Connected, waiting for `SET?`.
@@ -523,7 +526,7 @@ impl Phase {
             (Waiting, ServerMsg::MoveQuestion(_)) => MustMove,
             (MoveSent, ServerMsg::Ok | ServerMsg::OkCaptured(_)) => Waiting,
             (MoveSent, ServerMsg::Ng) => Refused,
-            (Waiting | Refused, ServerMsg::End(o, _)) => Over(*o),
+            (p, ServerMsg::End(o, _)) if !matches!(p, Over(_)) => Over(*o),
             (p, m) => {
                 return Err(GatError(format!(
                     "server sent {} while {p:?}",
@@ -793,7 +796,20 @@ mod tests {
         p = p.on_server(&ServerMsg::MoveQuestion(b)).unwrap();
         assert!(p.on_client(&set).is_err());
         p = p.on_client(&mv).unwrap();
-        assert!(p.on_server(&ServerMsg::End(Outcome::Won, b)).is_err());
+        // The end may come in place of the move's acknowledgement, or
+        // while we think, or before the setup is answered.
+        for q in [
+            p,
+            Phase::MustMove,
+            Phase::MustSet,
+            Phase::SetSent,
+            Phase::Connected,
+        ] {
+            assert_eq!(
+                q.on_server(&ServerMsg::End(Outcome::Won, b)),
+                Ok(Phase::Over(Outcome::Won))
+            );
+        }
         p = p.on_server(&ServerMsg::OkCaptured(Captured::Blue)).unwrap();
         p = p.on_server(&ServerMsg::MoveQuestion(b)).unwrap();
         p = p.on_client(&mv).unwrap();
@@ -803,6 +819,7 @@ mod tests {
         p = p.on_server(&ServerMsg::End(Outcome::Lost, b)).unwrap();
         assert_eq!(p, Phase::Over(Outcome::Lost));
         assert!(p.on_server(&ServerMsg::SetQuestion).is_err());
+        assert!(p.on_server(&ServerMsg::End(Outcome::Won, b)).is_err());
         assert!(Phase::Connected.on_server(&ServerMsg::Ok).is_err());
         assert_eq!(Phase::MustSet.on_client_unparsed(), Ok(Phase::SetSent));
         assert_eq!(Phase::MustMove.on_client_unparsed(), Ok(Phase::MoveSent));
