@@ -118,6 +118,11 @@ const SKIP: &[(&str, &str, &str)] = &[
         "27 minutes of tuning; cut to the doc test's 2 games it is less than one iteration against an opponent (4 games)",
     ),
     (
+        "docs/geister-results.md",
+        "--of best-geister-gat us-first.jsonl us-second.jsonl",
+        "the records of games on the real Java server against Naotti, which the page leaves to the reader",
+    ),
+    (
         "docs/geister.md",
         "--profile geister-gat --games 1",
         "a game at the GAT clock (moves of up to 9 s) on a server the page leaves to the reader",
