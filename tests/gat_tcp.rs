@@ -708,15 +708,7 @@ fn a_server_lost_mid_game_is_aborted_not_lost_and_a_closed_connection_is_no_game
     // The first connection is closed at once, as a busy server does.
     drop(l.accept().unwrap());
     // The second one gets a game, and the server dies after one move.
-    let (s, _) = l.accept().unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    let mut raw = Raw {
-        rd: BufReader::new(s.try_clone().unwrap()),
-        wr: s,
-    };
-    raw.send("SET?");
-    assert!(raw.line().starts_with("SET:"));
-    raw.send("OK ");
+    let mut raw = accept_and_set(&l);
     raw.send("MOV?14R24B34B44R15B25R35B45R41u31u21u11u40u30u20u10u");
     assert!(raw.line().starts_with("MOV:"));
     drop(raw);
@@ -893,6 +885,12 @@ fn scripted(seed: &str, extra: &[&std::ffi::OsStr]) -> (Guard, Raw) {
         .spawn()
         .unwrap();
     let c = Guard(Some(child));
+    (c, accept_and_set(&l))
+}
+
+/// The next client of `l`, its setup asked and accepted: the server's side
+/// as `Raw`, to script.
+fn accept_and_set(l: &std::net::TcpListener) -> Raw {
     let (s, _) = l.accept().unwrap();
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     let mut raw = Raw {
@@ -902,5 +900,5 @@ fn scripted(seed: &str, extra: &[&std::ffi::OsStr]) -> (Guard, Raw) {
     raw.send("SET?");
     assert!(raw.line().starts_with("SET:"));
     raw.send("OK ");
-    (c, raw)
+    raw
 }
