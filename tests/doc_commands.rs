@@ -114,6 +114,11 @@ const SKIP: &[(&str, &str, &str)] = &[
     ),
     (
         "docs/geister-results.md",
+        "--param capture=2:20",
+        "6 minutes of tuning; cut to the doc test's 2 games it is less than one iteration against an opponent (4 games)",
+    ),
+    (
+        "docs/geister-results.md",
         "--set trust_until=60 --param belief",
         "27 minutes of tuning; cut to the doc test's 2 games it is less than one iteration against an opponent (4 games)",
     ),
@@ -870,6 +875,9 @@ fn small(name: &str, value: &str, sub: &str, shards: Option<u64>) -> Option<Stri
         "--nodes" | "--deep-nodes" | "--lost-nodes" => at_most(2000),
         "--max-nodes" => at_most(100_000),
         "--max-rounds" => at_most(10),
+        // `golad-lab candidates`: one position in 64 (a wide scoring is
+        // about 45 ms).
+        "--every" => n.filter(|&n| n < 64).map(|_| "64".into()),
         "--bind" => Some("127.0.0.1:0".into()),
         "--ports" => Some("0,0".into()),
         "--host" => Some("127.0.0.1".into()),

@@ -1,6 +1,7 @@
 //! `ladderbot golad-lab`: the learned value model of GOLAD's `best`
 //! (issue 33): fit it on recorded games and report its accuracy on
-//! held-out games beside the territory evaluation's.
+//! held-out games beside the territory evaluation's; and how far `best`'s
+//! candidates reach on recorded games (issue 61).
 
 use super::out::say;
 use std::path::PathBuf;
@@ -9,6 +10,7 @@ use clap::{Args, Subcommand};
 
 use super::four3d_lab::{read_jsonl, runtime};
 use super::CliError;
+use crate::games::golad::reach::Reach;
 use crate::games::golad::train::{
     accuracy, fit, fit_territory, model_accuracy, samples_of, territory_inputs, GameRecord, Sample,
 };
@@ -25,6 +27,12 @@ pub enum LabCommand {
     /// Fit the value model on recorded games (`ladderbot match golad --out`); report its
     /// accuracy on held-out games beside the territory evaluation's.
     Train(TrainArgs),
+    /// How far an agent's candidate moves reach on recorded games: at each position of the
+    /// chosen player, whether its move and the best move of a wide scoring (the pass, every kill,
+    /// every birth next to life with every pair of sacrifices, each scored a ply deep by the
+    /// agent's evaluation) are among the candidates the search gives that side at the root, as a
+    /// reply to the root's moves, and deeper; and the value the candidates lose.
+    Candidates(CandidatesArgs),
     /// Check a bot's answers to a recorded engine transcript on the rules: one legal move per
     /// `action move`, no `pass` (unless --allow-pass) and no forced pass in the bot's log.
     /// Exit 1 on any problem.
@@ -47,6 +55,36 @@ pub struct CheckArgs {
     /// Accept `pass` answers the log does not mark as forced (for an agent that may choose to pass).
     #[arg(long)]
     pub allow_pass: bool,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CandidatesArgs {
+    /// Game records (JSON lines from `ladderbot match golad --out` or `referee golad --out`).
+    #[arg(long, value_name = "FILE.jsonl", num_args = 1.., required = true)]
+    pub records: Vec<PathBuf>,
+    /// Only the positions where a player whose record name contains this moved (`B:ab-v2`,
+    /// `eric`; default: both sides).
+    #[arg(long, value_name = "NAME")]
+    pub player: Option<String>,
+    /// Every Nth of the chosen positions (1: all).
+    #[arg(long, default_value_t = 4)]
+    pub every: usize,
+    /// Only games whose index (over all files, in order) is a multiple of this: the games
+    /// `train --holdout` holds out (1: every game).
+    #[arg(long, default_value_t = 1)]
+    pub holdout: usize,
+    /// The agent whose candidates are measured.
+    #[arg(long, default_value = "best", value_parser = ["best", "ab-v1", "ab-v2"])]
+    pub agent: String,
+    /// A parameter of the agent (repeatable): `reply_births=16` measures a wider reply.
+    #[arg(long = "param", value_parser = super::parse_param, value_name = "KEY=VALUE")]
+    pub params: Vec<(String, serde_json::Value)>,
+    /// Threads.
+    #[arg(long, default_value_t = 2)]
+    pub jobs: usize,
     /// Print the result as one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -77,6 +115,7 @@ pub struct TrainArgs {
 pub fn run(args: GoladLabArgs) -> Result<(), CliError> {
     match args.command {
         LabCommand::Train(a) => train(a),
+        LabCommand::Candidates(a) => candidates(a),
         LabCommand::CheckAnswers(a) => check_answers(a),
     }
 }
@@ -182,5 +221,220 @@ fn train(a: TrainArgs) -> Result<(), CliError> {
         std::fs::write(out, model.to_json() + "\n").map_err(|e| runtime("train", e))?;
     }
     say!("{report}");
+    Ok(())
+}
+
+/// The candidates' reach at one depth, summed over positions.
+#[derive(Default)]
+struct ReachSum {
+    positions: usize,
+    generated: usize,
+    searched: usize,
+    played_generated: usize,
+    played_searched: usize,
+    best_reached: usize,
+    lost: f64,
+    lost_much: usize,
+}
+
+/// A value lost above this counts as a position where the candidates miss
+/// a clearly better move.
+const MUCH: f64 = 0.02;
+
+impl ReachSum {
+    fn add(&mut self, r: &Reach) {
+        self.positions += 1;
+        self.generated += r.generated;
+        self.searched += r.searched;
+        self.played_generated += usize::from(r.played_generated);
+        self.played_searched += usize::from(r.played_searched);
+        self.best_reached += usize::from(r.best_reached());
+        self.lost += r.lost();
+        self.lost_much += usize::from(r.lost() > MUCH);
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let n = self.positions.max(1) as f64;
+        serde_json::json!({
+            "positions": self.positions,
+            "generated_mean": self.generated as f64 / n,
+            "searched_mean": self.searched as f64 / n,
+            "played_generated": self.played_generated as f64 / n,
+            "played_searched": self.played_searched as f64 / n,
+            "wide_best_reached": self.best_reached as f64 / n,
+            "value_lost_mean": self.lost / n,
+            "value_lost_over_0.02": self.lost_much as f64 / n,
+        })
+    }
+}
+
+/// The depths measured: the root, the replies to the root's moves, deeper.
+const DEPTHS: [(usize, &str); 3] = [(0, "root"), (1, "reply"), (2, "deeper")];
+
+/// `golad-lab candidates`: the table of [`crate::games::golad::reach`].
+fn candidates(a: CandidatesArgs) -> Result<(), CliError> {
+    use crate::games::golad::best::{leaf_value, BestConfig};
+    use crate::games::golad::moves::Move;
+    use crate::games::golad::reach::{reach, wide, Wide};
+    use crate::games::golad::GolState;
+    if a.every == 0 || a.holdout == 0 || a.jobs == 0 {
+        return Err(CliError::Usage(
+            "--every, --holdout and --jobs must be at least 1".into(),
+        ));
+    }
+    let params = super::params_from(&a.params);
+    let base = match a.agent.as_str() {
+        "ab-v1" => BestConfig::v1(),
+        "ab-v2" => BestConfig::v2(),
+        _ => BestConfig::default(),
+    };
+    let cfg = BestConfig::from_params_over(&params, base, &a.agent).map_err(CliError::Usage)?;
+    let mut records: Vec<GameRecord> = Vec::new();
+    for path in &a.records {
+        records.extend(read_jsonl::<GameRecord>(path)?);
+    }
+    // The positions to measure: (state, the move played there).
+    let (mut chosen, mut skipped, mut games) = (0usize, 0usize, 0usize);
+    let mut positions: Vec<(GolState, Move)> = Vec::new();
+    for (i, r) in records.iter().enumerate() {
+        if i % a.holdout != 0 {
+            continue;
+        }
+        if r.game != "golad" {
+            return Err(CliError::Usage(format!(
+                "game {i}: a {} record, not golad",
+                r.game
+            )));
+        }
+        if let Some(p) = &a.player {
+            if !r.players.iter().any(|n| n.contains(p.as_str())) {
+                continue;
+            }
+        }
+        games += 1;
+        let mut s =
+            GolState::from_json(&r.start).map_err(|e| CliError::Usage(format!("game {i}: {e}")))?;
+        for text in &r.moves {
+            if s.outcome().is_some() {
+                return Err(CliError::Usage(format!("game {i}: moves after the end")));
+            }
+            // An unreadable or illegal move acts as a pass (the engine's rule).
+            let mv = Move::parse_reply(text).ok().filter(|m| s.is_legal(m));
+            let mover = r.players.get(s.to_move).map(String::as_str);
+            let mine = a
+                .player
+                .as_deref()
+                .is_none_or(|p| mover.is_some_and(|n| n.contains(p)));
+            if mine {
+                match mv {
+                    Some(m) => {
+                        if chosen % a.every == 0 {
+                            positions.push((s, m));
+                        }
+                        chosen += 1;
+                    }
+                    None => skipped += 1,
+                }
+            }
+            s.apply(mv.unwrap_or(Move::Pass));
+        }
+    }
+    if positions.is_empty() {
+        return Err(CliError::Usage(match &a.player {
+            Some(p) => format!("no position of a player named like '{p}' in the records"),
+            None => "no position in the records".into(),
+        }));
+    }
+    let started = std::time::Instant::now();
+    let eval = cfg.territory();
+    let jobs = a.jobs.min(positions.len());
+    let chunk = positions.len().div_ceil(jobs);
+    let measured: Vec<(Wide, [Option<Reach>; 3])> = std::thread::scope(|sc| {
+        let handles: Vec<_> = positions
+            .chunks(chunk)
+            .map(|part| {
+                let (cfg, eval) = (&cfg, &eval);
+                sc.spawn(move || {
+                    part.iter()
+                        .filter_map(|&(s, m)| {
+                            let w = wide(&s, m, |p, x| leaf_value(eval, cfg, p, x))?;
+                            let at = DEPTHS.map(|(ply, _)| {
+                                let (cands, searched) = cfg.candidates_at(eval, &s, ply);
+                                reach(&w, &cands, searched)
+                            });
+                            Some((w, at))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let secs = started.elapsed().as_secs_f64();
+    let mut sums: [ReachSum; 3] = Default::default();
+    let mut ranks: Vec<usize> = Vec::new();
+    let mut wide_moves = 0usize;
+    let mut played_best = 0usize;
+    for (w, at) in &measured {
+        ranks.push(w.played_rank);
+        wide_moves += w.moves;
+        played_best += usize::from(w.played_rank == 1);
+        for (sum, r) in sums.iter_mut().zip(at) {
+            if let Some(r) = r {
+                sum.add(r);
+            }
+        }
+    }
+    ranks.sort_unstable();
+    let n = measured.len().max(1);
+    let median_rank = ranks.get(ranks.len() / 2).copied().unwrap_or(0);
+    let report = serde_json::json!({
+        "agent": a.agent,
+        "params": serde_json::Value::Object(params.into_iter().collect()),
+        "player": a.player,
+        "games": games,
+        "positions": measured.len(),
+        "skipped_illegal": skipped,
+        "wide_moves_mean": wide_moves as f64 / n as f64,
+        "played_wide_rank_median": median_rank,
+        "played_is_wide_best": played_best as f64 / n as f64,
+        "depths": DEPTHS.iter().zip(&sums).map(|((_, name), s)| (name.to_string(), s.json())).collect::<serde_json::Map<_, _>>(),
+        "seconds": secs,
+    });
+    if a.json {
+        say!("{report}");
+        return Ok(());
+    }
+    say!(
+        "{} positions of {} in {} games ({} moves not legal, skipped); wide scoring {:.0} moves a position, {:.1} s",
+        measured.len(),
+        a.player.as_deref().unwrap_or("both sides"),
+        games,
+        skipped,
+        wide_moves as f64 / n as f64,
+        secs
+    );
+    say!(
+        "the played move: the wide scoring's best in {:.1}%, its median rank {}",
+        100.0 * played_best as f64 / n as f64,
+        median_rank
+    );
+    say!("depth   candidates  searched  played in cands  played searched  wide best reached  value lost  lost > {MUCH}");
+    for ((_, name), s) in DEPTHS.iter().zip(&sums) {
+        let p = s.positions.max(1) as f64;
+        say!(
+            "{name:<7} {:>10.1} {:>9.1} {:>15.1}% {:>15.1}% {:>17.1}% {:>11.4} {:>9.1}%",
+            s.generated as f64 / p,
+            s.searched as f64 / p,
+            100.0 * s.played_generated as f64 / p,
+            100.0 * s.played_searched as f64 / p,
+            100.0 * s.best_reached as f64 / p,
+            s.lost / p,
+            100.0 * s.lost_much as f64 / p,
+        );
+    }
     Ok(())
 }

@@ -149,6 +149,49 @@ impl Default for BestConfig {
 }
 
 impl BestConfig {
+    /// The territory evaluation this configuration scores with.
+    pub fn territory(&self) -> Territory {
+        if self.integer_flood {
+            Territory::integer(self.decay)
+        } else {
+            Territory::new(self.decay)
+        }
+    }
+
+    /// The candidates the search gives the side to move `ply` plies below
+    /// the root (0: the root's, improved; 1: the replies to the root's
+    /// moves; deeper: a node's with more than one ply left), best first,
+    /// and how many of them a node there searches (`widths`).
+    pub fn candidates_at(
+        &self,
+        eval: &Territory,
+        s: &GolState,
+        ply: usize,
+    ) -> (Vec<(f64, Move)>, usize) {
+        let ranked = self.rank > 0;
+        let value = |p: &GolState, m: Move, why: Purpose| match why {
+            Purpose::Rank if ranked => rank_value(eval, self, p, m),
+            _ => leaf_value(eval, self, p, m),
+        };
+        let moves = match ply {
+            0 => root_candidates(s, self.root_width, self.improve, ranked, value),
+            1 => node_candidates(s, self.reply_width, ranked, value),
+            _ => node_candidates(s, self.width, ranked, value),
+        };
+        (moves, self.searched_width(ply))
+    }
+
+    /// How many candidates a node `ply` plies below the root searches (the
+    /// last of `widths` repeats deeper).
+    pub fn searched_width(&self, ply: usize) -> usize {
+        let w = &self.widths;
+        w.get(ply)
+            .or(w.last())
+            .copied()
+            .unwrap_or(usize::MAX)
+            .max(1)
+    }
+
     /// `ab-v1`: `best` of issue 10, scoring leaves by the territory share
     /// alone (no value model), no new depth after half the soft budget.
     pub fn v1() -> Self {
@@ -477,6 +520,51 @@ fn looked_at(
     Ok((t, t.field.steps(cfg.look), cfg.tempo.then_some(t.to_move)))
 }
 
+/// The candidates of a node: [`candidates_ranked`] when the sacrifices and
+/// birth cells are ranked by a rougher value (`ranked`), else
+/// [`candidates`] (the `Purpose` is then always `Value`).
+pub fn node_candidates(
+    s: &GolState,
+    width: Width,
+    ranked: bool,
+    mut value: impl FnMut(&GolState, Move, Purpose) -> f64,
+) -> Vec<(f64, Move)> {
+    if ranked {
+        candidates_ranked(s, width, value)
+    } else {
+        candidates(s, width, |p, m| value(p, m, Purpose::Value))
+    }
+}
+
+/// The root's candidates: [`node_candidates`] with `width`, the best
+/// `improve` births improved part by part ([`improve_birth`], two passes),
+/// best first.
+pub fn root_candidates(
+    s: &GolState,
+    width: Width,
+    improve: usize,
+    ranked: bool,
+    mut value: impl FnMut(&GolState, Move, Purpose) -> f64,
+) -> Vec<(f64, Move)> {
+    let mut root = node_candidates(s, width, ranked, &mut value);
+    if improve > 0 {
+        let births: Vec<(f64, Move)> = root
+            .iter()
+            .filter(|(_, m)| matches!(m, Move::Birth { .. }))
+            .take(improve)
+            .copied()
+            .collect();
+        for b in births {
+            let better = improve_birth(s, b, 2, |p, m| value(p, m, Purpose::Value));
+            if !root.iter().any(|&(_, m)| m == better.1) {
+                root.push(better);
+            }
+        }
+        root.sort_by(|x, y| y.0.total_cmp(&x.0));
+    }
+    root
+}
+
 /// The search was stopped: its partial result is not a value.
 struct Stopped;
 
@@ -550,11 +638,7 @@ impl Best {
     pub fn named(name: &'static str, cfg: BestConfig) -> Self {
         Best {
             name,
-            eval: if cfg.integer_flood {
-                Territory::integer(cfg.decay)
-            } else {
-                Territory::new(cfg.decay)
-            },
+            eval: cfg.territory(),
             cfg,
             evals: 0,
             nodes: 0,
@@ -649,11 +733,8 @@ impl Best {
     }
 
     fn scored(&mut self, s: &GolState, width: Width) -> Vec<(f64, Move)> {
-        if self.cfg.rank > 0 {
-            candidates_ranked(s, width, |p, m, why| self.value_for(p, m, why))
-        } else {
-            candidates(s, width, |p, m| self.value(p, m))
-        }
+        let ranked = self.cfg.rank > 0;
+        node_candidates(s, width, ranked, |p, m, why| self.value_for(p, m, why))
     }
 
     /// Negamax: the value of `s` for its side to move, searched `depth`
@@ -902,12 +983,7 @@ impl Best {
     }
 
     fn width_at(&self, ply: usize) -> usize {
-        let w = &self.cfg.widths;
-        w.get(ply)
-            .or(w.last())
-            .copied()
-            .unwrap_or(usize::MAX)
-            .max(1)
+        self.cfg.searched_width(ply)
     }
 }
 
@@ -1045,23 +1121,10 @@ impl Best {
     /// The root's candidates with `root_width`, the best births improved
     /// (`improve`), best first.
     fn scored_root(&mut self, s: &GolState) -> Vec<(f64, Move)> {
-        let mut root = self.scored(s, self.cfg.root_width);
-        if self.cfg.improve > 0 {
-            let births: Vec<(f64, Move)> = root
-                .iter()
-                .filter(|(_, m)| matches!(m, Move::Birth { .. }))
-                .take(self.cfg.improve)
-                .copied()
-                .collect();
-            for b in births {
-                let better = improve_birth(s, b, 2, |p, m| self.value(p, m));
-                if !root.iter().any(|&(_, m)| m == better.1) {
-                    root.push(better);
-                }
-            }
-            root.sort_by(|x, y| y.0.total_cmp(&x.0));
-        }
-        root
+        let (width, improve, ranked) = (self.cfg.root_width, self.cfg.improve, self.cfg.rank > 0);
+        root_candidates(s, width, improve, ranked, |p, m, why| {
+            self.value_for(p, m, why)
+        })
     }
 
     /// One move's search of `s` (see the module documentation), from the

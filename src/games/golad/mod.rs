@@ -13,6 +13,8 @@
 //!   ranks (issue 10).
 //! - [`best`]: ladderbot's own agent: alpha-beta over the territory
 //!   evaluation (`ab-v1`), or over the learned value model (`best`).
+//! - [`reach`]: how far a candidate generator reaches: the played move and
+//!   a wide scoring's best among the candidates (issue 61).
 //! - [`value`]: the learned value model (issue 33) and its features.
 //! - [`train`]: its training data and fit (`ladderbot golad-lab`).
 //! - [`mcts_v1`]: the agent that was `best` before issue 10, the baseline.
@@ -26,6 +28,7 @@ pub mod control;
 pub mod field;
 pub mod mcts_v1;
 pub mod moves;
+pub mod reach;
 pub mod reference;
 pub mod rules;
 pub mod seed_agents;

@@ -19,6 +19,9 @@ use crate::search::logistic::{self, fit_toward};
 #[derive(Clone, Debug, Deserialize)]
 pub struct GameRecord {
     pub game: String,
+    /// The players' names by seat (as `match` and `referee` write them).
+    #[serde(default)]
+    pub players: Vec<String>,
     pub start: serde_json::Value,
     pub moves: Vec<String>,
 }
@@ -232,6 +235,7 @@ mod tests {
         }
         GameRecord {
             game: "golad".into(),
+            players: Vec::new(),
             start: start.to_json(),
             moves,
         }

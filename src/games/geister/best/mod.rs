@@ -40,7 +40,7 @@
 //! temperature of the likelihoods, 1; 0 = uniform over consistent
 //! colourings), `adapt` (prior weight of the shipped model when refitting,
 //! 100; 0 = never refit), `threads` (root-parallel searches, 2), `depth` (playout plies before evaluating, 0 = to
-//! the end), and the playout weights `capture` (2), `forward` (2), `run`
+//! the end), and the playout weights `capture` (8; `ismcts-v2` 2), `forward` (2), `run`
 //! (4: a blue closing in on an exit), `danger` (0.5: a blue stepping next
 //! to an opponent piece), `bait` (3: a red stepping next to an opponent
 //! piece) and `caution` (0.3: a capture's weight is multiplied by it for
@@ -138,10 +138,14 @@ pub enum Beliefs {
 }
 
 impl Default for BestConfig {
-    /// `best` today: [`BestConfig::ismcts_v2`] (docs/geister-results.md
+    /// `best` today: [`BestConfig::ismcts_v2`] with bloodier playouts
+    /// (`capture` 8 instead of 2: issue 60, SPRT H1 against `ismcts-v2` and
+    /// confirmed on first games against Naotti; docs/geister-results.md
     /// measures each lever).
     fn default() -> Self {
-        BestConfig::ismcts_v2()
+        let mut c = BestConfig::ismcts_v2();
+        c.policy.capture = 8.0;
+        c
     }
 }
 

@@ -637,6 +637,7 @@ fn ismcts_v1_stays_as_issue_11_left_it() {
     p.insert("caution".into(), 1.into());
     p.insert("bait".into(), 1.into());
     p.insert("guard".into(), 1.into());
+    p.insert("capture".into(), 2.into());
     let c = BestConfig::from_params(&p).unwrap();
     assert_eq!(c, v1);
 }
@@ -687,6 +688,13 @@ fn ismcts_v2_stays_as_issue_31_left_it() {
         (1.0, 100.0, 2, 0.0, false)
     );
     assert_eq!((v2.policy.prefs, v2.tree.prior), (None, 0.0));
+    // `best` took bloodier playouts (issue 60); `ismcts-v2` kept its own.
+    assert_eq!(v2.policy.capture, 2.0);
+    let best = BestConfig::default();
+    assert_eq!(best.policy.capture, 8.0);
+    let mut back = best;
+    back.policy.capture = 2.0;
+    assert_eq!(back, v2, "only `capture` differs");
     assert_eq!(
         v2.tree,
         TreeConfig {

@@ -1,0 +1,133 @@
+//! `ladderbot golad-lab candidates` (issue 61), the real binary on games it
+//! records itself: how far `best`'s candidates reach.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use serde_json::Value;
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+fn candidates(records: &str, extra: &[&str]) -> Value {
+    let mut args = vec!["golad-lab", "candidates", "--records", records, "--json"];
+    args.extend_from_slice(extra);
+    let o = run(&args, &[], None, LIMIT);
+    assert!(o.status.success(), "{}", stderr(&o));
+    last_json(&o)
+}
+
+#[test]
+fn candidates_reach_best_s_own_moves_and_not_a_random_player_s() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.jsonl");
+    let games = games.to_str().unwrap();
+    let o = run(
+        &[
+            "match",
+            "golad",
+            "--a",
+            "random",
+            "--b",
+            "best",
+            "--b-param",
+            "threads=1",
+            "--b-playouts",
+            "3000",
+            "--games",
+            "2",
+            "--seed",
+            "5",
+            "--out",
+            games,
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let moves_of = |name: &str| -> usize {
+        std::fs::read_to_string(games)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let r: Value = serde_json::from_str(l).unwrap();
+                let seat = r["players"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .position(|p| p == name)
+                    .unwrap();
+                // Seat 0 moves first: it has the even moves.
+                let n = r["moves"].as_array().unwrap().len();
+                (n + 1 - seat) / 2
+            })
+            .sum()
+    };
+
+    // best played each of its moves from its root's candidates, searched
+    // there: the measure must find every one of them at the root.
+    let j = candidates(
+        games,
+        &["--player", "B:best", "--every", "1", "--jobs", "1"],
+    );
+    assert_eq!(
+        j["positions"].as_u64().unwrap() as usize,
+        moves_of("B:best"),
+        "{j}"
+    );
+    let root = &j["depths"]["root"];
+    assert_eq!(root["played_searched"].as_f64(), Some(1.0), "{j}");
+    assert!(j["wide_moves_mean"].as_f64().unwrap() > 100.0, "{j}");
+    // The candidates never beat the wide scoring, which holds them all.
+    for d in ["root", "reply", "deeper"] {
+        let lost = j["depths"][d]["value_lost_mean"].as_f64().unwrap();
+        assert!(lost >= 0.0, "{d}: {j}");
+    }
+
+    // A random player's moves are rarely among the few candidates searched
+    // (its kills are all generated: every kill is a candidate), and far down
+    // the wide scoring.
+    let j = candidates(games, &["--player", "A:random", "--every", "2"]);
+    let n = moves_of("A:random");
+    assert_eq!(
+        j["positions"].as_u64().unwrap() as usize,
+        n.div_ceil(2),
+        "{j}"
+    );
+    assert!(j["skipped_illegal"].as_u64().unwrap() == 0, "{j}");
+    let reply = &j["depths"]["reply"];
+    assert!(reply["played_searched"].as_f64().unwrap() < 0.5, "{j}");
+    assert!(j["played_is_wide_best"].as_f64().unwrap() < 0.5, "{j}");
+    assert!(j["played_wide_rank_median"].as_u64().unwrap() > 10, "{j}");
+
+    // A wider reply generates more candidates.
+    let narrow = candidates(
+        games,
+        &["--player", "A:random", "--param", "reply_births=4"],
+    );
+    let wide = candidates(
+        games,
+        &["--player", "A:random", "--param", "reply_births=24"],
+    );
+    let gen = |j: &Value| j["depths"]["reply"]["generated_mean"].as_f64().unwrap();
+    assert!(gen(&wide) > gen(&narrow), "{narrow} / {wide}");
+
+    // Bad input is a clear error, not a panic.
+    let o = run(
+        &[
+            "golad-lab",
+            "candidates",
+            "--records",
+            games,
+            "--player",
+            "nobody",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("named like 'nobody'"), "{}", stderr(&o));
+}
