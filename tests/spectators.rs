@@ -255,7 +255,9 @@ fn a_geister_spectator_sees_no_colour_before_the_end_then_every_colour() {
         "2000",
     ]);
     let addr = addr(&server.url);
-    // A slow searcher so the game lasts while we watch.
+    // A slow searcher so the game lasts while we watch: at 20 ms a move a
+    // short game on a loaded machine was over before the first look (CI,
+    // 2026-12-05), so 100 ms: even a game of ten plies lasts half a second.
     let bots = [
         client(
             &server.url,
@@ -267,7 +269,7 @@ fn a_geister_spectator_sees_no_colour_before_the_end_then_every_colour() {
             &server.url,
             "geister",
             "bob",
-            &["--games", "1", "--agent", "dmc-v1", "--time-ms", "20"],
+            &["--games", "1", "--agent", "dmc-v1", "--time-ms", "100"],
         ),
     ];
     let id = a_running_game(&addr, "geister");
