@@ -175,10 +175,21 @@ impl BestConfig {
         };
         let moves = match ply {
             0 => root_candidates(s, self.root_width, self.improve, ranked, value),
-            1 => node_candidates(s, self.reply_width, ranked, value),
-            _ => node_candidates(s, self.width, ranked, value),
+            _ => node_candidates(s, self.node_width(ply, 2), ranked, value),
         };
         (moves, self.searched_width(ply))
+    }
+
+    /// The candidates generated at a node `ply` (>= 1) plies below the root
+    /// with `depth` plies left.
+    pub fn node_width(&self, ply: usize, depth: usize) -> Width {
+        if ply == 1 {
+            self.reply_width
+        } else if depth <= 1 {
+            self.leaf_width
+        } else {
+            self.width
+        }
     }
 
     /// How many candidates a node `ply` plies below the root searches (the
@@ -755,7 +766,7 @@ impl Best {
         {
             return self.leaf(s, ply, beta, stop);
         }
-        let width = self.width_for(ply, depth);
+        let width = self.cfg.node_width(ply, depth);
         let found = if self.cfg.keep_nodes {
             self.kept
                 .lock()
@@ -790,7 +801,7 @@ impl Best {
         if depth <= 1 {
             return Ok(first);
         }
-        let w = self.width_at(ply).min(moves.len());
+        let w = self.cfg.searched_width(ply).min(moves.len());
         let mut moves = moves[..w].to_vec();
         // The move that cut at this ply last goes first when it is among
         // the moves searched here (the same moves, so the same value).
@@ -844,7 +855,7 @@ impl Best {
                 }
             }
         }
-        let width = self.width_for(ply, 1);
+        let width = self.cfg.node_width(ply, 1);
         let found = if self.cfg.rank > 0 {
             best_value_ranked(s, width, beta, |p, m, why| self.value_for(p, m, why))
         } else {
@@ -968,22 +979,6 @@ impl Best {
                 values[i] = Some(v);
             }
         }
-    }
-
-    /// The candidates generated at a node `ply` plies below the root with
-    /// `depth` plies left.
-    fn width_for(&self, ply: usize, depth: usize) -> Width {
-        if ply == 1 {
-            self.cfg.reply_width
-        } else if depth <= 1 {
-            self.cfg.leaf_width
-        } else {
-            self.cfg.width
-        }
-    }
-
-    fn width_at(&self, ply: usize) -> usize {
-        self.cfg.searched_width(ply)
     }
 }
 
@@ -1184,7 +1179,7 @@ impl Best {
         };
         let mut best = (v1, m1);
         self.offer(m1);
-        root.truncate(self.width_at(0));
+        root.truncate(self.cfg.searched_width(0));
         let mut reached = 1;
         for depth in 2..=self.cfg.max_depth.max(1) {
             if let (Some(d), Some(soft)) = (deadline, self.soft) {
