@@ -102,7 +102,12 @@ fn candidates_reach_best_s_own_moves_and_not_a_random_player_s() {
     assert!(j["played_is_wide_best"].as_f64().unwrap() < 0.5, "{j}");
     assert!(j["played_wide_rank_median"].as_u64().unwrap() > 10, "{j}");
 
-    // A wider reply generates more candidates.
+    // A wider reply generates more candidates: the pairwise proposer
+    // keeping more births, and today's generator with more birth cells.
+    let narrow = candidates(games, &["--player", "A:random", "--param", "pw_reply=50"]);
+    let wide = candidates(games, &["--player", "A:random", "--param", "pw_reply=300"]);
+    let gen = |j: &Value| j["depths"]["reply"]["generated_mean"].as_f64().unwrap();
+    assert!(gen(&wide) > gen(&narrow), "{narrow} / {wide}");
     let narrow = candidates(
         games,
         &["--player", "A:random", "--param", "reply_births=4"],
@@ -130,4 +135,32 @@ fn candidates_reach_best_s_own_moves_and_not_a_random_player_s() {
     );
     assert!(!o.status.success());
     assert!(stderr(&o).contains("named like 'nobody'"), "{}", stderr(&o));
+}
+
+#[test]
+fn the_pairwise_proposer_reaches_the_wide_best_reply_where_today_s_generator_does_not() {
+    // Issue 61's candidate table on the shipped record against
+    // eric-clinch/Golad (docs/golad-records/): a reply from the pairwise
+    // proposer (`pw_reply=150`) reaches the wide scoring's best value in
+    // about 95% of eric's positions, today's generator in about 64%.
+    let records = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/golad-records/best-vs-eric-611.jsonl"
+    );
+    let at = |extra: &[&str]| {
+        let mut args = vec!["--player", "eric", "--every", "16"];
+        args.extend_from_slice(extra);
+        let j = candidates(records, &args);
+        let r = &j["depths"]["reply"];
+        (
+            r["wide_best_reached"].as_f64().unwrap(),
+            r["played_generated"].as_f64().unwrap(),
+            j,
+        )
+    };
+    let (today, eric_today, j0) = at(&[]);
+    let (pw, eric_pw, j1) = at(&["--param", "pw_reply=150"]);
+    assert!(pw >= 0.9, "{j1}");
+    assert!(pw > today + 0.15, "{j0} / {j1}");
+    assert!(eric_pw > eric_today, "{j0} / {j1}");
 }

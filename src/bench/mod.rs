@@ -29,6 +29,7 @@ pub const NAMES: &[&str] = &[
     "golad-leafcut",
     "golad-value",
     "golad-flood",
+    "golad-propose",
     "puyo-best",
     "geister-playouts",
     "floodit-playouts",
@@ -93,6 +94,7 @@ pub fn run(name: &str, opts: &BenchOptions) -> Result<BenchReport, String> {
         "golad-leafcut" => Ok(golad_leafcut(opts)),
         "golad-value" => Ok(golad_value(opts)),
         "golad-flood" => Ok(golad_flood(opts)),
+        "golad-propose" => Ok(golad_propose(opts)),
         "puyo-best" => Ok(puyo_best(opts)),
         "geister-playouts" => Ok(geister_playouts(opts)),
         "floodit-playouts" => Ok(floodit_playouts(opts)),
@@ -1243,6 +1245,75 @@ fn golad_leafcut(opts: &BenchOptions) -> BenchReport {
             evals_full,
             evals_full as f64 / evals_cut.max(1) as f64,
             if same { "yes" } else { "NO" }
+        ),
+    )
+}
+
+/// The candidates of a reply node: the pairwise proposer as `pw_reply=150`
+/// sets it against today's generator at the reply width (12 birth cells x
+/// 10 sacrifices), both scoring with `best`'s evaluation, over the same 10
+/// positions. Rates are whole candidate lists (proposals) per second, one
+/// thread; the note gives the evaluations each spends and the births each
+/// keeps.
+fn golad_propose(opts: &BenchOptions) -> BenchReport {
+    use crate::games::golad::best::{leaf_value, node_candidates, BestConfig};
+    let dur = Duration::from_secs_f64(opts.seconds);
+    let positions = golad_positions();
+    let pairwise = BestConfig {
+        pw_reply: 150,
+        ..BestConfig::default()
+    };
+    let today = BestConfig::default();
+    let eval = today.territory();
+    // Proposals per second, and the evaluations and candidates of one
+    // pass over the positions.
+    let measure = |cfg: &BestConfig| {
+        let gen = cfg.node_gen(1, 2);
+        let (mut evals, mut cands) = (0u64, 0usize);
+        for p in &positions {
+            cands += node_candidates(p, gen, false, |q, m, _| {
+                evals += 1;
+                leaf_value(&eval, cfg, q, m)
+            })
+            .len();
+        }
+        let mut k = 0;
+        let per_s = rate(dur, 1, || {
+            let c = node_candidates(&positions[k % positions.len()], gen, false, |q, m, _| {
+                leaf_value(&eval, cfg, q, m)
+            });
+            black_box(c);
+            k += 1;
+        });
+        let n = positions.len() as f64;
+        (per_s, evals as f64 / n, cands as f64 / n)
+    };
+    let (mut fast, mut reference) = (Vec::new(), Vec::new());
+    let (mut a, mut b) = ((0.0, 0.0), (0.0, 0.0));
+    for _ in 0..opts.samples {
+        let (r, e, c) = measure(&pairwise);
+        fast.push(r);
+        a = (e, c);
+        let (r, e, c) = measure(&today);
+        reference.push(r);
+        b = (e, c);
+    }
+    report(
+        "golad-propose",
+        fast,
+        reference,
+        opts,
+        "proposals/s",
+        format!(
+            "GOLAD reply candidates of {} positions of a control self-play game, one thread: the \
+             pairwise proposer (pw_reply=150) {:.0} evaluations and {:.0} candidates a proposal, \
+             vs today's generator (12 births x 10 sacrifices) {:.0} evaluations and {:.0} \
+             candidates",
+            positions.len(),
+            a.0,
+            a.1,
+            b.0,
+            b.1
         ),
     )
 }

@@ -11,7 +11,10 @@
 //!   frontier cells with pairs of the cheapest sacrifices, pass; ordered by
 //!   their evaluation. Wider at the root (`root_width`, and its best births
 //!   improved part by part, [`improve_birth`]) and at the opponent's replies
-//!   to the root's moves (`reply_width`) than further down.
+//!   to the root's moves (`reply_width`) than further down. With `pw_root`,
+//!   `pw_reply` or `pw_node` > 0 the births there come from the pairwise
+//!   proposer instead ([`propose`]: births whose parts pay together,
+//!   issue 61).
 //! - **Search**: negamax with alpha-beta over those candidates, the best
 //!   `widths[ply]` of them at each ply below the root (the root looks at
 //!   `widths[0]`), deepened one ply at a time. The previous depth's best move
@@ -36,6 +39,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::moves::Move;
+use super::propose::{self, Pairwise};
 use super::territory::{
     best_value, best_value_ranked, candidates, candidates_ranked, improve_birth, Purpose,
     Territory, Width,
@@ -108,6 +112,23 @@ pub struct BestConfig {
     /// With `keep_nodes`: the replies to the root's moves are scored whole
     /// even as leaves (no cut), so the next depth finds them kept.
     pub reply_whole: bool,
+    /// The pairwise proposer's widths ([`Pairwise`]; its `keep` is set by
+    /// `pw_root`, `pw_reply`, `pw_node`).
+    pub pairwise: Pairwise,
+    /// Births the pairwise proposer keeps at the root, at the replies to
+    /// the root's moves and at the nodes deeper (0: today's generator,
+    /// [`candidates`], with the widths there).
+    pub pw_root: usize,
+    pub pw_reply: usize,
+    pub pw_node: usize,
+}
+
+/// How a node's candidates are generated: today's generator with its
+/// widths, or the pairwise proposer ([`propose`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Gen {
+    Width(Width),
+    Pairwise(Pairwise),
 }
 
 impl Default for BestConfig {
@@ -144,6 +165,10 @@ impl Default for BestConfig {
             rank: 0,
             keep_nodes: true,
             reply_whole: false,
+            pairwise: Pairwise::default(),
+            pw_root: 0,
+            pw_reply: 0,
+            pw_node: 0,
         }
     }
 }
@@ -174,21 +199,39 @@ impl BestConfig {
             _ => leaf_value(eval, self, p, m),
         };
         let moves = match ply {
-            0 => root_candidates(s, self.root_width, self.improve, ranked, value),
-            _ => node_candidates(s, self.node_width(ply, 2), ranked, value),
+            0 => root_candidates(s, self.root_gen(), self.improve, ranked, value),
+            _ => node_candidates(s, self.node_gen(ply, 2), ranked, value),
         };
         (moves, self.searched_width(ply))
     }
 
-    /// The candidates generated at a node `ply` (>= 1) plies below the root
-    /// with `depth` plies left.
-    pub fn node_width(&self, ply: usize, depth: usize) -> Width {
-        if ply == 1 {
-            self.reply_width
-        } else if depth <= 1 {
-            self.leaf_width
+    /// The pairwise proposer keeping `keep` births, or today's generator
+    /// with `width` when `keep` is 0.
+    fn gen(&self, keep: usize, width: Width) -> Gen {
+        if keep > 0 {
+            Gen::Pairwise(Pairwise {
+                keep,
+                ..self.pairwise
+            })
         } else {
-            self.width
+            Gen::Width(width)
+        }
+    }
+
+    /// How the root's candidates are generated.
+    pub fn root_gen(&self) -> Gen {
+        self.gen(self.pw_root, self.root_width)
+    }
+
+    /// How the candidates of a node `ply` (>= 1) plies below the root with
+    /// `depth` plies left are generated.
+    pub fn node_gen(&self, ply: usize, depth: usize) -> Gen {
+        if ply == 1 {
+            self.gen(self.pw_reply, self.reply_width)
+        } else if depth <= 1 {
+            self.gen(self.pw_node, self.leaf_width)
+        } else {
+            self.gen(self.pw_node, self.width)
         }
     }
 
@@ -220,6 +263,9 @@ impl BestConfig {
             integer_flood: false,
             rank: 0,
             keep_nodes: false,
+            pw_root: 0,
+            pw_reply: 0,
+            pw_node: 0,
             ..BestConfig::default()
         }
     }
@@ -376,6 +422,55 @@ impl BestConfig {
             "with keep_nodes, the replies to the root's moves are scored whole even as leaves",
         )
         .int(
+            "pw_root",
+            self.pw_root as u64,
+            0..=100_000,
+            10,
+            "births the pairwise proposer keeps at the root (0: today's generator)",
+        )
+        .int(
+            "pw_reply",
+            self.pw_reply as u64,
+            0..=100_000,
+            10,
+            "births the pairwise proposer keeps at the replies to the root's moves (0: today's generator)",
+        )
+        .int(
+            "pw_node",
+            self.pw_node as u64,
+            0..=100_000,
+            5,
+            "births the pairwise proposer keeps deeper (0: today's generator)",
+        )
+        .int(
+            "pw_radius",
+            self.pairwise.radius as u64,
+            0..=17,
+            1,
+            "cells this close change each other's value (the pairwise proposer measures them together)",
+        )
+        .int(
+            "pw_births",
+            self.pairwise.births as u64,
+            0..=288,
+            4,
+            "birth cells whose interactions with near sacrifices the pairwise proposer measures",
+        )
+        .int(
+            "pw_pairs",
+            self.pairwise.pairs as u64,
+            0..=100_000,
+            8,
+            "best sacrifice pairs the pairwise proposer tries with every birth cell",
+        )
+        .int(
+            "pw_sacrifices",
+            self.pairwise.sacrifices as u64,
+            0..=288,
+            1,
+            "best single sacrifices paired with each near own cell of a measured birth cell",
+        )
+        .int(
             "rank",
             self.rank as u64,
             0..=40,
@@ -465,6 +560,21 @@ impl BestConfig {
         if let Some(k) = p.u64("rank") {
             c.rank = k as usize;
         }
+        for (key, slot) in [
+            ("pw_root", &mut c.pw_root),
+            ("pw_reply", &mut c.pw_reply),
+            ("pw_node", &mut c.pw_node),
+            ("pw_births", &mut c.pairwise.births),
+            ("pw_pairs", &mut c.pairwise.pairs),
+            ("pw_sacrifices", &mut c.pairwise.sacrifices),
+        ] {
+            if let Some(n) = p.u64(key) {
+                *slot = n as usize;
+            }
+        }
+        if let Some(r) = p.u64("pw_radius") {
+            c.pairwise.radius = r as u8;
+        }
         if c.rank > 0 && !c.integer_flood {
             return Err(format!(
                 "{name}: rank={} needs integer_flood=1 (the exact flood has no shorter form)",
@@ -531,33 +641,34 @@ fn looked_at(
     Ok((t, t.field.steps(cfg.look), cfg.tempo.then_some(t.to_move)))
 }
 
-/// The candidates of a node: [`candidates_ranked`] when the sacrifices and
-/// birth cells are ranked by a rougher value (`ranked`), else
-/// [`candidates`] (the `Purpose` is then always `Value`).
+/// The candidates of a node: the pairwise proposer's ([`propose`]), or
+/// today's generator's: [`candidates_ranked`] when the sacrifices and birth
+/// cells are ranked by a rougher value (`ranked`), else [`candidates`] (the
+/// `Purpose` is then always `Value`).
 pub fn node_candidates(
     s: &GolState,
-    width: Width,
+    gen: Gen,
     ranked: bool,
     mut value: impl FnMut(&GolState, Move, Purpose) -> f64,
 ) -> Vec<(f64, Move)> {
-    if ranked {
-        candidates_ranked(s, width, value)
-    } else {
-        candidates(s, width, |p, m| value(p, m, Purpose::Value))
+    match gen {
+        Gen::Pairwise(p) => propose::candidates(s, p, |q, m| value(q, m, Purpose::Value)),
+        Gen::Width(width) if ranked => candidates_ranked(s, width, value),
+        Gen::Width(width) => candidates(s, width, |p, m| value(p, m, Purpose::Value)),
     }
 }
 
-/// The root's candidates: [`node_candidates`] with `width`, the best
+/// The root's candidates: [`node_candidates`] with `gen`, the best
 /// `improve` births improved part by part ([`improve_birth`], two passes),
 /// best first.
 pub fn root_candidates(
     s: &GolState,
-    width: Width,
+    gen: Gen,
     improve: usize,
     ranked: bool,
     mut value: impl FnMut(&GolState, Move, Purpose) -> f64,
 ) -> Vec<(f64, Move)> {
-    let mut root = node_candidates(s, width, ranked, &mut value);
+    let mut root = node_candidates(s, gen, ranked, &mut value);
     if improve > 0 {
         let births: Vec<(f64, Move)> = root
             .iter()
@@ -590,7 +701,7 @@ struct RootShare {
 }
 
 /// A node's scored candidates, by position and width ([`BestConfig::keep_nodes`]).
-type Kept = Arc<Mutex<HashMap<(GolState, Width), Arc<Vec<(f64, Move)>>>>>;
+type Kept = Arc<Mutex<HashMap<(GolState, Gen), Arc<Vec<(f64, Move)>>>>>;
 
 /// The nodes kept for one move at most (each 5-10 KB: at most about 40 MB).
 const KEPT_NODES: usize = 4_000;
@@ -743,9 +854,9 @@ impl Best {
         }
     }
 
-    fn scored(&mut self, s: &GolState, width: Width) -> Vec<(f64, Move)> {
+    fn scored(&mut self, s: &GolState, gen: Gen) -> Vec<(f64, Move)> {
         let ranked = self.cfg.rank > 0;
-        node_candidates(s, width, ranked, |p, m, why| self.value_for(p, m, why))
+        node_candidates(s, gen, ranked, |p, m, why| self.value_for(p, m, why))
     }
 
     /// Negamax: the value of `s` for its side to move, searched `depth`
@@ -766,7 +877,7 @@ impl Best {
         {
             return self.leaf(s, ply, beta, stop);
         }
-        let width = self.cfg.node_width(ply, depth);
+        let width = self.cfg.node_gen(ply, depth);
         let found = if self.cfg.keep_nodes {
             self.kept
                 .lock()
@@ -855,11 +966,12 @@ impl Best {
                 }
             }
         }
-        let width = self.cfg.node_width(ply, 1);
-        let found = if self.cfg.rank > 0 {
-            best_value_ranked(s, width, beta, |p, m, why| self.value_for(p, m, why))
-        } else {
-            best_value(s, width, beta, |p, m| self.value(p, m))
+        let found = match self.cfg.node_gen(ply, 1) {
+            Gen::Pairwise(p) => propose::best_value(s, p, beta, |q, m| self.value(q, m)),
+            Gen::Width(width) if self.cfg.rank > 0 => {
+                best_value_ranked(s, width, beta, |p, m, why| self.value_for(p, m, why))
+            }
+            Gen::Width(width) => best_value(s, width, beta, |p, m| self.value(p, m)),
         };
         if self.out_of_time() || stop.load(Ordering::Relaxed) {
             return Err(Stopped);
@@ -1060,7 +1172,7 @@ impl Best {
         self.cap = None;
         self.soft = hard;
         self.hard = hard;
-        let replies = self.scored(after, self.cfg.reply_width);
+        let replies = self.scored(after, self.cfg.node_gen(1, 2));
         let mut spent = self.evals;
         if self.halted || stop.load(Ordering::Relaxed) {
             return spent.max(1);
@@ -1116,8 +1228,8 @@ impl Best {
     /// The root's candidates with `root_width`, the best births improved
     /// (`improve`), best first.
     fn scored_root(&mut self, s: &GolState) -> Vec<(f64, Move)> {
-        let (width, improve, ranked) = (self.cfg.root_width, self.cfg.improve, self.cfg.rank > 0);
-        root_candidates(s, width, improve, ranked, |p, m, why| {
+        let (gen, improve, ranked) = (self.cfg.root_gen(), self.cfg.improve, self.cfg.rank > 0);
+        root_candidates(s, gen, improve, ranked, |p, m, why| {
             self.value_for(p, m, why)
         })
     }
@@ -1484,6 +1596,49 @@ mod tests {
             let p: AgentParams = serde_json::from_str(bad).unwrap();
             assert!(BestConfig::from_params(&p).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_pairwise_proposer_s_params_are_read_and_it_plays_legal_moves() {
+        let p: AgentParams = serde_json::from_str(
+            r#"{"pw_root": 100, "pw_reply": 50, "pw_node": 20, "pw_radius": 2,
+                "pw_births": 12, "pw_pairs": 30, "pw_sacrifices": 6}"#,
+        )
+        .unwrap();
+        let c = BestConfig::from_params(&p).unwrap();
+        let pw = |keep| {
+            Gen::Pairwise(Pairwise {
+                radius: 2,
+                births: 12,
+                pairs: 30,
+                sacrifices: 6,
+                keep,
+            })
+        };
+        assert_eq!(
+            (
+                c.root_gen(),
+                c.node_gen(1, 1),
+                c.node_gen(2, 3),
+                c.node_gen(3, 1)
+            ),
+            (pw(100), pw(50), pw(20), pw(20))
+        );
+        // Off by default and in ab-v2: today's generator at every ply.
+        for d in [BestConfig::default(), BestConfig::v2()] {
+            assert_eq!(d.node_gen(1, 2), Gen::Width(d.reply_width));
+            assert_eq!(d.node_gen(2, 1), Gen::Width(d.leaf_width));
+            assert_eq!(d.root_gen(), Gen::Width(d.root_width));
+        }
+        let bad: AgentParams = serde_json::from_str(r#"{"pw_radius": 18}"#).unwrap();
+        assert!(BestConfig::from_params(&bad).is_err());
+        let make = || {
+            Best::new(BestConfig {
+                threads: 1,
+                ..c.clone()
+            })
+        };
+        check_legal_and_repeatable(make, 3, 12, &Limits::playouts(3000));
     }
 
     #[test]

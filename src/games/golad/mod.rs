@@ -13,6 +13,8 @@
 //!   ranks (issue 10).
 //! - [`best`]: ladderbot's own agent: alpha-beta over the territory
 //!   evaluation (`ab-v1`), or over the learned value model (`best`).
+//! - [`propose`]: the pairwise move proposer (issue 61): births whose
+//!   parts pay together.
 //! - [`reach`]: how far a candidate generator reaches: the played move and
 //!   a wide scoring's best among the candidates (issue 61).
 //! - [`value`]: the learned value model (issue 33) and its features.
@@ -28,6 +30,7 @@ pub mod control;
 pub mod field;
 pub mod mcts_v1;
 pub mod moves;
+pub mod propose;
 pub mod reach;
 pub mod reference;
 pub mod rules;
