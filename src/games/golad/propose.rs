@@ -34,6 +34,7 @@ use std::ops::ControlFlow;
 
 use super::field::frontier;
 use super::moves::{Cell, Move};
+use super::territory::{best_until, sorted};
 use super::GolState;
 
 /// How wide the proposer looks (see the module documentation).
@@ -231,13 +232,7 @@ pub fn candidates(
     p: Pairwise,
     value: impl FnMut(&GolState, Move) -> f64,
 ) -> Vec<(f64, Move)> {
-    let mut out = Vec::new();
-    generate(s, p, value, |v, m| {
-        out.push((v, m));
-        ControlFlow::Continue(())
-    });
-    out.sort_by(|x, y| y.0.total_cmp(&x.0));
-    out
+    sorted(|emit| generate(s, p, value, emit))
 }
 
 /// The best value among [`generate`]'s candidates, stopping as soon as one
@@ -249,18 +244,7 @@ pub fn best_value(
     enough: f64,
     value: impl FnMut(&GolState, Move) -> f64,
 ) -> Option<(f64, Move)> {
-    let mut best: Option<(f64, Move)> = None;
-    generate(s, p, value, |v, m| {
-        if best.is_none_or(|(b, _)| v > b) {
-            best = Some((v, m));
-        }
-        if v >= enough {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    });
-    best
+    best_until(enough, |emit| generate(s, p, value, emit))
 }
 
 #[cfg(test)]

@@ -365,13 +365,40 @@ fn ranked(
     ranked_apart: bool,
     value: impl FnMut(&GolState, Move, Purpose) -> f64,
 ) -> Vec<(f64, Move)> {
+    sorted(|emit| generate(s, width, ranked_apart, value, emit))
+}
+
+/// Something that hands its candidates, each with its value, to `emit`
+/// until it breaks (a generator: this module's, or the pairwise proposer's).
+pub type Emit<'a> = &'a mut dyn FnMut(f64, Move) -> ControlFlow<()>;
+
+/// Every candidate `generate` emits, best first (ties keep the emission
+/// order).
+pub fn sorted(generate: impl FnOnce(Emit)) -> Vec<(f64, Move)> {
     let mut out = Vec::new();
-    generate(s, width, ranked_apart, value, |v, m| {
+    generate(&mut |v, m| {
         out.push((v, m));
         ControlFlow::Continue(())
     });
     out.sort_by(|x, y| y.0.total_cmp(&x.0));
     out
+}
+
+/// The best candidate `generate` emits, stopping it as soon as one reaches
+/// `enough` (then the result is that one). `None` when it emits none.
+pub fn best_until(enough: f64, generate: impl FnOnce(Emit)) -> Option<(f64, Move)> {
+    let mut best: Option<(f64, Move)> = None;
+    generate(&mut |v, m| {
+        if best.is_none_or(|(b, _)| v > b) {
+            best = Some((v, m));
+        }
+        if v >= enough {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    best
 }
 
 /// The best value among [`candidates`], without sorting them, and stopping
@@ -406,18 +433,7 @@ fn best_ranked(
     ranked_apart: bool,
     value: impl FnMut(&GolState, Move, Purpose) -> f64,
 ) -> Option<(f64, Move)> {
-    let mut best: Option<(f64, Move)> = None;
-    generate(s, width, ranked_apart, value, |v, m| {
-        if best.is_none_or(|(b, _)| v > b) {
-            best = Some((v, m));
-        }
-        if v >= enough {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    });
-    best
+    best_until(enough, |emit| generate(s, width, ranked_apart, value, emit))
 }
 
 /// Improves a birth one part at a time, as a combinatorial bandit would
