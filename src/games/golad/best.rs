@@ -364,113 +364,76 @@ impl BestConfig {
                 docs[1],
             );
         }
-        d.int(
-            "improve",
-            self.improve as u64,
-            0..=1000,
-            1,
-            "the root's best births improved part by part (0: none)",
-        )
-        .int(
-            "depth",
-            self.max_depth as u64,
-            1..=64,
-            0,
-            "deepest depth, plies",
-        )
-        .int(
-            "threads",
-            self.threads as u64,
-            1..=64,
-            0,
-            "threads searching the root's moves",
-        )
-        .flag(
-            "leafcut",
-            self.leaf_cut,
-            "nodes above the leaves stop at the first candidate that cuts",
-        )
-        .flag(
-            "learned",
-            self.value.is_some(),
-            "the learned value model scores the leaves (else the territory share)",
-        )
-        .file(
-            "value_file",
-            "a value model's JSON file instead of the shipped one",
-        )
-        .float(
-            "new_depth",
-            self.new_depth,
-            0.0..=1.0,
-            0.05,
-            "the share of the soft budget after which no new depth starts",
-        )
-        .flag(
-            "integer_flood",
-            self.integer_flood,
-            "the flood sums integer weights (else f64, as ab-v1 and ab-v2)",
-        )
-        .flag(
-            "keep_nodes",
-            self.keep_nodes,
-            "a node's scored candidates are kept for the next depth of the same move",
-        )
-        .flag(
-            "reply_whole",
-            self.reply_whole,
-            "with keep_nodes, the replies to the root's moves are scored whole even as leaves",
-        )
-        .int(
-            "pw_root",
-            self.pw_root as u64,
-            0..=100_000,
-            10,
-            "births the pairwise proposer keeps at the root (0: today's generator)",
-        )
-        .int(
-            "pw_reply",
-            self.pw_reply as u64,
-            0..=100_000,
-            10,
-            "births the pairwise proposer keeps at the replies to the root's moves (0: today's generator)",
-        )
-        .int(
-            "pw_node",
-            self.pw_node as u64,
-            0..=100_000,
-            5,
-            "births the pairwise proposer keeps deeper (0: today's generator)",
-        )
-        .int(
-            "pw_radius",
-            self.pairwise.radius as u64,
-            0..=17,
-            1,
-            "cells this close change each other's value (the pairwise proposer measures them together)",
-        )
-        .int(
-            "pw_births",
-            self.pairwise.births as u64,
-            0..=288,
-            4,
-            "birth cells whose interactions with near sacrifices the pairwise proposer measures",
-        )
-        .int(
-            "pw_pairs",
-            self.pairwise.pairs as u64,
-            0..=100_000,
-            8,
-            "best sacrifice pairs the pairwise proposer tries with every birth cell",
-        )
-        .int(
-            "pw_sacrifices",
-            self.pairwise.sacrifices as u64,
-            0..=288,
-            1,
-            "best single sacrifices paired with each near own cell of a measured birth cell",
-        )
-        .int(
+        d = d
+            .int(
+                "improve",
+                self.improve as u64,
+                0..=1000,
+                1,
+                "the root's best births improved part by part (0: none)",
+            )
+            .int(
+                "depth",
+                self.max_depth as u64,
+                1..=64,
+                0,
+                "deepest depth, plies",
+            )
+            .int(
+                "threads",
+                self.threads as u64,
+                1..=64,
+                0,
+                "threads searching the root's moves",
+            )
+            .flag(
+                "leafcut",
+                self.leaf_cut,
+                "nodes above the leaves stop at the first candidate that cuts",
+            )
+            .flag(
+                "learned",
+                self.value.is_some(),
+                "the learned value model scores the leaves (else the territory share)",
+            )
+            .file(
+                "value_file",
+                "a value model's JSON file instead of the shipped one",
+            )
+            .float(
+                "new_depth",
+                self.new_depth,
+                0.0..=1.0,
+                0.05,
+                "the share of the soft budget after which no new depth starts",
+            )
+            .flag(
+                "integer_flood",
+                self.integer_flood,
+                "the flood sums integer weights (else f64, as ab-v1 and ab-v2)",
+            )
+            .flag(
+                "keep_nodes",
+                self.keep_nodes,
+                "a node's scored candidates are kept for the next depth of the same move",
+            )
+            .flag(
+                "reply_whole",
+                self.reply_whole,
+                "with keep_nodes, the replies to the root's moves are scored whole even as leaves",
+            );
+        for (key, value, max, step, doc) in [
+            ("pw_root", self.pw_root, 100_000, 10, "births the pairwise proposer keeps at the root (0: today's generator)"),
+            ("pw_reply", self.pw_reply, 100_000, 10, "births the pairwise proposer keeps at the replies to the root's moves (0: today's generator)"),
+            ("pw_node", self.pw_node, 100_000, 5, "births the pairwise proposer keeps deeper (0: today's generator)"),
+            ("pw_radius", self.pairwise.radius as usize, 17, 1, "cells this close change each other's value (the pairwise proposer measures them together)"),
+            ("pw_births", self.pairwise.births, 288, 4, "birth cells whose interactions with near sacrifices the pairwise proposer measures"),
+            ("pw_pairs", self.pairwise.pairs, 100_000, 8, "best sacrifice pairs the pairwise proposer tries with every birth cell"),
+            ("pw_sacrifices", self.pairwise.sacrifices, 288, 1, "best single sacrifices paired with each near own cell of a measured birth cell"),
+        ] {
+            d = d.int(key, value as u64, 0..=max, step, doc);
+        }
+        d        .int(
             "rank",
             self.rank as u64,
             0..=40,
