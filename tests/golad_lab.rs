@@ -163,4 +163,101 @@ fn the_pairwise_proposer_reaches_the_wide_best_reply_where_today_s_generator_doe
     assert!(pw >= 0.9, "{j1}");
     assert!(pw > today + 0.15, "{j0} / {j1}");
     assert!(eric_pw > eric_today, "{j0} / {j1}");
+    // The same proposer with its terms predicted by the shipped learned
+    // model (fitted on self-play, never on eric's games): about 85%, with
+    // no evaluation spent before its first birth.
+    let (learned, eric_learned, j2) = at(&["--param", "pw_reply=150", "--param", "pw_learned=1"]);
+    assert!(learned >= 0.8, "{j2}");
+    assert!(learned > today + 0.1, "{j0} / {j2}");
+    assert!(eric_learned > eric_today, "{j0} / {j2}");
+}
+
+#[test]
+fn train_proposer_fits_every_kind_on_self_play_and_writes_a_model_best_reads() {
+    // The learned proposer's training command on the shipped self-play
+    // record (best vs ab-v2): each kind of edit is predicted well on the
+    // held-out games, and the model it writes is one `best` plays with.
+    let records = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/golad-records/best-vs-ab-v2.jsonl"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("proposer.json");
+    let model = model.to_str().unwrap();
+    let o = run(
+        &[
+            "golad-lab",
+            "train-proposer",
+            "--records",
+            records,
+            "--every",
+            "8",
+            "--out",
+            model,
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j = last_json(&o);
+    let fits = j["held_out_fit"].as_array().unwrap();
+    assert_eq!(fits.len(), 4, "{j}");
+    for f in fits {
+        assert!(f["samples"].as_u64().unwrap() > 100, "{j}");
+        assert!(f["r2"].as_f64().unwrap() > 0.6, "{j}");
+    }
+    // The written model scores the held-out games as the fit reported.
+    let o = run(
+        &[
+            "golad-lab",
+            "train-proposer",
+            "--records",
+            records,
+            "--every",
+            "8",
+            "--model",
+            model,
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(last_json(&o)["held_out_fit"], j["held_out_fit"]);
+    // `best` reads it and plays legal moves with it at every depth.
+    let param = format!("proposer_file={model}");
+    let o = run(
+        &[
+            "match",
+            "golad",
+            "--a",
+            "best",
+            "--a-param",
+            &param,
+            "--a-param",
+            "pw_root=100",
+            "--a-param",
+            "pw_reply=60",
+            "--a-param",
+            "pw_node=20",
+            "--b",
+            "ab-v2",
+            "--games",
+            "2",
+            "--time-ms",
+            "20",
+            "--seed",
+            "3",
+            "--json",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let m = last_json(&o);
+    assert_eq!(m["games"], 2, "{m}");
+    // A forfeit (an illegal move, a panic) would be listed by ending.
+    assert!(m["endings"]["a"]["illegal_move"].is_null(), "{m}");
 }

@@ -30,6 +30,7 @@ pub const NAMES: &[&str] = &[
     "golad-value",
     "golad-flood",
     "golad-propose",
+    "golad-learned",
     "puyo-best",
     "geister-playouts",
     "floodit-playouts",
@@ -95,6 +96,7 @@ pub fn run(name: &str, opts: &BenchOptions) -> Result<BenchReport, String> {
         "golad-value" => Ok(golad_value(opts)),
         "golad-flood" => Ok(golad_flood(opts)),
         "golad-propose" => Ok(golad_propose(opts)),
+        "golad-learned" => Ok(golad_learned(opts)),
         "puyo-best" => Ok(puyo_best(opts)),
         "geister-playouts" => Ok(geister_playouts(opts)),
         "floodit-playouts" => Ok(floodit_playouts(opts)),
@@ -1083,7 +1085,7 @@ fn golad_ai2(opts: &BenchOptions) -> BenchReport {
     let mut positions = Vec::new();
     let mut g = GolState::start(7, 100);
     let mut rng = SmallRng::seed_from_u64(7);
-    while positions.len() < 10 && g.outcome().is_none() {
+    while positions.len() < GOLAD_POSITIONS && g.outcome().is_none() {
         positions.push(g);
         let mv = g.random_move(&mut rng);
         g.apply(mv);
@@ -1256,15 +1258,77 @@ fn golad_leafcut(opts: &BenchOptions) -> BenchReport {
 /// thread; the note gives the evaluations each spends and the births each
 /// keeps.
 fn golad_propose(opts: &BenchOptions) -> BenchReport {
-    use crate::games::golad::best::{leaf_value, node_candidates, BestConfig};
-    let dur = Duration::from_secs_f64(opts.seconds);
-    let positions = golad_positions();
+    use crate::games::golad::best::BestConfig;
     let pairwise = BestConfig {
         pw_reply: 150,
         ..BestConfig::default()
     };
-    let today = BestConfig::default();
-    let eval = today.territory();
+    let (r, a, b) = golad_lists(opts, &pairwise, &BestConfig::default());
+    report(
+        "golad-propose",
+        r.0,
+        r.1,
+        opts,
+        "proposals/s",
+        format!(
+            "GOLAD reply candidates of {} positions of a control self-play game, one thread: the \
+             pairwise proposer (pw_reply=150) {:.0} evaluations and {:.0} candidates a proposal, \
+             vs today's generator (12 births x 10 sacrifices) {:.0} evaluations and {:.0} \
+             candidates",
+            GOLAD_POSITIONS, a.0, a.1, b.0, b.1
+        ),
+    )
+}
+
+/// The learned proposer (issue 61) against the measured one, both keeping
+/// 150 births at the replies.
+fn golad_learned(opts: &BenchOptions) -> BenchReport {
+    use crate::games::golad::best::BestConfig;
+    use crate::games::golad::propose::{Pairwise, Terms};
+    use crate::games::golad::proposer::ProposerModel;
+    let measured = BestConfig {
+        pw_reply: 150,
+        ..BestConfig::default()
+    };
+    let learned = BestConfig {
+        pairwise: Pairwise {
+            terms: Terms::Learned(ProposerModel::shipped()),
+            ..measured.pairwise
+        },
+        ..measured.clone()
+    };
+    let (r, a, b) = golad_lists(opts, &learned, &measured);
+    report(
+        "golad-learned",
+        r.0,
+        r.1,
+        opts,
+        "proposals/s",
+        format!(
+            "GOLAD reply candidates of {} positions of a control self-play game, one thread: the \
+             learned proposer (pw_reply=150 pw_learned=1) {:.0} evaluations and {:.0} candidates \
+             a proposal, vs the measured one (pw_reply=150) {:.0} evaluations and {:.0} candidates",
+            GOLAD_POSITIONS, a.0, a.1, b.0, b.1
+        ),
+    )
+}
+
+/// Positions [`golad_positions`] gives.
+const GOLAD_POSITIONS: usize = 10;
+
+/// Reply candidate lists per second of `fast` and of `reference` (samples
+/// of each, interleaved), and the evaluations and candidates a list of each
+/// costs.
+#[allow(clippy::type_complexity)]
+fn golad_lists(
+    opts: &BenchOptions,
+    fast: &crate::games::golad::best::BestConfig,
+    reference: &crate::games::golad::best::BestConfig,
+) -> ((Vec<f64>, Vec<f64>), (f64, f64), (f64, f64)) {
+    use crate::games::golad::best::{leaf_value, node_candidates, BestConfig};
+    let dur = Duration::from_secs_f64(opts.seconds);
+    let positions = golad_positions();
+    let eval = reference.territory();
     // Proposals per second, and the evaluations and candidates of one
     // pass over the positions.
     let measure = |cfg: &BestConfig| {
@@ -1288,34 +1352,17 @@ fn golad_propose(opts: &BenchOptions) -> BenchReport {
         let n = positions.len() as f64;
         (per_s, evals as f64 / n, cands as f64 / n)
     };
-    let (mut fast, mut reference) = (Vec::new(), Vec::new());
+    let (mut f, mut r) = (Vec::new(), Vec::new());
     let (mut a, mut b) = ((0.0, 0.0), (0.0, 0.0));
     for _ in 0..opts.samples {
-        let (r, e, c) = measure(&pairwise);
-        fast.push(r);
+        let (x, e, c) = measure(fast);
+        f.push(x);
         a = (e, c);
-        let (r, e, c) = measure(&today);
-        reference.push(r);
+        let (x, e, c) = measure(reference);
+        r.push(x);
         b = (e, c);
     }
-    report(
-        "golad-propose",
-        fast,
-        reference,
-        opts,
-        "proposals/s",
-        format!(
-            "GOLAD reply candidates of {} positions of a control self-play game, one thread: the \
-             pairwise proposer (pw_reply=150) {:.0} evaluations and {:.0} candidates a proposal, \
-             vs today's generator (12 births x 10 sacrifices) {:.0} evaluations and {:.0} \
-             candidates",
-            positions.len(),
-            a.0,
-            a.1,
-            b.0,
-            b.1
-        ),
-    )
+    ((f, r), a, b)
 }
 
 /// 10 positions of a game `control` plays against itself from start field 7,
@@ -1330,7 +1377,7 @@ fn golad_positions() -> Vec<crate::games::golad::GolState> {
     let mut g = GolState::start(7, 100);
     let mut control =
         GolState::build_agent("control", &AgentParams::new(), 7).expect("a built-in agent");
-    while positions.len() < 10 && g.outcome().is_none() {
+    while positions.len() < GOLAD_POSITIONS && g.outcome().is_none() {
         positions.push(g);
         for _ in 0..2 {
             if g.outcome().is_none() {

@@ -10,11 +10,13 @@ use clap::{Args, Subcommand};
 
 use super::four3d_lab::{read_jsonl, runtime};
 use super::CliError;
+use crate::games::golad::moves::Move;
 use crate::games::golad::reach::Reach;
 use crate::games::golad::train::{
     accuracy, fit, fit_territory, model_accuracy, samples_of, territory_inputs, GameRecord, Sample,
 };
 use crate::games::golad::value::{ValueModel, NAMES};
+use crate::games::golad::GolState;
 
 #[derive(Debug, Args)]
 pub struct GoladLabArgs {
@@ -33,6 +35,11 @@ pub enum LabCommand {
     /// agent's evaluation) are among the candidates the search gives that side at the root, as a
     /// reply to the root's moves, and deeper; and the value the candidates lose.
     Candidates(CandidatesArgs),
+    /// Fit the learned proposer (issue 61) on recorded games: at every chosen position, the
+    /// changes of the evaluation the pairwise proposer measures (each own cell killed, each
+    /// frontier cell born, the near pairs), with the counts each edit changes over the next
+    /// generations; one linear model per kind of edit. Reports the fit on held-out games.
+    TrainProposer(TrainProposerArgs),
     /// Check a bot's answers to a recorded engine transcript on the rules: one legal move per
     /// `action move`, no `pass` (unless --allow-pass) and no forced pass in the bot's log.
     /// Exit 1 on any problem.
@@ -91,6 +98,36 @@ pub struct CandidatesArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct TrainProposerArgs {
+    /// Game records (JSON lines from `ladderbot match golad --out`), read in order. Fit on
+    /// self-play: never on the games of an opponent the proposer is measured against.
+    #[arg(long, value_name = "FILE.jsonl", num_args = 1.., required = true)]
+    pub records: Vec<PathBuf>,
+    /// Games whose index (over all files, in order) is a multiple of this are held out.
+    #[arg(long, default_value_t = 5)]
+    pub holdout: usize,
+    /// Every Nth position of the records.
+    #[arg(long, default_value_t = 2)]
+    pub every: usize,
+    /// L2 penalty on the weights.
+    #[arg(long, default_value_t = 1e-9)]
+    pub l2: f64,
+    /// A parameter of `best` (repeatable): its evaluation labels the edits and its `pw_*`
+    /// widths choose them.
+    #[arg(long = "param", value_parser = super::parse_param, value_name = "KEY=VALUE")]
+    pub params: Vec<(String, serde_json::Value)>,
+    /// Where to write the fitted model (JSON); without it nothing is written.
+    #[arg(long, value_name = "FILE.json")]
+    pub out: Option<PathBuf>,
+    /// Score this model file on the held-out games instead of fitting one.
+    #[arg(long, value_name = "FILE.json")]
+    pub model: Option<PathBuf>,
+    /// Threads.
+    #[arg(long, default_value_t = 2)]
+    pub jobs: usize,
+}
+
+#[derive(Debug, Args)]
 pub struct TrainArgs {
     /// Game records (JSON lines from `ladderbot match golad --out`), read in order.
     #[arg(long, value_name = "FILE.jsonl", num_args = 1.., required = true)]
@@ -116,6 +153,7 @@ pub fn run(args: GoladLabArgs) -> Result<(), CliError> {
     match args.command {
         LabCommand::Train(a) => train(a),
         LabCommand::Candidates(a) => candidates(a),
+        LabCommand::TrainProposer(a) => train_proposer(a),
         LabCommand::CheckAnswers(a) => check_answers(a),
     }
 }
@@ -271,12 +309,164 @@ impl ReachSum {
 /// The depths measured: the root, the replies to the root's moves, deeper.
 const DEPTHS: [(usize, &str); 3] = [(0, "root"), (1, "reply"), (2, "deeper")];
 
+/// The positions of recorded games: each with the move played there.
+struct Positions {
+    positions: Vec<(GolState, Move)>,
+    /// Games read (those `take` and `player` chose).
+    games: usize,
+    /// Moves of the chosen player that were not legal (acted as passes).
+    skipped: usize,
+}
+
+/// The positions of the games whose index `take` accepts where a player
+/// whose name contains `player` (any, without it) moved, every `every`th
+/// of them, replayed from the records (an unreadable or illegal move acts
+/// as a pass, the engine's rule).
+fn positions_of(
+    records: &[GameRecord],
+    take: impl Fn(usize) -> bool,
+    player: Option<&str>,
+    every: usize,
+) -> Result<Positions, CliError> {
+    let (mut chosen, mut skipped, mut games) = (0usize, 0usize, 0usize);
+    let mut positions: Vec<(GolState, Move)> = Vec::new();
+    for (i, r) in records.iter().enumerate() {
+        if !take(i) {
+            continue;
+        }
+        if r.game != "golad" {
+            return Err(CliError::Usage(format!(
+                "game {i}: a {} record, not golad",
+                r.game
+            )));
+        }
+        if let Some(p) = player {
+            if !r.players.iter().any(|n| n.contains(p)) {
+                continue;
+            }
+        }
+        games += 1;
+        let mut s =
+            GolState::from_json(&r.start).map_err(|e| CliError::Usage(format!("game {i}: {e}")))?;
+        for text in &r.moves {
+            if s.outcome().is_some() {
+                return Err(CliError::Usage(format!("game {i}: moves after the end")));
+            }
+            // An unreadable or illegal move acts as a pass (the engine's rule).
+            let mv = Move::parse_reply(text).ok().filter(|m| s.is_legal(m));
+            let mover = r.players.get(s.to_move).map(String::as_str);
+            let mine = player.is_none_or(|p| mover.is_some_and(|n| n.contains(p)));
+            if mine {
+                match mv {
+                    Some(m) => {
+                        if chosen % every == 0 {
+                            positions.push((s, m));
+                        }
+                        chosen += 1;
+                    }
+                    None => skipped += 1,
+                }
+            }
+            s.apply(mv.unwrap_or(Move::Pass));
+        }
+    }
+    Ok(Positions {
+        positions,
+        games,
+        skipped,
+    })
+}
+
+/// `golad-lab train-proposer`: fit [`crate::games::golad::proposer`].
+fn train_proposer(a: TrainProposerArgs) -> Result<(), CliError> {
+    use crate::games::golad::best::{leaf_value, BestConfig};
+    use crate::games::golad::proposer::{accuracy, fit, samples, ProposerModel, Sample};
+    if a.holdout < 2 || a.every == 0 || a.jobs == 0 {
+        return Err(CliError::Usage(
+            "--holdout must be at least 2, --every and --jobs at least 1".into(),
+        ));
+    }
+    let params = super::params_from(&a.params);
+    let cfg = BestConfig::from_params(&params).map_err(CliError::Usage)?;
+    let mut records: Vec<GameRecord> = Vec::new();
+    for path in &a.records {
+        records.extend(read_jsonl::<GameRecord>(path)?);
+    }
+    let eval = cfg.territory();
+    let started = std::time::Instant::now();
+    let label = |take: &dyn Fn(usize) -> bool| -> Result<(usize, Vec<Sample>), CliError> {
+        let found = positions_of(&records, take, None, a.every)?;
+        let jobs = a.jobs.min(found.positions.len()).max(1);
+        let chunk = found.positions.len().div_ceil(jobs).max(1);
+        let out: Vec<Sample> = std::thread::scope(|sc| {
+            let handles: Vec<_> = found
+                .positions
+                .chunks(chunk)
+                .map(|part| {
+                    let (cfg, eval) = (&cfg, &eval);
+                    sc.spawn(move || {
+                        part.iter()
+                            .flat_map(|(s, _)| {
+                                samples(s, cfg.pairwise, |p, m| leaf_value(eval, cfg, p, m))
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_default())
+                .collect()
+        });
+        Ok((found.positions.len(), out))
+    };
+    let (fit_positions, fit_on) = label(&|i| i % a.holdout != 0)?;
+    let (held_positions, held) = label(&|i| i % a.holdout == 0)?;
+    let model = match &a.model {
+        Some(path) => ProposerModel::from_json(&read_text(path)?).map_err(CliError::Usage)?,
+        None => {
+            if fit_on.is_empty() {
+                return Err(CliError::Usage(
+                    "no position to fit on in the records".into(),
+                ));
+            }
+            let about = format!(
+                "fitted by `ladderbot golad-lab train-proposer --records {} --holdout {} --every {} --l2 {}{}` on {} edits of {} positions",
+                a.records
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                a.holdout,
+                a.every,
+                a.l2,
+                a.params
+                    .iter()
+                    .map(|(k, v)| format!(" --param {k}={v}"))
+                    .collect::<String>(),
+                fit_on.len(),
+                fit_positions,
+            );
+            fit(&fit_on, a.l2, &about)
+        }
+    };
+    let report = serde_json::json!({
+        "fitted_on": {"positions": fit_positions, "edits": fit_on.len()},
+        "held_out": {"positions": held_positions, "edits": held.len()},
+        "held_out_fit": accuracy(&model, &held),
+        "seconds": started.elapsed().as_secs_f64(),
+    });
+    if let Some(out) = &a.out {
+        std::fs::write(out, model.to_json() + "\n").map_err(|e| runtime("train-proposer", e))?;
+    }
+    say!("{report}");
+    Ok(())
+}
+
 /// `golad-lab candidates`: the table of [`crate::games::golad::reach`].
 fn candidates(a: CandidatesArgs) -> Result<(), CliError> {
     use crate::games::golad::best::{leaf_value, BestConfig};
-    use crate::games::golad::moves::Move;
     use crate::games::golad::reach::{reach, wide, Wide};
-    use crate::games::golad::GolState;
     if a.every == 0 || a.holdout == 0 || a.jobs == 0 {
         return Err(CliError::Usage(
             "--every, --holdout and --jobs must be at least 1".into(),
@@ -293,52 +483,16 @@ fn candidates(a: CandidatesArgs) -> Result<(), CliError> {
     for path in &a.records {
         records.extend(read_jsonl::<GameRecord>(path)?);
     }
-    // The positions to measure: (state, the move played there).
-    let (mut chosen, mut skipped, mut games) = (0usize, 0usize, 0usize);
-    let mut positions: Vec<(GolState, Move)> = Vec::new();
-    for (i, r) in records.iter().enumerate() {
-        if i % a.holdout != 0 {
-            continue;
-        }
-        if r.game != "golad" {
-            return Err(CliError::Usage(format!(
-                "game {i}: a {} record, not golad",
-                r.game
-            )));
-        }
-        if let Some(p) = &a.player {
-            if !r.players.iter().any(|n| n.contains(p.as_str())) {
-                continue;
-            }
-        }
-        games += 1;
-        let mut s =
-            GolState::from_json(&r.start).map_err(|e| CliError::Usage(format!("game {i}: {e}")))?;
-        for text in &r.moves {
-            if s.outcome().is_some() {
-                return Err(CliError::Usage(format!("game {i}: moves after the end")));
-            }
-            // An unreadable or illegal move acts as a pass (the engine's rule).
-            let mv = Move::parse_reply(text).ok().filter(|m| s.is_legal(m));
-            let mover = r.players.get(s.to_move).map(String::as_str);
-            let mine = a
-                .player
-                .as_deref()
-                .is_none_or(|p| mover.is_some_and(|n| n.contains(p)));
-            if mine {
-                match mv {
-                    Some(m) => {
-                        if chosen % a.every == 0 {
-                            positions.push((s, m));
-                        }
-                        chosen += 1;
-                    }
-                    None => skipped += 1,
-                }
-            }
-            s.apply(mv.unwrap_or(Move::Pass));
-        }
-    }
+    let Positions {
+        positions,
+        games,
+        skipped,
+    } = positions_of(
+        &records,
+        |i| i % a.holdout == 0,
+        a.player.as_deref(),
+        a.every,
+    )?;
     if positions.is_empty() {
         return Err(CliError::Usage(match &a.player {
             Some(p) => format!("no position of a player named like '{p}' in the records"),

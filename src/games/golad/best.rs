@@ -39,7 +39,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::moves::Move;
-use super::propose::{self, Pairwise};
+use super::propose::{self, Pairwise, Terms};
+use super::proposer::ProposerModel;
 use super::territory::{
     best_value, best_value_ranked, candidates, candidates_ranked, improve_birth, Purpose,
     Territory, Width,
@@ -433,6 +434,22 @@ impl BestConfig {
         ] {
             d = d.int(key, value as u64, 0..=max, step, doc);
         }
+        d = d
+            .int(
+                "pw_learned",
+                match self.pairwise.terms {
+                    Terms::Measured => 0,
+                    Terms::Learned(_) => 1,
+                    Terms::Mixed(_) => 2,
+                },
+                0..=2,
+                1,
+                "the pairwise proposer's terms: 0 measured with the evaluation, 1 predicted by the learned proposer (proposer-v1.json), 2 each part measured and the pairs' interactions predicted",
+            )
+            .file(
+                "proposer_file",
+                "a learned proposer's JSON file instead of the shipped one (implies pw_learned)",
+            );
         d        .int(
             "rank",
             self.rank as u64,
@@ -537,6 +554,20 @@ impl BestConfig {
         }
         if let Some(r) = p.u64("pw_radius") {
             c.pairwise.radius = r as u8;
+        }
+        let file = p.file("proposer_file", ProposerModel::from_json)?;
+        match (p.u64("pw_learned"), file) {
+            (Some(0), _) => c.pairwise.terms = Terms::Measured,
+            (Some(k), m) => {
+                let m = m.unwrap_or_else(ProposerModel::shipped);
+                c.pairwise.terms = if k == 1 {
+                    Terms::Learned(m)
+                } else {
+                    Terms::Mixed(m)
+                };
+            }
+            (None, Some(m)) => c.pairwise.terms = Terms::Learned(m),
+            (None, None) => {}
         }
         if c.rank > 0 && !c.integer_flood {
             return Err(format!(
@@ -1576,6 +1607,7 @@ mod tests {
                 pairs: 30,
                 sacrifices: 6,
                 keep,
+                terms: Terms::Measured,
             })
         };
         assert_eq!(
@@ -1602,6 +1634,42 @@ mod tests {
             })
         };
         check_legal_and_repeatable(make, 3, 12, &Limits::playouts(3000));
+        // The learned terms: the shipped model (1), or each part measured
+        // and the pairs predicted (2); a model file implies 1.
+        let terms = |json: &str| {
+            let p: AgentParams = serde_json::from_str(json).unwrap();
+            BestConfig::from_params(&p).unwrap().pairwise.terms
+        };
+        let shipped = ProposerModel::shipped();
+        assert_eq!(terms(r#"{"pw_learned": 1}"#), Terms::Learned(shipped));
+        assert_eq!(terms(r#"{"pw_learned": 2}"#), Terms::Mixed(shipped));
+        assert_eq!(terms(r#"{"pw_learned": 0}"#), Terms::Measured);
+        assert_eq!(terms("{}"), Terms::Measured);
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("p.json");
+        std::fs::write(&file, shipped.to_json()).unwrap();
+        let json = serde_json::json!({ "proposer_file": file }).to_string();
+        let Terms::Learned(read) = terms(&json) else {
+            panic!("a model file is the learned proposer");
+        };
+        assert_eq!(read, shipped);
+        std::fs::write(&file, "{}").unwrap();
+        let bad: AgentParams = serde_json::from_str(&json).unwrap();
+        assert!(BestConfig::from_params(&bad).is_err());
+        let learned = BestConfig {
+            threads: 1,
+            pairwise: Pairwise {
+                terms: Terms::Learned(shipped),
+                ..c.pairwise
+            },
+            ..c.clone()
+        };
+        check_legal_and_repeatable(
+            || Best::new(learned.clone()),
+            3,
+            12,
+            &Limits::playouts(3000),
+        );
     }
 
     #[test]

@@ -31,6 +31,7 @@ pub mod field;
 pub mod mcts_v1;
 pub mod moves;
 pub mod propose;
+pub mod proposer;
 pub mod reach;
 pub mod reference;
 pub mod rules;

@@ -34,6 +34,7 @@ use std::ops::ControlFlow;
 
 use super::field::frontier;
 use super::moves::{Cell, Move};
+use super::proposer::{Edit, Predictor, ProposerModel};
 use super::territory::{best_until, sorted};
 use super::GolState;
 
@@ -54,6 +55,47 @@ pub struct Pairwise {
     pub sacrifices: usize,
     /// Births kept: the best predictions, best first.
     pub keep: usize,
+    /// Where the terms come from: measured with the evaluation, or
+    /// predicted by a learned model.
+    pub terms: Terms,
+}
+
+/// Where the pairwise proposer's terms come from.
+#[derive(Clone, Copy, Debug, Default)]
+pub enum Terms {
+    /// Measured with the evaluation ([`propose`]).
+    #[default]
+    Measured,
+    /// Predicted by the learned proposer ([`super::proposer`]).
+    Learned(&'static ProposerModel),
+    /// Each part alone measured with the evaluation, what two parts
+    /// change beyond their sum predicted by the learned proposer.
+    Mixed(&'static ProposerModel),
+}
+
+impl Terms {
+    fn key(&self) -> usize {
+        match self {
+            Terms::Measured => 0,
+            Terms::Learned(m) => *m as *const ProposerModel as usize,
+            Terms::Mixed(m) => *m as *const ProposerModel as usize + 1,
+        }
+    }
+}
+
+/// Two `Learned` terms are the same when they use the same model.
+impl PartialEq for Terms {
+    fn eq(&self, other: &Terms) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Terms {}
+
+impl std::hash::Hash for Terms {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key().hash(h);
+    }
 }
 
 impl Default for Pairwise {
@@ -66,6 +108,7 @@ impl Default for Pairwise {
             pairs: 80,
             sacrifices: 10,
             keep: 300,
+            terms: Terms::Measured,
         }
     }
 }
@@ -86,26 +129,34 @@ pub fn propose(
     p: Pairwise,
     mut value: impl FnMut(&GolState, Move) -> f64,
 ) -> Vec<(f64, Move)> {
+    propose_by(s, p, |edits| {
+        let mut t = *s;
+        for &(c, v) in edits {
+            t.field.set(c, v);
+        }
+        value(&t, Move::Pass)
+    })
+}
+
+/// [`propose`] with the terms from `measure(edits)`: the mover's value of
+/// the field with `edits` made by hand, up to a constant (asked first with
+/// no edits). [`propose`] measures it with the evaluation; the learned
+/// proposer ([`super::proposer::Predictor`]) predicts it.
+pub fn propose_by(
+    s: &GolState,
+    p: Pairwise,
+    mut measure: impl FnMut(&[Edit]) -> f64,
+) -> Vec<(f64, Move)> {
     let me = s.to_move;
     let own: Vec<Cell> = s.field.living(me).collect();
     let spots = frontier(&s.field);
     if s.outcome().is_some() || own.len() < 2 || spots.is_empty() || p.keep == 0 {
         return Vec::new();
     }
-    let mut changed = |edit: &dyn Fn(&mut GolState)| {
-        let mut t = *s;
-        edit(&mut t);
-        value(&t, Move::Pass)
-    };
-    let base = changed(&|_| {});
-    let dk: Vec<f64> = own
-        .iter()
-        .map(|&c| changed(&|t| t.field.set(c, None)) - base)
-        .collect();
-    let db: Vec<f64> = spots
-        .iter()
-        .map(|&at| changed(&|t| t.field.set(at, Some(me))) - base)
-        .collect();
+    let base = measure(&[]);
+    let mut changed = |edits: &[Edit]| measure(edits) - base;
+    let dk: Vec<f64> = own.iter().map(|&c| changed(&[(c, None)])).collect();
+    let db: Vec<f64> = spots.iter().map(|&at| changed(&[(at, Some(me))])).collect();
     let n = own.len();
     // pair[i * n + j]: dk(i) + dk(j) + j(i, j).
     let mut pair = vec![0.0f64; n * n];
@@ -113,11 +164,7 @@ pub fn propose(
         for j in i + 1..n {
             let mut v = dk[i] + dk[j];
             if near(own[i], own[j], p.radius) {
-                let (a, b) = (own[i], own[j]);
-                v = changed(&|t| {
-                    t.field.set(a, None);
-                    t.field.set(b, None);
-                }) - base;
+                v = changed(&[(own[i], None), (own[j], None)]);
             }
             pair[i * n + j] = v;
             pair[j * n + i] = v;
@@ -146,10 +193,7 @@ pub fn propose(
         if rank < p.births {
             for (i, &c) in own.iter().enumerate() {
                 if near(c, at, p.radius) {
-                    let whole = changed(&|t| {
-                        t.field.set(at, Some(me));
-                        t.field.set(c, None);
-                    }) - base;
+                    let whole = changed(&[(at, Some(me)), (c, None)]);
                     inter[i] = whole - db[k] - dk[i];
                     near_cells.push(i);
                 }
@@ -197,6 +241,52 @@ pub fn propose(
     out
 }
 
+/// The births `p` proposes: measured ([`propose`]) or predicted by the
+/// learned model ([`propose_by`] with its [`Predictor`]), as `p.terms`
+/// says.
+pub fn proposal(
+    s: &GolState,
+    p: Pairwise,
+    value: impl FnMut(&GolState, Move) -> f64,
+) -> Vec<(f64, Move)> {
+    match p.terms {
+        Terms::Measured => propose(s, p, value),
+        Terms::Learned(model) => {
+            let mut predict = Predictor::new(model, s);
+            propose_by(s, p, |edits| {
+                if edits.is_empty() {
+                    0.0
+                } else {
+                    predict.change(edits)
+                }
+            })
+        }
+        Terms::Mixed(model) => {
+            let mut predict = Predictor::new(model, s);
+            let mut alone: Vec<Option<f64>> = vec![None; super::moves::CELLS];
+            let mut value = value;
+            let mut measure = |edits: &[Edit]| {
+                let mut t = *s;
+                for &(c, v) in edits {
+                    t.field.set(c, v);
+                }
+                value(&t, Move::Pass)
+            };
+            let base = measure(&[]);
+            propose_by(s, p, |edits| match *edits {
+                [] => 0.0,
+                [e] => *alone[e.0.index()].get_or_insert_with(|| measure(edits) - base),
+                [a, b] => {
+                    let va = *alone[a.0.index()].get_or_insert_with(|| measure(&[a]) - base);
+                    let vb = *alone[b.0.index()].get_or_insert_with(|| measure(&[b]) - base);
+                    va + vb + predict.beyond(a, b)
+                }
+                _ => measure(edits) - base,
+            })
+        }
+    }
+}
+
 /// The candidates in the order pass, kills of the opponent's cells, then
 /// the proposed births (best predicted first), each with `value(s, m)`,
 /// handed to `emit` until it breaks. The kills come first and cost one
@@ -218,7 +308,7 @@ pub fn generate(
             return;
         }
     }
-    for (_, m) in propose(s, p, &mut value) {
+    for (_, m) in proposal(s, p, &mut value) {
         if emit(value(s, m), m).is_break() {
             return;
         }
@@ -370,6 +460,7 @@ mod tests {
             births: 2,
             keep: 3,
             radius: 1,
+            terms: Terms::Measured,
         };
         let births = propose(&s, p, &value);
         assert!(uses_pair(births[0].1), "{:?}", births[0]);
