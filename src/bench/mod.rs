@@ -1263,20 +1263,20 @@ fn golad_propose(opts: &BenchOptions) -> BenchReport {
         pw_reply: 150,
         ..BestConfig::default()
     };
-    let (r, a, b) = golad_lists(opts, &pairwise, &BestConfig::default());
-    report(
-        "golad-propose",
-        r.0,
-        r.1,
+    golad_lists(
         opts,
-        "proposals/s",
-        format!(
-            "GOLAD reply candidates of {} positions of a control self-play game, one thread: the \
-             pairwise proposer (pw_reply=150) {:.0} evaluations and {:.0} candidates a proposal, \
-             vs today's generator (12 births x 10 sacrifices) {:.0} evaluations and {:.0} \
-             candidates",
-            GOLAD_POSITIONS, a.0, a.1, b.0, b.1
-        ),
+        "golad-propose",
+        &pairwise,
+        &BestConfig::default(),
+        |a, b| {
+            format!(
+                "GOLAD reply candidates of {} positions of a control self-play game, one thread: \
+                 the pairwise proposer (pw_reply=150) {:.0} evaluations and {:.0} candidates a \
+                 proposal, vs today's generator (12 births x 10 sacrifices) {:.0} evaluations and \
+                 {:.0} candidates",
+                GOLAD_POSITIONS, a.0, a.1, b.0, b.1
+            )
+        },
     )
 }
 
@@ -1297,34 +1297,29 @@ fn golad_learned(opts: &BenchOptions) -> BenchReport {
         },
         ..measured.clone()
     };
-    let (r, a, b) = golad_lists(opts, &learned, &measured);
-    report(
-        "golad-learned",
-        r.0,
-        r.1,
-        opts,
-        "proposals/s",
+    golad_lists(opts, "golad-learned", &learned, &measured, |a, b| {
         format!(
             "GOLAD reply candidates of {} positions of a control self-play game, one thread: the \
              learned proposer (pw_reply=150 pw_learned=1) {:.0} evaluations and {:.0} candidates \
              a proposal, vs the measured one (pw_reply=150) {:.0} evaluations and {:.0} candidates",
             GOLAD_POSITIONS, a.0, a.1, b.0, b.1
-        ),
-    )
+        )
+    })
 }
 
 /// Positions [`golad_positions`] gives.
 const GOLAD_POSITIONS: usize = 10;
 
-/// Reply candidate lists per second of `fast` and of `reference` (samples
-/// of each, interleaved), and the evaluations and candidates a list of each
-/// costs.
-#[allow(clippy::type_complexity)]
+/// The report `name` of reply candidate lists per second of `fast` against
+/// `reference` (samples of each, interleaved); `note` is given the
+/// evaluations and candidates a list of each costs.
 fn golad_lists(
     opts: &BenchOptions,
+    name: &str,
     fast: &crate::games::golad::best::BestConfig,
     reference: &crate::games::golad::best::BestConfig,
-) -> ((Vec<f64>, Vec<f64>), (f64, f64), (f64, f64)) {
+    note: impl Fn((f64, f64), (f64, f64)) -> String,
+) -> BenchReport {
     use crate::games::golad::best::{leaf_value, node_candidates, BestConfig};
     let dur = Duration::from_secs_f64(opts.seconds);
     let positions = golad_positions();
@@ -1362,7 +1357,7 @@ fn golad_lists(
         r.push(x);
         b = (e, c);
     }
-    ((f, r), a, b)
+    report(name, f, r, opts, "proposals/s", note(a, b))
 }
 
 /// 10 positions of a game `control` plays against itself from start field 7,

@@ -158,6 +158,14 @@ pub fn run(args: GoladLabArgs) -> Result<(), CliError> {
     }
 }
 
+/// Paths as a command line gives them, space-separated.
+fn paths(p: &[PathBuf]) -> String {
+    p.iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn read_text(path: &std::path::Path) -> Result<String, CliError> {
     std::fs::read(path)
         .map(|b| String::from_utf8_lossy(&b).into_owned())
@@ -228,11 +236,7 @@ fn train(a: TrainArgs) -> Result<(), CliError> {
         None => {
             let about = format!(
                 "fitted by `ladderbot golad-lab train --records {} --holdout {} --l2 {}{}` on {} positions of {} games",
-                a.records
-                    .iter()
-                    .map(|p| p.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(" "),
+                paths(&a.records),
                 a.holdout,
                 a.l2,
                 a.without
@@ -432,11 +436,7 @@ fn train_proposer(a: TrainProposerArgs) -> Result<(), CliError> {
             }
             let about = format!(
                 "fitted by `ladderbot golad-lab train-proposer --records {} --holdout {} --every {} --l2 {}{}` on {} edits of {} positions",
-                a.records
-                    .iter()
-                    .map(|p| p.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(" "),
+                paths(&a.records),
                 a.holdout,
                 a.every,
                 a.l2,

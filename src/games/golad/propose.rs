@@ -129,13 +129,16 @@ pub fn propose(
     p: Pairwise,
     mut value: impl FnMut(&GolState, Move) -> f64,
 ) -> Vec<(f64, Move)> {
-    propose_by(s, p, |edits| {
-        let mut t = *s;
-        for &(c, v) in edits {
-            t.field.set(c, v);
-        }
-        value(&t, Move::Pass)
-    })
+    propose_by(s, p, |edits| value(&edited(s, edits), Move::Pass))
+}
+
+/// `s` with `edits` made by hand (the same side to move).
+pub fn edited(s: &GolState, edits: &[Edit]) -> GolState {
+    let mut t = *s;
+    for &(c, v) in edits {
+        t.field.set(c, v);
+    }
+    t
 }
 
 /// [`propose`] with the terms from `measure(edits)`: the mover's value of
@@ -265,13 +268,7 @@ pub fn proposal(
             let mut predict = Predictor::new(model, s);
             let mut alone: Vec<Option<f64>> = vec![None; super::moves::CELLS];
             let mut value = value;
-            let mut measure = |edits: &[Edit]| {
-                let mut t = *s;
-                for &(c, v) in edits {
-                    t.field.set(c, v);
-                }
-                value(&t, Move::Pass)
-            };
+            let mut measure = |edits: &[Edit]| value(&edited(s, edits), Move::Pass);
             let base = measure(&[]);
             propose_by(s, p, |edits| match *edits {
                 [] => 0.0,

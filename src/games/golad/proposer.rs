@@ -24,8 +24,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::field::Field;
-use super::field::ROW_MASK;
 use super::moves::{Cell, Move, CELLS, HEIGHT};
+use super::territory::{centre_thirds, dilate};
 use super::value::left;
 use super::GolState;
 use crate::search::logistic::damped_newton;
@@ -86,30 +86,11 @@ fn count_into(f: &Field, me: Seat, g: usize, d: &mut [i32; DELTAS]) {
 /// Centre weights are summed in these units.
 const WEIGHT_UNIT: f64 = 64.0;
 
-/// Each row's centre weights (the territory's closeness to the centre, in
-/// [`WEIGHT_UNIT`]s), summed for every pattern of each of the row's three
-/// 6-column thirds: a set of cells weighs in 48 lookups.
+/// Each row's centre weights (the territory's closeness to the centre,
+/// in [`WEIGHT_UNIT`]s) for every pattern of its three 6-column thirds.
 fn centre_weights() -> &'static [[[u16; 64]; 3]; HEIGHT] {
     static W: std::sync::OnceLock<[[[u16; 64]; 3]; HEIGHT]> = std::sync::OnceLock::new();
-    W.get_or_init(|| {
-        let max = ((16.0f64 * 16.0) + (18.0 * 18.0)).sqrt();
-        let weight = |x: usize, y: usize| {
-            let d = ((8.5 - x as f64).powi(2) + (7.5 - y as f64).powi(2)).sqrt();
-            ((max - d) / max * WEIGHT_UNIT).round() as u16
-        };
-        let mut w = [[[0u16; 64]; 3]; HEIGHT];
-        for (y, row) in w.iter_mut().enumerate() {
-            for (k, third) in row.iter_mut().enumerate() {
-                for (bits, sum) in third.iter_mut().enumerate() {
-                    *sum = (0..6)
-                        .filter(|&b| bits >> b & 1 == 1)
-                        .map(|b| weight(6 * k + b, y))
-                        .sum();
-                }
-            }
-        }
-        w
-    })
+    W.get_or_init(|| centre_thirds(WEIGHT_UNIT))
 }
 
 /// The summed centre weight of a set of cells.
@@ -127,18 +108,7 @@ fn weighed(rows: &[u32; HEIGHT]) -> i32 {
 
 /// The 4-neighbours of a set of cells.
 fn spread(a: &[u32; HEIGHT]) -> [u32; HEIGHT] {
-    let mut out = [0u32; HEIGHT];
-    for y in 0..HEIGHT {
-        let mut n = (a[y] << 1 | a[y] >> 1) & ROW_MASK;
-        if y > 0 {
-            n |= a[y - 1];
-        }
-        if y + 1 < HEIGHT {
-            n |= a[y + 1];
-        }
-        out[y] = n;
-    }
-    out
+    dilate(a, &[0; HEIGHT])
 }
 
 /// What [`FLOOD_NAMES`] names, in `f` for `me`.
@@ -457,11 +427,7 @@ pub fn samples(
     let base = Base::new(s);
     let mut measured: Vec<(Vec<Edit>, f64)> = Vec::new();
     super::propose::propose_by(s, p, |edits| {
-        let mut t = *s;
-        for &(c, v) in edits {
-            t.field.set(c, v);
-        }
-        let v = value(&t, Move::Pass);
+        let v = value(&super::propose::edited(s, edits), Move::Pass);
         measured.push((edits.to_vec(), v));
         v
     });

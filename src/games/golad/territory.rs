@@ -55,20 +55,13 @@ const WEIGHT_UNIT: f64 = 4096.0;
 
 impl Territory {
     pub fn new(decay: f64) -> Self {
-        let max = ((16.0f64 * 16.0) + (18.0 * 18.0)).sqrt();
-        let weight = |x: usize, y: usize| {
-            // Distance from the field's centre (8.5, 7.5), the centre of its
-            // 180-degree symmetry.
-            let d = ((8.5 - x as f64).powi(2) + (7.5 - y as f64).powi(2)).sqrt();
-            (max - d) / max
-        };
         let mut table = vec![[0.0; 512]; 2 * HEIGHT];
         for y in 0..HEIGHT {
             for half in 0..2 {
                 for (bits, sum) in table[2 * y + half].iter_mut().enumerate() {
                     *sum = (0..9)
                         .filter(|&b| bits >> b & 1 == 1 && half * 9 + b < WIDTH)
-                        .map(|b| weight(half * 9 + b, y))
+                        .map(|b| centre_weight(half * 9 + b, y))
                         .sum();
                 }
             }
@@ -87,22 +80,7 @@ impl Territory {
     /// `ladderbot bench golad-flood` measures both.
     pub fn integer(decay: f64) -> Self {
         let mut t = Territory::new(decay);
-        let max = ((16.0f64 * 16.0) + (18.0 * 18.0)).sqrt();
-        let weight = |x: usize, y: usize| {
-            let d = ((8.5 - x as f64).powi(2) + (7.5 - y as f64).powi(2)).sqrt();
-            ((max - d) / max * WEIGHT_UNIT).round() as u16
-        };
-        let mut thirds = [[[0u16; 64]; 3]; HEIGHT];
-        for (y, row) in thirds.iter_mut().enumerate() {
-            for (k, third) in row.iter_mut().enumerate() {
-                for (bits, sum) in third.iter_mut().enumerate() {
-                    *sum = (0..6)
-                        .filter(|&b| bits >> b & 1 == 1)
-                        .map(|b| weight(6 * k + b, y))
-                        .sum();
-                }
-            }
-        }
+        let thirds = centre_thirds(WEIGHT_UNIT);
         let mut decay_pow = [0.0; FLOOD_STEPS];
         let mut w = 1.0;
         for p in decay_pow.iter_mut() {
@@ -300,9 +278,36 @@ impl Territory {
     }
 }
 
+/// A cell's closeness to the field's centre (8.5, 7.5), the centre of its
+/// 180-degree symmetry: 1 there, falling linearly to 0 at the length of the
+/// field's diagonal (the territory's weight of a cell).
+pub fn centre_weight(x: usize, y: usize) -> f64 {
+    let max = ((16.0f64 * 16.0) + (18.0 * 18.0)).sqrt();
+    let d = ((8.5 - x as f64).powi(2) + (7.5 - y as f64).powi(2)).sqrt();
+    (max - d) / max
+}
+
+/// Per row, the centre weights in `unit`s (each rounded) summed for every
+/// pattern of each of the row's three 6-column thirds: a set of cells
+/// weighs in three lookups a row.
+pub fn centre_thirds(unit: f64) -> [[[u16; 64]; 3]; HEIGHT] {
+    let mut thirds = [[[0u16; 64]; 3]; HEIGHT];
+    for (y, row) in thirds.iter_mut().enumerate() {
+        for (k, third) in row.iter_mut().enumerate() {
+            for (bits, sum) in third.iter_mut().enumerate() {
+                *sum = (0..6)
+                    .filter(|&b| bits >> b & 1 == 1 && 6 * k + b < WIDTH)
+                    .map(|b| (centre_weight(6 * k + b, y) * unit).round() as u16)
+                    .sum();
+            }
+        }
+    }
+    thirds
+}
+
 /// The dead, unclaimed 4-neighbours of `a`.
 #[inline]
-fn dilate(a: &[u32; HEIGHT], claimed: &[u32; HEIGHT]) -> [u32; HEIGHT] {
+pub fn dilate(a: &[u32; HEIGHT], claimed: &[u32; HEIGHT]) -> [u32; HEIGHT] {
     let mut out = [0u32; HEIGHT];
     for y in 0..HEIGHT {
         let mut n = (a[y] << 1 | a[y] >> 1) & ROW_MASK;
