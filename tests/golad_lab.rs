@@ -10,12 +10,17 @@ use serde_json::Value;
 
 const LIMIT: Duration = Duration::from_secs(120);
 
+/// The JSON a successful `ladderbot ARGS` prints last.
+fn json_of(args: &[&str]) -> Value {
+    let o = run(args, &[], None, LIMIT);
+    assert!(o.status.success(), "{}", stderr(&o));
+    last_json(&o)
+}
+
 fn candidates(records: &str, extra: &[&str]) -> Value {
     let mut args = vec!["golad-lab", "candidates", "--records", records, "--json"];
     args.extend_from_slice(extra);
-    let o = run(&args, &[], None, LIMIT);
-    assert!(o.status.success(), "{}", stderr(&o));
-    last_json(&o)
+    json_of(&args)
 }
 
 #[test]
@@ -184,23 +189,19 @@ fn train_proposer_fits_every_kind_on_self_play_and_writes_a_model_best_reads() {
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("proposer.json");
     let model = model.to_str().unwrap();
-    let o = run(
-        &[
+    let train = |extra: &[&str]| {
+        let mut args = vec![
             "golad-lab",
             "train-proposer",
             "--records",
             records,
             "--every",
             "8",
-            "--out",
-            model,
-        ],
-        &[],
-        None,
-        LIMIT,
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let j = last_json(&o);
+        ];
+        args.extend_from_slice(extra);
+        json_of(&args)
+    };
+    let j = train(&["--out", model]);
     let fits = j["held_out_fit"].as_array().unwrap();
     assert_eq!(fits.len(), 4, "{j}");
     for f in fits {
@@ -208,55 +209,35 @@ fn train_proposer_fits_every_kind_on_self_play_and_writes_a_model_best_reads() {
         assert!(f["r2"].as_f64().unwrap() > 0.6, "{j}");
     }
     // The written model scores the held-out games as the fit reported.
-    let o = run(
-        &[
-            "golad-lab",
-            "train-proposer",
-            "--records",
-            records,
-            "--every",
-            "8",
-            "--model",
-            model,
-        ],
-        &[],
-        None,
-        LIMIT,
+    assert_eq!(
+        train(&["--model", model])["held_out_fit"],
+        j["held_out_fit"]
     );
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(last_json(&o)["held_out_fit"], j["held_out_fit"]);
     // `best` reads it and plays legal moves with it at every depth.
     let param = format!("proposer_file={model}");
-    let o = run(
-        &[
-            "match",
-            "golad",
-            "--a",
-            "best",
-            "--a-param",
-            &param,
-            "--a-param",
-            "pw_root=100",
-            "--a-param",
-            "pw_reply=60",
-            "--a-param",
-            "pw_node=20",
-            "--b",
-            "ab-v2",
-            "--games",
-            "2",
-            "--time-ms",
-            "20",
-            "--seed",
-            "3",
-            "--json",
-        ],
-        &[],
-        None,
-        LIMIT,
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let m = last_json(&o);
+    let m = json_of(&[
+        "match",
+        "golad",
+        "--a",
+        "best",
+        "--a-param",
+        &param,
+        "--a-param",
+        "pw_root=100",
+        "--a-param",
+        "pw_reply=60",
+        "--a-param",
+        "pw_node=20",
+        "--b",
+        "ab-v2",
+        "--games",
+        "2",
+        "--time-ms",
+        "20",
+        "--seed",
+        "3",
+        "--json",
+    ]);
     assert_eq!(m["games"], 2, "{m}");
     // A forfeit (an illegal move, a panic) would be listed by ending.
     assert!(m["endings"]["a"]["illegal_move"].is_null(), "{m}");

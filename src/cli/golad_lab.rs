@@ -158,6 +158,35 @@ pub fn run(args: GoladLabArgs) -> Result<(), CliError> {
     }
 }
 
+/// What `f` gives for each item, in order, the items split in contiguous
+/// parts over `jobs` threads.
+fn on_threads<T: Sync, I: IntoIterator>(
+    items: &[T],
+    jobs: usize,
+    f: impl Fn(&T) -> I + Sync,
+) -> Vec<I::Item>
+where
+    I::Item: Send,
+{
+    let chunk = items
+        .len()
+        .div_ceil(jobs.clamp(1, items.len().max(1)))
+        .max(1);
+    std::thread::scope(|sc| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| {
+                let f = &f;
+                sc.spawn(move || part.iter().flat_map(f).collect::<Vec<_>>())
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
 /// Paths as a command line gives them, space-separated.
 fn paths(p: &[PathBuf]) -> String {
     p.iter()
@@ -400,27 +429,8 @@ fn train_proposer(a: TrainProposerArgs) -> Result<(), CliError> {
     let started = std::time::Instant::now();
     let label = |take: &dyn Fn(usize) -> bool| -> Result<(usize, Vec<Sample>), CliError> {
         let found = positions_of(&records, take, None, a.every)?;
-        let jobs = a.jobs.min(found.positions.len()).max(1);
-        let chunk = found.positions.len().div_ceil(jobs).max(1);
-        let out: Vec<Sample> = std::thread::scope(|sc| {
-            let handles: Vec<_> = found
-                .positions
-                .chunks(chunk)
-                .map(|part| {
-                    let (cfg, eval) = (&cfg, &eval);
-                    sc.spawn(move || {
-                        part.iter()
-                            .flat_map(|(s, _)| {
-                                samples(s, cfg.pairwise, |p, m| leaf_value(eval, cfg, p, m))
-                            })
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().unwrap_or_default())
-                .collect()
+        let out: Vec<Sample> = on_threads(&found.positions, a.jobs, |(s, _)| {
+            samples(s, cfg.pairwise, |p, m| leaf_value(&eval, &cfg, p, m))
         });
         Ok((found.positions.len(), out))
     };
@@ -501,32 +511,15 @@ fn candidates(a: CandidatesArgs) -> Result<(), CliError> {
     }
     let started = std::time::Instant::now();
     let eval = cfg.territory();
-    let jobs = a.jobs.min(positions.len());
-    let chunk = positions.len().div_ceil(jobs);
-    let measured: Vec<(Wide, [Option<Reach>; 3])> = std::thread::scope(|sc| {
-        let handles: Vec<_> = positions
-            .chunks(chunk)
-            .map(|part| {
-                let (cfg, eval) = (&cfg, &eval);
-                sc.spawn(move || {
-                    part.iter()
-                        .filter_map(|&(s, m)| {
-                            let w = wide(&s, m, |p, x| leaf_value(eval, cfg, p, x))?;
-                            let at = DEPTHS.map(|(ply, _)| {
-                                let (cands, searched) = cfg.candidates_at(eval, &s, ply);
-                                reach(&w, &cands, searched)
-                            });
-                            Some((w, at))
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
+    let measured: Vec<(Wide, [Option<Reach>; 3])> =
+        on_threads(&positions, a.jobs, |&(s, m): &(GolState, Move)| {
+            let w = wide(&s, m, |p, x| leaf_value(&eval, &cfg, p, x))?;
+            let at = DEPTHS.map(|(ply, _)| {
+                let (cands, searched) = cfg.candidates_at(&eval, &s, ply);
+                reach(&w, &cands, searched)
+            });
+            Some((w, at))
+        });
     let secs = started.elapsed().as_secs_f64();
     let mut sums: [ReachSum; 3] = Default::default();
     let mut ranks: Vec<usize> = Vec::new();
