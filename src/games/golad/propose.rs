@@ -250,24 +250,18 @@ pub fn propose_by(
 pub fn proposal(
     s: &GolState,
     p: Pairwise,
-    value: impl FnMut(&GolState, Move) -> f64,
+    mut value: impl FnMut(&GolState, Move) -> f64,
 ) -> Vec<(f64, Move)> {
     match p.terms {
         Terms::Measured => propose(s, p, value),
         Terms::Learned(model) => {
             let mut predict = Predictor::new(model, s);
-            propose_by(s, p, |edits| {
-                if edits.is_empty() {
-                    0.0
-                } else {
-                    predict.change(edits)
-                }
-            })
+            // No edits: a change of 0, the constant `propose_by` asks first.
+            propose_by(s, p, |edits| predict.change(edits))
         }
         Terms::Mixed(model) => {
             let mut predict = Predictor::new(model, s);
             let mut alone: Vec<Option<f64>> = vec![None; super::moves::CELLS];
-            let mut value = value;
             let mut measure = |edits: &[Edit]| value(&edited(s, edits), Move::Pass);
             let base = measure(&[]);
             propose_by(s, p, |edits| match *edits {
