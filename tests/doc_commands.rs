@@ -873,6 +873,8 @@ fn small(name: &str, value: &str, sub: &str, shards: Option<u64>) -> Option<Stri
         "--samples" | "--per-depth" => at_most(1),
         "--time-limit-s" => at_most(30),
         "--nodes" | "--deep-nodes" | "--lost-nodes" => at_most(2000),
+        // `golad-lab time-value` and `wins`: evaluations a search.
+        "--fast" | "--slow" | "--judge" | "--budget" => at_most(2000),
         "--max-nodes" => at_most(100_000),
         "--max-rounds" => at_most(10),
         // `golad-lab candidates`: one position in 64 (a wide scoring is

@@ -242,3 +242,127 @@ fn train_proposer_fits_every_kind_on_self_play_and_writes_a_model_best_reads() {
     // A forfeit (an illegal move, a panic) would be listed by ending.
     assert!(m["endings"]["a"]["illegal_move"].is_null(), "{m}");
 }
+
+/// Two games of `random` against `best` (3,000 evaluations a move), recorded.
+fn random_vs_best(dir: &std::path::Path) -> String {
+    let games = dir.join("games.jsonl");
+    let games = games.to_str().unwrap().to_string();
+    let o = run(
+        &[
+            "match",
+            "golad",
+            "--a",
+            "random",
+            "--b",
+            "best",
+            "--b-param",
+            "threads=1",
+            "--b-playouts",
+            "3000",
+            "--games",
+            "2",
+            "--seed",
+            "5",
+            "--out",
+            &games,
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    games
+}
+
+#[test]
+fn time_value_gains_nothing_at_the_same_budget_and_something_at_a_far_larger_one() {
+    // Ten games of best against ab-v2 (20,000 evaluations a move), shipped.
+    let games = "docs/golad-records/best-vs-ab-v2.jsonl";
+    let tv = |fast: &str, slow: &str| {
+        json_of(&[
+            "golad-lab",
+            "time-value",
+            "--records",
+            games,
+            "--every",
+            "40",
+            "--fast",
+            fast,
+            "--slow",
+            slow,
+            "--judge",
+            "20000",
+            "--json",
+        ])
+    };
+    // The same budget: the same move everywhere (the search is
+    // deterministic), so nothing to judge.
+    let same = tv("2000", "2000");
+    let all = &same["all"];
+    assert!(all["positions"].as_u64().unwrap() >= 30, "{same}");
+    assert_eq!(all["differ"].as_u64(), Some(0), "{same}");
+    assert_eq!(all["mean_gain"].as_f64(), Some(0.0), "{same}");
+    // The groups split the positions.
+    for by in ["by_round", "by_value"] {
+        let n: u64 = same[by]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|g| g["positions"].as_u64().unwrap())
+            .sum();
+        assert_eq!(Some(n), all["positions"].as_u64(), "{by}: {same}");
+    }
+    // 200 evaluations (not all of the root's candidates scored) against
+    // 10,000: the moves differ, and the slower ones are judged better.
+    let far = tv("200", "10000");
+    let all = &far["all"];
+    assert!(all["differ"].as_u64().unwrap() > 0, "{far}");
+    assert!(all["mean_gain"].as_f64().unwrap() > 0.0, "{far}");
+    assert!(all["se"].as_f64().unwrap() >= 0.0, "{far}");
+}
+
+#[test]
+fn wins_finds_the_winner_s_forced_wins_and_never_the_loser_s() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = random_vs_best(dir.path());
+    let wins = |player: &str| {
+        json_of(&[
+            "golad-lab",
+            "wins",
+            "--records",
+            &games,
+            "--player",
+            player,
+            "--budget",
+            "20000",
+            "--json",
+        ])
+    };
+    // best wipes random out: near the end of each game its search sees the
+    // win, and its own moves there keep it.
+    let best = wins("B:best");
+    let found = best["wins_found"].as_u64().unwrap();
+    assert!(found >= 2, "{best}");
+    let kept = best["kept_by_the_played_move"].as_u64().unwrap();
+    assert!(kept >= 1 && kept <= found, "{best}");
+    assert_eq!(best["games"].as_u64(), Some(2), "{best}");
+    // The losing side never has a forced win.
+    let random = wins("A:random");
+    assert_eq!(random["wins_found"].as_u64(), Some(0), "{random}");
+    // Only draws: none in these games.
+    let o = run(
+        &[
+            "golad-lab",
+            "wins",
+            "--records",
+            &games,
+            "--result",
+            "1/2-1/2",
+            "--json",
+        ],
+        &[],
+        None,
+        LIMIT,
+    );
+    assert!(!o.status.success(), "{}", stderr(&o));
+}

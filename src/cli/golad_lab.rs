@@ -40,6 +40,16 @@ pub enum LabCommand {
     /// frontier cell born, the near pairs), with the counts each edit changes over the next
     /// generations; one linear model per kind of edit. Reports the fit on held-out games.
     TrainProposer(TrainProposerArgs),
+    /// What more thinking is worth, by phase and by value (issue 61, the bank plan): at each
+    /// chosen position, the agent's move at a fast and at a slow budget (evaluations, one
+    /// thread: reproducible), and where they differ both moves judged by a deeper search of the
+    /// position each leaves; the mean gain of the slow move by round and by the fast search's
+    /// value, with its standard error.
+    TimeValue(TimeValueArgs),
+    /// Wins a search finds late in recorded games (issue 61): at each chosen position from
+    /// `--from-round`, whether the agent's search at a budget (evaluations, one thread) finds a
+    /// forced win, and whether the move played there kept it (its position searched likewise).
+    Wins(WinsArgs),
     /// Check a bot's answers to a recorded engine transcript on the rules: one legal move per
     /// `action move`, no `pass` (unless --allow-pass) and no forced pass in the bot's log.
     /// Exit 1 on any problem.
@@ -90,6 +100,67 @@ pub struct CandidatesArgs {
     #[arg(long = "param", value_parser = super::parse_param, value_name = "KEY=VALUE")]
     pub params: Vec<(String, serde_json::Value)>,
     /// Threads.
+    #[arg(long, default_value_t = 2)]
+    pub jobs: usize,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct TimeValueArgs {
+    /// Game records (JSON lines from `ladderbot match golad --out` or `referee golad --out`).
+    #[arg(long, value_name = "FILE.jsonl", num_args = 1.., required = true)]
+    pub records: Vec<PathBuf>,
+    /// Only the positions where a player whose record name contains this moved (default: both
+    /// sides).
+    #[arg(long, value_name = "NAME")]
+    pub player: Option<String>,
+    /// Every Nth of the chosen positions (1: all).
+    #[arg(long, default_value_t = 10)]
+    pub every: usize,
+    /// The fast search's budget, in evaluations.
+    #[arg(long, default_value_t = 20_000)]
+    pub fast: u64,
+    /// The slow search's budget, in evaluations.
+    #[arg(long, default_value_t = 80_000)]
+    pub slow: u64,
+    /// The judge's budget for each position a move leaves, in evaluations.
+    #[arg(long, default_value_t = 320_000)]
+    pub judge: u64,
+    /// A parameter of `best` for all three searches (repeatable; `threads` is always 1).
+    #[arg(long = "param", value_parser = super::parse_param, value_name = "KEY=VALUE")]
+    pub params: Vec<(String, serde_json::Value)>,
+    /// Positions searched at once.
+    #[arg(long, default_value_t = 2)]
+    pub jobs: usize,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct WinsArgs {
+    /// Game records (JSON lines from `ladderbot match golad --out` or `referee golad --out`).
+    #[arg(long, value_name = "FILE.jsonl", num_args = 1.., required = true)]
+    pub records: Vec<PathBuf>,
+    /// Only the positions where a player whose record name contains this moved (default: both
+    /// sides).
+    #[arg(long, value_name = "NAME")]
+    pub player: Option<String>,
+    /// Only games with this result (`1/2-1/2`: the draws).
+    #[arg(long, value_name = "RESULT")]
+    pub result: Option<String>,
+    /// Only positions from this round on.
+    #[arg(long, default_value_t = 1)]
+    pub from_round: u32,
+    /// The search's budget, in evaluations.
+    #[arg(long, default_value_t = 100_000)]
+    pub budget: u64,
+    /// A parameter of `best` (repeatable; `threads` is always 1).
+    #[arg(long = "param", value_parser = super::parse_param, value_name = "KEY=VALUE")]
+    pub params: Vec<(String, serde_json::Value)>,
+    /// Positions searched at once.
     #[arg(long, default_value_t = 2)]
     pub jobs: usize,
     /// Print the result as one JSON object.
@@ -154,6 +225,8 @@ pub fn run(args: GoladLabArgs) -> Result<(), CliError> {
         LabCommand::Train(a) => train(a),
         LabCommand::Candidates(a) => candidates(a),
         LabCommand::TrainProposer(a) => train_proposer(a),
+        LabCommand::TimeValue(a) => time_value(a),
+        LabCommand::Wins(a) => wins(a),
         LabCommand::CheckAnswers(a) => check_answers(a),
     }
 }
@@ -583,5 +656,277 @@ fn candidates(a: CandidatesArgs) -> Result<(), CliError> {
             100.0 * s.lost_much as f64 / p,
         );
     }
+    Ok(())
+}
+
+/// One position of `golad-lab time-value`: its round, the fast search's
+/// value, whether the two moves differ, and the slow move's gain by the
+/// judge (0 where they agree).
+struct TimeGain {
+    round: u32,
+    value: f64,
+    differ: bool,
+    gain: f64,
+}
+
+/// Mean gain and its standard error, by group, as a table and as JSON.
+#[derive(Default)]
+struct GainSum {
+    n: usize,
+    differ: usize,
+    sum: f64,
+    sq: f64,
+}
+
+impl GainSum {
+    fn add(&mut self, g: &TimeGain) {
+        self.n += 1;
+        self.differ += usize::from(g.differ);
+        self.sum += g.gain;
+        self.sq += g.gain * g.gain;
+    }
+    fn mean(&self) -> f64 {
+        self.sum / self.n.max(1) as f64
+    }
+    /// The standard error of the mean (0 with fewer than two positions).
+    fn se(&self) -> f64 {
+        if self.n < 2 {
+            return 0.0;
+        }
+        let n = self.n as f64;
+        let var = (self.sq - self.sum * self.sum / n) / (n - 1.0);
+        (var.max(0.0) / n).sqrt()
+    }
+    fn json(&self) -> serde_json::Value {
+        serde_json::json!({"positions": self.n, "differ": self.differ, "mean_gain": self.mean(), "se": self.se()})
+    }
+}
+
+/// The band of the fast search's value a position is counted in.
+fn value_band(v: f64) -> &'static str {
+    if v <= 0.03 || v >= 0.97 {
+        "decided"
+    } else if v >= 0.6 {
+        "ahead"
+    } else if v <= 0.4 {
+        "behind"
+    } else {
+        "even"
+    }
+}
+
+/// `best` with `params` on one thread (reproducible at a budget of evaluations).
+fn one_thread(
+    params: &crate::games::AgentParams,
+) -> Result<crate::games::golad::best::BestConfig, CliError> {
+    use crate::games::golad::best::BestConfig;
+    Ok(BestConfig {
+        threads: 1,
+        ..BestConfig::from_params(params).map_err(CliError::Usage)?
+    })
+}
+
+/// A search of `s` at `budget` evaluations by a fresh agent (nothing kept
+/// from another position).
+fn fresh_search(
+    cfg: &crate::games::golad::best::BestConfig,
+    s: &GolState,
+    budget: u64,
+) -> crate::search::Decision<Move> {
+    use crate::search::Agent;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    crate::games::golad::best::Best::new(cfg.clone()).select(
+        s,
+        &crate::search::Limits::playouts(budget),
+        &stop,
+    )
+}
+
+/// A move's value for the side that made it: the end's, else one minus a
+/// search's value (at `budget`) of the position it leaves for the other side.
+fn move_value(
+    cfg: &crate::games::golad::best::BestConfig,
+    s: &GolState,
+    m: Move,
+    budget: u64,
+) -> f64 {
+    let mut t = *s;
+    t.apply(m);
+    match t.outcome() {
+        Some(o) => o.reward_for(s.to_move, 0.5),
+        None => 1.0 - fresh_search(cfg, &t, budget).value.unwrap_or(0.5),
+    }
+}
+
+/// A value that is a win found (exact, not a model's estimate).
+const FOUND_WIN: f64 = 0.999;
+
+/// `golad-lab wins`: forced wins a search finds late in recorded games,
+/// and whether the played move kept them.
+fn wins(a: WinsArgs) -> Result<(), CliError> {
+    if a.jobs == 0 || a.budget == 0 {
+        return Err(CliError::Usage(
+            "--jobs and --budget must be at least 1".into(),
+        ));
+    }
+    let params = super::params_from(&a.params);
+    let cfg = one_thread(&params)?;
+    let mut records: Vec<GameRecord> = Vec::new();
+    for path in &a.records {
+        records.extend(read_jsonl::<GameRecord>(path)?);
+    }
+    let keep: Vec<bool> = records
+        .iter()
+        .map(|r| {
+            a.result
+                .as_ref()
+                .is_none_or(|want| r.result.as_deref() == Some(want.as_str()))
+        })
+        .collect();
+    let found = positions_of(&records, |i| keep[i], a.player.as_deref(), 1)?;
+    let late: Vec<(GolState, Move)> = found
+        .positions
+        .into_iter()
+        .filter(|(s, _)| s.round >= a.from_round)
+        .collect();
+    if late.is_empty() {
+        return Err(CliError::Usage(
+            "no position in the records from that round".into(),
+        ));
+    }
+    let started = std::time::Instant::now();
+    // (a win found, the played move kept it)
+    let seen: Vec<(bool, bool)> = on_threads(&late, a.jobs, |&(s, played)| {
+        let d = fresh_search(&cfg, &s, a.budget);
+        let win = d.value.is_some_and(|v| v >= FOUND_WIN);
+        let kept = win && (d.mv == played || move_value(&cfg, &s, played, a.budget) >= FOUND_WIN);
+        Some((win, kept))
+    });
+    let secs = started.elapsed().as_secs_f64();
+    let wins = seen.iter().filter(|w| w.0).count();
+    let kept = seen.iter().filter(|w| w.1).count();
+    let report = serde_json::json!({
+        "params": serde_json::Value::Object(params.into_iter().collect()),
+        "budget": a.budget,
+        "games": found.games,
+        "positions": seen.len(),
+        "wins_found": wins,
+        "kept_by_the_played_move": kept,
+        "missed_by_the_played_move": wins - kept,
+        "seconds": secs,
+    });
+    if a.json {
+        say!("{report}");
+    } else {
+        say!(
+            "{} positions of {} in {} games from round {}, {} evaluations a search ({:.1} s): a win found in {}; the played move kept it in {}, missed it in {}",
+            seen.len(),
+            a.player.as_deref().unwrap_or("both sides"),
+            found.games,
+            a.from_round,
+            a.budget,
+            secs,
+            wins,
+            kept,
+            wins - kept
+        );
+    }
+    Ok(())
+}
+
+/// `golad-lab time-value`: what a slower search's move is worth, by phase.
+fn time_value(a: TimeValueArgs) -> Result<(), CliError> {
+    if a.every == 0 || a.jobs == 0 || a.fast == 0 || a.slow == 0 || a.judge == 0 {
+        return Err(CliError::Usage(
+            "--every, --jobs, --fast, --slow and --judge must be at least 1".into(),
+        ));
+    }
+    let params = super::params_from(&a.params);
+    let cfg = one_thread(&params)?;
+    let mut records: Vec<GameRecord> = Vec::new();
+    for path in &a.records {
+        records.extend(read_jsonl::<GameRecord>(path)?);
+    }
+    let found = positions_of(&records, |_| true, a.player.as_deref(), a.every)?;
+    if found.positions.is_empty() {
+        return Err(CliError::Usage("no position in the records".into()));
+    }
+    let started = std::time::Instant::now();
+    let search = |s: &GolState, n: u64| fresh_search(&cfg, s, n);
+    let judged = |s: &GolState, m: Move| move_value(&cfg, s, m, a.judge);
+    let gains: Vec<TimeGain> = on_threads(&found.positions, a.jobs, |(s, _)| {
+        let fast = search(s, a.fast);
+        let slow = search(s, a.slow);
+        let differ = fast.mv != slow.mv;
+        let gain = if differ {
+            judged(s, slow.mv) - judged(s, fast.mv)
+        } else {
+            0.0
+        };
+        Some(TimeGain {
+            round: s.round,
+            value: fast.value.unwrap_or(0.5),
+            differ,
+            gain,
+        })
+    });
+    let secs = started.elapsed().as_secs_f64();
+    let mut all = GainSum::default();
+    let mut by_round: std::collections::BTreeMap<u32, GainSum> = Default::default();
+    let mut by_value: std::collections::BTreeMap<&str, GainSum> = Default::default();
+    for g in &gains {
+        all.add(g);
+        by_round
+            .entry((g.round - 1) / 20 * 20 + 1)
+            .or_default()
+            .add(g);
+        by_value.entry(value_band(g.value)).or_default().add(g);
+    }
+    if a.json {
+        let rounds: serde_json::Map<String, serde_json::Value> = by_round
+            .iter()
+            .map(|(r, s)| (format!("{r}-{}", r + 19), s.json()))
+            .collect();
+        let values: serde_json::Map<String, serde_json::Value> = by_value
+            .iter()
+            .map(|(b, s)| (b.to_string(), s.json()))
+            .collect();
+        say!(
+            "{}",
+            serde_json::json!({
+                "params": serde_json::Value::Object(params.into_iter().collect()),
+                "budgets": {"fast": a.fast, "slow": a.slow, "judge": a.judge},
+                "all": all.json(), "by_round": rounds, "by_value": values, "seconds": secs,
+            })
+        );
+        return Ok(());
+    }
+    say!(
+        "{} positions of {} in {} games; {} vs {} evaluations, judged at {} a move, {:.1} s",
+        gains.len(),
+        a.player.as_deref().unwrap_or("both sides"),
+        found.games,
+        a.fast,
+        a.slow,
+        a.judge,
+        secs
+    );
+    say!("group          positions  moves differ  mean gain  std error");
+    let row = |name: &str, s: &GainSum| {
+        say!(
+            "{name:<14} {:>9} {:>12.1}% {:>+10.4} {:>10.4}",
+            s.n,
+            100.0 * s.differ as f64 / s.n.max(1) as f64,
+            s.mean(),
+            s.se()
+        );
+    };
+    for (r, s) in &by_round {
+        row(&format!("rounds {r}-{}", r + 19), s);
+    }
+    for (b, s) in &by_value {
+        row(b, s);
+    }
+    row("all", &all);
     Ok(())
 }

@@ -79,6 +79,156 @@ pub fn bank_budget(
     (soft.min(hard), hard)
 }
 
+/// How a bank is shared out between moves (`search.bank_plan`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase", try_from = "String")]
+pub enum BankPlan {
+    /// Every move its even share ([`bank_budget`]).
+    #[default]
+    Even,
+    /// Each move a share weighted by what its search may change
+    /// ([`plan_weight`]), kept to what moves actually spend
+    /// ([`PlanMemory`]).
+    Value,
+    /// Twice the share in the first 40% of the game, where leads are
+    /// built ([`front_share`]).
+    Front,
+}
+
+impl TryFrom<String> for BankPlan {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        match s.as_str() {
+            "even" => Ok(BankPlan::Even),
+            "value" => Ok(BankPlan::Value),
+            "front" => Ok(BankPlan::Front),
+            _ => Err(format!(
+                "search.bank_plan: '{s}' is not one of: even, value, front"
+            )),
+        }
+    }
+}
+
+/// The `value` plan's weight of a move (an even share is 1), from the
+/// value of our previous move for us (`value`, 0..1, the agent's expected
+/// score; `None` before our first move) and the share of the game's moves
+/// still to play (`left`, 1 at the start):
+/// - **decided** (a win or a loss found: value at most 0.03 or at least
+///   0.97): 1/2, the search has nothing left to find;
+/// - **dead even late** (the last quarter of the game, value within 0.05
+///   of 1/2: no lead to convert in the rounds left, a draw coming at the
+///   round limit): 1/2;
+/// - **a lead to convert** (value 0.6 to 0.97): 3/2;
+/// - **behind** (value 0.03 to 0.4): 5/4;
+/// - otherwise (even, unclear, or no value yet): 1.
+pub fn plan_weight(value: Option<f64>, left: f64) -> f64 {
+    let Some(v) = value.filter(|v| v.is_finite()) else {
+        return 1.0;
+    };
+    let decided = v <= 0.03 || v >= 0.97;
+    let dead_even = left < 0.25 && (v - 0.5).abs() < 0.05;
+    if decided || dead_even {
+        0.5
+    } else if v >= 0.6 {
+        1.5
+    } else if v <= 0.4 {
+        1.25
+    } else {
+        1.0
+    }
+}
+
+/// A move's shares in a plan: this move's, and the sum of the moves'
+/// still to come after it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Share {
+    pub now: f64,
+    pub later: f64,
+}
+
+impl Share {
+    /// An even plan's: one share each.
+    pub fn even(moves_left: u32) -> Share {
+        Share {
+            now: 1.0,
+            later: moves_left.saturating_sub(1) as f64,
+        }
+    }
+}
+
+/// The `front` plan's shares: two for each move in the first 40% of the
+/// game's `moves` (`moves_left` to make, this one included), one after.
+pub fn front_share(moves_left: u32, moves: u32) -> Share {
+    let front_end = moves - moves * 2 / 5; // moves left when the front ends
+    let n = moves_left.max(1);
+    let weight = |left: u32| if left > front_end { 2.0 } else { 1.0 };
+    Share {
+        now: weight(n),
+        later: (1..n).map(weight).sum(),
+    }
+}
+
+/// The bank spent by a plan: this move gets `share.now` of the shares of
+/// the bank and of the increments still to come over `moves_left` moves
+/// (this one included), the moves after it holding `share.later`, divided
+/// by `overspend` (what moves have actually taken for each unit of soft
+/// limit so far, at least 1: a search may run past its soft limit toward
+/// the hard one when its best move changes, and the plan counts what is
+/// spent; 1 to take the soft limit as it is); the hard limit up to
+/// `stretch` times the soft one, never more than `max_bank_share` of the
+/// bank, as [`bank_budget`]. With [`Share::even`] and no overspend it is
+/// [`bank_budget`].
+pub fn planned_budget(
+    bank: Duration,
+    increment: Duration,
+    moves_left: u32,
+    share: Share,
+    overspend: f64,
+    stretch: u32,
+    max_bank_share: f64,
+) -> (Duration, Duration) {
+    let n = moves_left.max(1);
+    let finite =
+        |x: f64, lo: f64, hi: f64, or: f64| if x.is_finite() { x.clamp(lo, hi) } else { or };
+    let now = finite(share.now, 0.1, 10.0, 1.0);
+    let later = finite(share.later, 0.0, 1e6, (n - 1) as f64);
+    let k = finite(overspend, 1.0, stretch.max(1) as f64, 1.0);
+    let pool = bank + increment * (n - 1);
+    let soft = pool.mul_f64(now / (now + later) / k);
+    let cap = bank.mul_f64(max_bank_share.clamp(0.0, 1.0));
+    let hard = (soft * stretch.max(1)).min(cap);
+    (soft.min(hard), hard)
+}
+
+/// What the `value` plan remembers between moves: our last move's value
+/// and how much moves have spent against their soft limits.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PlanMemory {
+    pub last_value: Option<f64>,
+    /// Sum of the soft limits planned and of the time the answers took.
+    pub planned: Duration,
+    pub spent: Duration,
+}
+
+impl PlanMemory {
+    /// What moves have spent for each unit of soft limit (1 until a move
+    /// has been booked).
+    pub fn overspend(&self) -> f64 {
+        if self.planned.is_zero() {
+            1.0
+        } else {
+            self.spent.as_secs_f64() / self.planned.as_secs_f64()
+        }
+    }
+
+    /// Books an answer: its soft limit, what it took, and its value.
+    pub fn book(&mut self, soft: Duration, spent: Duration, value: Option<f64>) {
+        self.planned += soft;
+        self.spent += spent;
+        self.last_value = value;
+    }
+}
+
 /// What a search may spend on one move: a playout count, a deadline, or both
 /// (whichever ends first). With neither, `Limits::default_playouts` applies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -284,6 +434,116 @@ mod tests {
             bank_budget(Duration::ZERO, ms(100), 5, 3, 0.25).1,
             Duration::ZERO
         );
+    }
+
+    #[test]
+    fn the_value_plan_weighs_a_move_by_what_its_search_may_change() {
+        assert_eq!(plan_weight(None, 1.0), 1.0);
+        assert_eq!(plan_weight(Some(f64::NAN), 0.5), 1.0);
+        // A result found: half.
+        assert_eq!(plan_weight(Some(1.0), 0.5), 0.5);
+        assert_eq!(plan_weight(Some(0.02), 0.5), 0.5);
+        // Even: a share early, half in the last quarter (a dead draw).
+        assert_eq!(plan_weight(Some(0.52), 0.5), 1.0);
+        assert_eq!(plan_weight(Some(0.52), 0.2), 0.5);
+        // A lead to convert, early or late; behind.
+        assert_eq!(plan_weight(Some(0.7), 0.8), 1.5);
+        assert_eq!(plan_weight(Some(0.7), 0.1), 1.5);
+        assert_eq!(plan_weight(Some(0.3), 0.1), 1.25);
+    }
+
+    #[test]
+    fn the_planned_budget_is_the_even_one_at_one_share_and_never_runs_the_bank_dry() {
+        let ms = Duration::from_millis;
+        for (bank, left) in [(10_000, 100), (3_000, 40), (300, 1)] {
+            assert_eq!(
+                planned_budget(ms(bank), ms(100), left, Share::even(left), 1.0, 3, 0.25),
+                bank_budget(ms(bank), ms(100), left, 3, 0.25)
+            );
+        }
+        // Twice the weight: about twice the share; twice the overspend: half.
+        let two = Share {
+            now: 2.0,
+            later: 99.0,
+        };
+        let (even, _) = planned_budget(ms(10_000), ms(100), 100, Share::even(100), 1.0, 3, 0.25);
+        let (more, _) = planned_budget(ms(10_000), ms(100), 100, two, 1.0, 3, 0.25);
+        let (less, _) = planned_budget(ms(10_000), ms(100), 100, Share::even(100), 2.0, 3, 0.25);
+        assert!(
+            more > even * 19 / 10 && more < even * 2,
+            "{more:?} {even:?}"
+        );
+        assert_eq!(less, even / 2);
+        // The front plan: two shares in the first 40 of 100 moves.
+        assert_eq!(
+            front_share(100, 100),
+            Share {
+                now: 2.0,
+                later: 138.0
+            }
+        );
+        assert_eq!(
+            front_share(61, 100),
+            Share {
+                now: 2.0,
+                later: 60.0
+            }
+        );
+        assert_eq!(
+            front_share(60, 100),
+            Share {
+                now: 1.0,
+                later: 59.0
+            }
+        );
+        let (front, _) = planned_budget(
+            ms(10_000),
+            ms(100),
+            100,
+            front_share(100, 100),
+            1.0,
+            3,
+            0.25,
+        );
+        assert_eq!(front, ms(19_900).mul_f64(2.0 / 140.0));
+        // Every move at its hard limit with the largest weight, or by the
+        // front plan: the bank never goes below zero.
+        let mut bank = ms(10_000);
+        let most = |left: u32| Share {
+            now: 1.5,
+            later: left.saturating_sub(1) as f64,
+        };
+        for left in (1..=100).rev() {
+            let (soft, hard) = planned_budget(bank, ms(100), left, most(left), 1.0, 3, 0.25);
+            assert!(
+                soft <= hard && hard <= bank,
+                "{left}: {soft:?} {hard:?} {bank:?}"
+            );
+            bank = (bank - hard + ms(100)).min(ms(10_000));
+            assert!(bank > Duration::ZERO);
+        }
+        let mut bank = ms(10_000);
+        for left in (1..=100).rev() {
+            let (soft, hard) =
+                planned_budget(bank, ms(100), left, front_share(left, 100), 1.0, 3, 0.25);
+            assert!(
+                soft <= hard && hard <= bank,
+                "{left}: {soft:?} {hard:?} {bank:?}"
+            );
+            bank = (bank - hard + ms(100)).min(ms(10_000));
+            assert!(bank > Duration::ZERO);
+        }
+    }
+
+    #[test]
+    fn the_plan_memory_counts_what_moves_spent_against_their_soft_limits() {
+        let ms = Duration::from_millis;
+        let mut m = PlanMemory::default();
+        assert_eq!((m.overspend(), m.last_value), (1.0, None));
+        m.book(ms(200), ms(300), Some(0.6));
+        m.book(ms(100), ms(150), None);
+        assert_eq!(m.overspend(), 1.5);
+        assert_eq!(m.last_value, None);
     }
 
     #[test]

@@ -122,6 +122,11 @@ pub struct BestConfig {
     pub pw_root: usize,
     pub pw_reply: usize,
     pub pw_node: usize,
+    /// With `pw_root`: the root also takes today's generator's candidates
+    /// (with `root_width`), so a move either finds is searched (a
+    /// finishing kill or birth with a far sacrifice the proposer's pairs
+    /// leave out).
+    pub pw_union: bool,
 }
 
 /// How a node's candidates are generated: today's generator with its
@@ -168,6 +173,7 @@ impl Default for BestConfig {
             reply_whole: false,
             pairwise: Pairwise::default(),
             pw_root: 0,
+            pw_union: false,
             pw_reply: 0,
             pw_node: 0,
         }
@@ -200,10 +206,33 @@ impl BestConfig {
             _ => leaf_value(eval, self, p, m),
         };
         let moves = match ply {
-            0 => root_candidates(s, self.root_gen(), self.improve, ranked, value),
+            0 => self.root_moves(s, ranked, value),
             _ => node_candidates(s, self.node_gen(ply, 2), ranked, value),
         };
         (moves, self.searched_width(ply))
+    }
+
+    /// The root's candidates ([`root_candidates`] with [`Self::root_gen`]),
+    /// with `pw_union` joined by today's generator's, best first.
+    pub fn root_moves(
+        &self,
+        s: &GolState,
+        ranked: bool,
+        mut value: impl FnMut(&GolState, Move, Purpose) -> f64,
+    ) -> Vec<(f64, Move)> {
+        let gen = self.root_gen();
+        let mut root = root_candidates(s, gen, self.improve, ranked, &mut value);
+        if self.pw_union && gen != Gen::Width(self.root_width) {
+            let today =
+                root_candidates(s, Gen::Width(self.root_width), self.improve, ranked, value);
+            for c in today {
+                if !root.iter().any(|&(_, m)| m == c.1) {
+                    root.push(c);
+                }
+            }
+            root.sort_by(|x, y| y.0.total_cmp(&x.0));
+        }
+        root
     }
 
     /// The pairwise proposer keeping `keep` births, or today's generator
@@ -265,6 +294,7 @@ impl BestConfig {
             rank: 0,
             keep_nodes: false,
             pw_root: 0,
+            pw_union: false,
             pw_reply: 0,
             pw_node: 0,
             ..BestConfig::default()
@@ -422,6 +452,11 @@ impl BestConfig {
                 "reply_whole",
                 self.reply_whole,
                 "with keep_nodes, the replies to the root's moves are scored whole even as leaves",
+            )
+            .flag(
+                "pw_union",
+                self.pw_union,
+                "with pw_root, the root also searches today's generator's candidates",
             );
         for (key, value, max, step, doc) in [
             ("pw_root", self.pw_root, 100_000, 10, "births the pairwise proposer keeps at the root (0: today's generator)"),
@@ -536,6 +571,9 @@ impl BestConfig {
         }
         if let Some(t) = p.flag("reply_whole") {
             c.reply_whole = t;
+        }
+        if let Some(t) = p.flag("pw_union") {
+            c.pw_union = t;
         }
         if let Some(k) = p.u64("rank") {
             c.rank = k as usize;
@@ -1222,10 +1260,8 @@ impl Best {
     /// The root's candidates with `root_width`, the best births improved
     /// (`improve`), best first.
     fn scored_root(&mut self, s: &GolState) -> Vec<(f64, Move)> {
-        let (gen, improve, ranked) = (self.cfg.root_gen(), self.cfg.improve, self.cfg.rank > 0);
-        root_candidates(s, gen, improve, ranked, |p, m, why| {
-            self.value_for(p, m, why)
-        })
+        let cfg = self.cfg.clone();
+        cfg.root_moves(s, cfg.rank > 0, |p, m, why| self.value_for(p, m, why))
     }
 
     /// One move's search of `s` (see the module documentation), from the
@@ -1627,6 +1663,36 @@ mod tests {
         }
         let bad: AgentParams = serde_json::from_str(r#"{"pw_radius": 18}"#).unwrap();
         assert!(BestConfig::from_params(&bad).is_err());
+        // `pw_union`: the root searches both generators' candidates, each
+        // once, best first; without `pw_root` it changes nothing.
+        let u: AgentParams = serde_json::from_str(r#"{"pw_root": 100, "pw_union": 1}"#).unwrap();
+        let union = BestConfig::from_params(&u).unwrap();
+        assert!(union.pw_union && !c.pw_union);
+        let eval = Territory::new(union.decay);
+        let s = GolState::start(7, 100);
+        let ranked = |cfg: &BestConfig| cfg.candidates_at(&eval, &s, 0).0;
+        let (both, alone) = (
+            ranked(&union),
+            ranked(&BestConfig {
+                pw_union: false,
+                ..union.clone()
+            }),
+        );
+        let today = ranked(&BestConfig {
+            pw_root: 0,
+            ..union.clone()
+        });
+        for (_, m) in alone.iter().chain(&today) {
+            assert_eq!(both.iter().filter(|(_, x)| x == m).count(), 1, "{m}");
+        }
+        assert!(both.len() > alone.len() && both.len() > today.len());
+        assert!(both.windows(2).all(|w| w[0].0 >= w[1].0));
+        let plain = BestConfig {
+            pw_root: 0,
+            pw_union: false,
+            ..union.clone()
+        };
+        assert_eq!(ranked(&plain), today);
         let make = || {
             Best::new(BestConfig {
                 threads: 1,

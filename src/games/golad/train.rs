@@ -24,6 +24,9 @@ pub struct GameRecord {
     pub players: Vec<String>,
     pub start: serde_json::Value,
     pub moves: Vec<String>,
+    /// The result as recorded (`1-0`, `0-1`, `1/2-1/2`), when it is.
+    #[serde(default)]
+    pub result: Option<String>,
 }
 
 /// One position after a move, from the side that moved.
@@ -238,6 +241,7 @@ mod tests {
             players: Vec::new(),
             start: start.to_json(),
             moves,
+            result: None,
         }
     }
 
