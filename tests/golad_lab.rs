@@ -26,32 +26,8 @@ fn candidates(records: &str, extra: &[&str]) -> Value {
 #[test]
 fn candidates_reach_best_s_own_moves_and_not_a_random_player_s() {
     let dir = tempfile::tempdir().unwrap();
-    let games = dir.path().join("games.jsonl");
-    let games = games.to_str().unwrap();
-    let o = run(
-        &[
-            "match",
-            "golad",
-            "--a",
-            "random",
-            "--b",
-            "best",
-            "--b-param",
-            "threads=1",
-            "--b-playouts",
-            "3000",
-            "--games",
-            "2",
-            "--seed",
-            "5",
-            "--out",
-            games,
-        ],
-        &[],
-        None,
-        LIMIT,
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    let games = random_vs_best(dir.path());
+    let games = games.as_str();
     let moves_of = |name: &str| -> usize {
         std::fs::read_to_string(games)
             .unwrap()

@@ -79,13 +79,8 @@ pub struct CheckArgs {
 
 #[derive(Debug, Args)]
 pub struct CandidatesArgs {
-    /// Game records (JSON lines from `ladderbot match golad --out` or `referee golad --out`).
-    #[arg(long, value_name = "FILE.jsonl", num_args = 1.., required = true)]
-    pub records: Vec<PathBuf>,
-    /// Only the positions where a player whose record name contains this moved (`B:ab-v2`,
-    /// `eric`; default: both sides).
-    #[arg(long, value_name = "NAME")]
-    pub player: Option<String>,
+    #[command(flatten)]
+    pub games: RecordedGames,
     /// Every Nth of the chosen positions (1: all).
     #[arg(long, default_value_t = 4)]
     pub every: usize,
@@ -107,15 +102,22 @@ pub struct CandidatesArgs {
     pub json: bool,
 }
 
+/// Recorded games and whose positions to take.
 #[derive(Debug, Args)]
-pub struct TimeValueArgs {
+pub struct RecordedGames {
     /// Game records (JSON lines from `ladderbot match golad --out` or `referee golad --out`).
     #[arg(long, value_name = "FILE.jsonl", num_args = 1.., required = true)]
     pub records: Vec<PathBuf>,
-    /// Only the positions where a player whose record name contains this moved (default: both
-    /// sides).
+    /// Only the positions where a player whose record name contains this moved (`B:ab-v2`,
+    /// `eric`; default: both sides).
     #[arg(long, value_name = "NAME")]
     pub player: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct TimeValueArgs {
+    #[command(flatten)]
+    pub games: RecordedGames,
     /// Every Nth of the chosen positions (1: all).
     #[arg(long, default_value_t = 10)]
     pub every: usize,
@@ -141,13 +143,8 @@ pub struct TimeValueArgs {
 
 #[derive(Debug, Args)]
 pub struct WinsArgs {
-    /// Game records (JSON lines from `ladderbot match golad --out` or `referee golad --out`).
-    #[arg(long, value_name = "FILE.jsonl", num_args = 1.., required = true)]
-    pub records: Vec<PathBuf>,
-    /// Only the positions where a player whose record name contains this moved (default: both
-    /// sides).
-    #[arg(long, value_name = "NAME")]
-    pub player: Option<String>,
+    #[command(flatten)]
+    pub games: RecordedGames,
     /// Only games with this result (`1/2-1/2`: the draws).
     #[arg(long, value_name = "RESULT")]
     pub result: Option<String>,
@@ -268,6 +265,15 @@ fn paths(p: &[PathBuf]) -> String {
         .join(" ")
 }
 
+/// The records of every file, in order.
+fn read_records(files: &[PathBuf]) -> Result<Vec<GameRecord>, CliError> {
+    let mut records = Vec::new();
+    for path in files {
+        records.extend(read_jsonl::<GameRecord>(path)?);
+    }
+    Ok(records)
+}
+
 fn read_text(path: &std::path::Path) -> Result<String, CliError> {
     std::fs::read(path)
         .map(|b| String::from_utf8_lossy(&b).into_owned())
@@ -305,10 +311,7 @@ fn train(a: TrainArgs) -> Result<(), CliError> {
     if a.holdout < 2 {
         return Err(CliError::Usage("--holdout must be at least 2".into()));
     }
-    let mut records: Vec<GameRecord> = Vec::new();
-    for path in &a.records {
-        records.extend(read_jsonl::<GameRecord>(path)?);
-    }
+    let records = read_records(&a.records)?;
     let mut samples: Vec<Sample> = Vec::new();
     for (i, r) in records.iter().enumerate() {
         samples.extend(samples_of(i, r, 1).map_err(CliError::Usage)?);
@@ -494,10 +497,7 @@ fn train_proposer(a: TrainProposerArgs) -> Result<(), CliError> {
     }
     let params = super::params_from(&a.params);
     let cfg = BestConfig::from_params(&params).map_err(CliError::Usage)?;
-    let mut records: Vec<GameRecord> = Vec::new();
-    for path in &a.records {
-        records.extend(read_jsonl::<GameRecord>(path)?);
-    }
+    let records = read_records(&a.records)?;
     let eval = cfg.territory();
     let started = std::time::Instant::now();
     let label = |take: &dyn Fn(usize) -> bool| -> Result<(usize, Vec<Sample>), CliError> {
@@ -562,10 +562,7 @@ fn candidates(a: CandidatesArgs) -> Result<(), CliError> {
         _ => BestConfig::default(),
     };
     let cfg = BestConfig::from_params_over(&params, base, &a.agent).map_err(CliError::Usage)?;
-    let mut records: Vec<GameRecord> = Vec::new();
-    for path in &a.records {
-        records.extend(read_jsonl::<GameRecord>(path)?);
-    }
+    let records = read_records(&a.games.records)?;
     let Positions {
         positions,
         games,
@@ -573,11 +570,11 @@ fn candidates(a: CandidatesArgs) -> Result<(), CliError> {
     } = positions_of(
         &records,
         |i| i % a.holdout == 0,
-        a.player.as_deref(),
+        a.games.player.as_deref(),
         a.every,
     )?;
     if positions.is_empty() {
-        return Err(CliError::Usage(match &a.player {
+        return Err(CliError::Usage(match &a.games.player {
             Some(p) => format!("no position of a player named like '{p}' in the records"),
             None => "no position in the records".into(),
         }));
@@ -614,7 +611,7 @@ fn candidates(a: CandidatesArgs) -> Result<(), CliError> {
     let report = serde_json::json!({
         "agent": a.agent,
         "params": serde_json::Value::Object(params.into_iter().collect()),
-        "player": a.player,
+        "player": a.games.player,
         "games": games,
         "positions": measured.len(),
         "skipped_illegal": skipped,
@@ -631,7 +628,7 @@ fn candidates(a: CandidatesArgs) -> Result<(), CliError> {
     say!(
         "{} positions of {} in {} games ({} moves not legal, skipped); wide scoring {:.0} moves a position, {:.1} s",
         measured.len(),
-        a.player.as_deref().unwrap_or("both sides"),
+        a.games.player.as_deref().unwrap_or("both sides"),
         games,
         skipped,
         wide_moves as f64 / n as f64,
@@ -771,10 +768,7 @@ fn wins(a: WinsArgs) -> Result<(), CliError> {
     }
     let params = super::params_from(&a.params);
     let cfg = one_thread(&params)?;
-    let mut records: Vec<GameRecord> = Vec::new();
-    for path in &a.records {
-        records.extend(read_jsonl::<GameRecord>(path)?);
-    }
+    let records = read_records(&a.games.records)?;
     let keep: Vec<bool> = records
         .iter()
         .map(|r| {
@@ -783,7 +777,7 @@ fn wins(a: WinsArgs) -> Result<(), CliError> {
                 .is_none_or(|want| r.result.as_deref() == Some(want.as_str()))
         })
         .collect();
-    let found = positions_of(&records, |i| keep[i], a.player.as_deref(), 1)?;
+    let found = positions_of(&records, |i| keep[i], a.games.player.as_deref(), 1)?;
     let late: Vec<(GolState, Move)> = found
         .positions
         .into_iter()
@@ -821,7 +815,7 @@ fn wins(a: WinsArgs) -> Result<(), CliError> {
         say!(
             "{} positions of {} in {} games from round {}, {} evaluations a search ({:.1} s): a win found in {}; the played move kept it in {}, missed it in {}",
             seen.len(),
-            a.player.as_deref().unwrap_or("both sides"),
+            a.games.player.as_deref().unwrap_or("both sides"),
             found.games,
             a.from_round,
             a.budget,
@@ -843,11 +837,8 @@ fn time_value(a: TimeValueArgs) -> Result<(), CliError> {
     }
     let params = super::params_from(&a.params);
     let cfg = one_thread(&params)?;
-    let mut records: Vec<GameRecord> = Vec::new();
-    for path in &a.records {
-        records.extend(read_jsonl::<GameRecord>(path)?);
-    }
-    let found = positions_of(&records, |_| true, a.player.as_deref(), a.every)?;
+    let records = read_records(&a.games.records)?;
+    let found = positions_of(&records, |_| true, a.games.player.as_deref(), a.every)?;
     if found.positions.is_empty() {
         return Err(CliError::Usage("no position in the records".into()));
     }
@@ -904,7 +895,7 @@ fn time_value(a: TimeValueArgs) -> Result<(), CliError> {
     say!(
         "{} positions of {} in {} games; {} vs {} evaluations, judged at {} a move, {:.1} s",
         gains.len(),
-        a.player.as_deref().unwrap_or("both sides"),
+        a.games.player.as_deref().unwrap_or("both sides"),
         found.games,
         a.fast,
         a.slow,

@@ -634,29 +634,18 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn the_value_plan_answers_legally() {
+    async fn the_bank_policy_answers_legally_by_every_plan() {
         let mut c = cfg("best");
         c.bank = true;
-        c.bank_plan = BankPlan::Value;
-        for seat in 0..2 {
-            let (state, lines) = game_lines(seat);
-            let (s, out) = play(&c, &lines).await;
-            assert_eq!(out.len(), 1);
-            assert!(state.is_legal(&Move::parse_reply(&out[0]).unwrap()));
-            assert_eq!(s.forced_passes, 0);
-        }
-    }
-
-    #[tokio::test]
-    async fn the_bank_policy_answers_legally() {
-        let mut c = cfg("best");
-        c.bank = true;
-        for seat in 0..2 {
-            let (state, lines) = game_lines(seat);
-            let (s, out) = play(&c, &lines).await;
-            assert_eq!(out.len(), 1);
-            assert!(state.is_legal(&Move::parse_reply(&out[0]).unwrap()));
-            assert_eq!(s.forced_passes, 0);
+        for plan in [BankPlan::Even, BankPlan::Value, BankPlan::Front] {
+            c.bank_plan = plan;
+            for seat in 0..2 {
+                let (state, lines) = game_lines(seat);
+                let (s, out) = play(&c, &lines).await;
+                assert_eq!(out.len(), 1, "{plan:?}");
+                assert!(state.is_legal(&Move::parse_reply(&out[0]).unwrap()));
+                assert_eq!(s.forced_passes, 0, "{plan:?}");
+            }
         }
     }
 
