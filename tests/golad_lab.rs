@@ -298,6 +298,48 @@ fn time_value_gains_nothing_at_the_same_budget_and_something_at_a_far_larger_one
 }
 
 #[test]
+fn time_value_against_another_agent_judges_its_moves_at_the_same_budget() {
+    let games = "docs/golad-records/best-vs-ab-v2.jsonl";
+    let args = |against: &str| {
+        vec![
+            "golad-lab".to_string(),
+            "time-value".into(),
+            "--records".into(),
+            games.into(),
+            "--every".into(),
+            "80".into(),
+            // Past the root's own scoring (a few thousand evaluations),
+            // where the searches begin to differ.
+            "--fast".into(),
+            "20000".into(),
+            "--slow".into(),
+            "20000".into(),
+            "--judge".into(),
+            "20000".into(),
+            "--against".into(),
+            against.into(),
+            "--json".into(),
+        ]
+    };
+    let a = args("puct");
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let v = json_of(&a);
+    assert_eq!(v["against"], "puct", "{v}");
+    let all = &v["all"];
+    // best at the same budget would play the same moves (deterministic):
+    // puct's differ somewhere, and each is judged.
+    assert!(all["positions"].as_u64().unwrap() >= 15, "{v}");
+    assert!(all["differ"].as_u64().unwrap() > 0, "{v}");
+    assert!(all["mean_gain"].as_f64().unwrap().abs() <= 1.0, "{v}");
+    // An unknown agent is refused before any search.
+    let a = args("nope");
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let o = run(&a, &[], None, LIMIT);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("nope"), "{}", stderr(&o));
+}
+
+#[test]
 fn wins_finds_the_winner_s_forced_wins_and_never_the_loser_s() {
     let dir = tempfile::tempdir().unwrap();
     let games = random_vs_best(dir.path());

@@ -133,6 +133,14 @@ pub struct TimeValueArgs {
     /// A parameter of `best` for all three searches (repeatable; `threads` is always 1).
     #[arg(long = "param", value_parser = super::parse_param, value_name = "KEY=VALUE")]
     pub params: Vec<(String, serde_json::Value)>,
+    /// Another GOLAD agent (`puct`...) makes the slow side's move (at `--slow`, fresh at each
+    /// position), judged against `best`'s at `--fast`: with equal budgets, which search
+    /// chooses better for the same work.
+    #[arg(long, value_name = "AGENT")]
+    pub against: Option<String>,
+    /// A parameter of the `--against` agent (repeatable; without any, the `--param` ones).
+    #[arg(long = "against-param", value_parser = super::parse_param, value_name = "KEY=VALUE")]
+    pub against_params: Vec<(String, serde_json::Value)>,
     /// Positions searched at once.
     #[arg(long, default_value_t = 2)]
     pub jobs: usize,
@@ -842,12 +850,34 @@ fn time_value(a: TimeValueArgs) -> Result<(), CliError> {
     if found.positions.is_empty() {
         return Err(CliError::Usage("no position in the records".into()));
     }
+    let against = match &a.against {
+        Some(name) => {
+            let p = if a.against_params.is_empty() {
+                params.clone()
+            } else {
+                super::params_from(&a.against_params)
+            };
+            // Built once to refuse a bad name or parameter before any search.
+            crate::games::golad::agents::build(name, &p, 1).map_err(CliError::Usage)?;
+            Some((name.as_str(), p))
+        }
+        None => None,
+    };
     let started = std::time::Instant::now();
     let search = |s: &GolState, n: u64| fresh_search(&cfg, s, n);
+    let slow_search = |s: &GolState| match &against {
+        Some((name, p)) => {
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            // Built above with the same name and parameters: never `None`.
+            let mut agent = crate::games::golad::agents::build(name, p, 1).ok()?;
+            Some(agent.select(s, &crate::search::Limits::playouts(a.slow), &stop))
+        }
+        None => Some(search(s, a.slow)),
+    };
     let judged = |s: &GolState, m: Move| move_value(&cfg, s, m, a.judge);
     let gains: Vec<TimeGain> = on_threads(&found.positions, a.jobs, |(s, _)| {
         let fast = search(s, a.fast);
-        let slow = search(s, a.slow);
+        let slow = slow_search(s)?;
         let differ = fast.mv != slow.mv;
         let gain = if differ {
             judged(s, slow.mv) - judged(s, fast.mv)
@@ -887,17 +917,19 @@ fn time_value(a: TimeValueArgs) -> Result<(), CliError> {
             serde_json::json!({
                 "params": serde_json::Value::Object(params.into_iter().collect()),
                 "budgets": {"fast": a.fast, "slow": a.slow, "judge": a.judge},
+                "against": a.against,
                 "all": all.json(), "by_round": rounds, "by_value": values, "seconds": secs,
             })
         );
         return Ok(());
     }
     say!(
-        "{} positions of {} in {} games; {} vs {} evaluations, judged at {} a move, {:.1} s",
+        "{} positions of {} in {} games; best at {} vs {} at {} evaluations, judged at {} a move, {:.1} s",
         gains.len(),
         a.games.player.as_deref().unwrap_or("both sides"),
         found.games,
         a.fast,
+        a.against.as_deref().unwrap_or("best"),
         a.slow,
         a.judge,
         secs

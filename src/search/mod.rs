@@ -11,6 +11,7 @@ pub mod deadline;
 pub mod game;
 pub mod logistic;
 pub mod mcts;
+pub mod puct;
 pub mod ready;
 
 pub use agent::{panic_message, Agent, Blunder, Decision, RandomAgent, Renamed};

@@ -53,7 +53,7 @@ use crate::model::Outcome;
 use crate::search::{Agent, Deadline, Decision, Limits, Ready, Seat};
 
 /// A win's value for the winner (a share is at most 1); a loss is `1 - WIN`.
-const WIN: f64 = 2.0;
+pub const WIN: f64 = 2.0;
 
 /// `best`'s settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -200,16 +200,31 @@ impl BestConfig {
         s: &GolState,
         ply: usize,
     ) -> (Vec<(f64, Move)>, usize) {
+        let (moves, width, _) = self.candidates_counted(eval, s, ply);
+        (moves, width)
+    }
+
+    /// [`Self::candidates_at`] with the evaluations it took.
+    pub fn candidates_counted(
+        &self,
+        eval: &Territory,
+        s: &GolState,
+        ply: usize,
+    ) -> (Vec<(f64, Move)>, usize, u64) {
         let ranked = self.rank > 0;
-        let value = |p: &GolState, m: Move, why: Purpose| match why {
-            Purpose::Rank if ranked => rank_value(eval, self, p, m),
-            _ => leaf_value(eval, self, p, m),
+        let mut evals = 0u64;
+        let value = |p: &GolState, m: Move, why: Purpose| {
+            evals += 1;
+            match why {
+                Purpose::Rank if ranked => rank_value(eval, self, p, m),
+                _ => leaf_value(eval, self, p, m),
+            }
         };
         let moves = match ply {
             0 => self.root_moves(s, ranked, value),
             _ => node_candidates(s, self.node_gen(ply, 2), ranked, value),
         };
-        (moves, self.searched_width(ply))
+        (moves, self.searched_width(ply), evals)
     }
 
     /// The root's candidates ([`root_candidates`] with [`Self::root_gen`]),
