@@ -536,6 +536,17 @@ mod tests {
         }
     }
 
+    /// Seat 0 to move, holding three of the bottom row along x (pegs 0-2):
+    /// peg 3 wins.
+    fn win_in_one() -> Board {
+        let mut b = Board::new();
+        for (ours, theirs) in [(0, 5), (1, 6), (2, 9)] {
+            b.play(Peg(ours));
+            b.play(Peg(theirs));
+        }
+        b
+    }
+
     fn searched(cfg: PuctConfig, n: u64, pos: &Board) -> Puct<Board, Flat> {
         let mut p = Puct::new("t", cfg, Flat);
         let stop = AtomicBool::new(false);
@@ -634,11 +645,7 @@ mod tests {
         }
         assert!(checked > 100, "{checked}");
         // A win in one: the root's side finds it and its minimax value is exact.
-        let mut b = Board::new();
-        for (ours, theirs) in [(0, 5), (1, 6), (2, 9)] {
-            b.play(Peg(ours));
-            b.play(Peg(theirs));
-        }
+        let b = win_in_one();
         let p = searched(cfg, 400, &b);
         let win = p.best_root_child().unwrap();
         assert_eq!(win.mv, Some(Peg(3)));
@@ -648,13 +655,7 @@ mod tests {
 
     #[test]
     fn it_finds_a_win_in_one_with_flat_priors() {
-        // Seat 0 holds three of the bottom row of peg column 0..3: playing
-        // the fourth peg wins.
-        let mut b = Board::new();
-        for (ours, theirs) in [(0, 5), (1, 6), (2, 9)] {
-            b.play(Peg(ours));
-            b.play(Peg(theirs));
-        }
+        let b = win_in_one();
         assert!(b.outcome().is_none());
         let mut p = Puct::new("t", PuctConfig::default(), Flat);
         let stop = AtomicBool::new(false);
@@ -764,11 +765,7 @@ mod tests {
     fn a_work_budget_ends_when_every_descent_reaches_an_end() {
         // Seat 0 wins in one: the search soon descends only into the win,
         // which costs no work; the iterations still count.
-        let mut b = Board::new();
-        for (ours, theirs) in [(0, 5), (1, 6), (2, 9)] {
-            b.play(Peg(ours));
-            b.play(Peg(theirs));
-        }
+        let b = win_in_one();
         let cfg = PuctConfig {
             count_work: true,
             ..PuctConfig::default()
