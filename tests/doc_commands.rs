@@ -863,6 +863,8 @@ fn small(name: &str, value: &str, sub: &str, shards: Option<u64>) -> Option<Stri
         "--games" => match (sub, n, shards) {
             ("serve-gat", Some(0), _) => None,
             (_, Some(_), Some(s)) => Some((2 * s).to_string()),
+            // `tune --vs B`: an iteration is two pairs of games.
+            ("tune", Some(_), _) => at_most(4),
             _ => at_most(2),
         },
         "--playouts" | "--a-playouts" | "--b-playouts" | "--house-playouts" => at_most(50),
