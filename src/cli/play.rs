@@ -84,6 +84,18 @@ pub struct PlayArgs {
     pub ponder: Option<String>,
 }
 
+/// A profile's `agent_params` belong to its agent: `--agent` naming another
+/// one keeps only those the new agent declares (`--profile golad-best
+/// --agent pass` plays the pass agent; `--agent ab-v2` keeps the proposer's
+/// sizes). An unknown agent keeps them all, for `validate` to name it.
+fn keep_declared(s: &mut Settings, agent: &str) {
+    let Some(game) = s.game else { return };
+    let Ok(decl) = game.agent_decl(agent) else {
+        return;
+    };
+    s.agent_params.retain(|k, _| decl.get(k).is_some());
+}
+
 impl PlayArgs {
     /// Applies the flags over the loaded settings.
     pub fn apply(&self, s: &mut Settings) -> Result<(), CliError> {
@@ -99,6 +111,9 @@ impl PlayArgs {
             s.client.server = Some(v.clone());
         }
         if let Some(v) = &self.agent {
+            if *v != s.agent {
+                keep_declared(s, v);
+            }
             s.agent = v.clone();
         }
         s.agent_params.extend(params_from(&self.params));
@@ -538,5 +553,41 @@ fn session_error(e: SessionError) -> CliError {
         SessionError::Config(m) => CliError::Usage(m),
         SessionError::Retry(m) => CliError::Retry(m),
         SessionError::Failed(m) => CliError::Runtime(m),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::GameKind;
+
+    fn golad_best() -> Settings {
+        let mut s = Settings {
+            game: Some(GameKind::Golad),
+            agent: "best".into(),
+            ..Settings::default()
+        };
+        s.agent_params.insert("pw_root".into(), 300.into());
+        s
+    }
+
+    #[test]
+    fn another_agent_keeps_only_the_profile_params_it_declares() {
+        let game = GameKind::Golad;
+        // As the profile gives them, `pass` refuses them.
+        let s = golad_best();
+        assert!(game.check_agent("pass", &s.agent_params).is_err());
+        let mut s = golad_best();
+        keep_declared(&mut s, "pass");
+        assert!(s.agent_params.is_empty());
+        assert!(game.check_agent("pass", &s.agent_params).is_ok());
+        // An agent that declares them keeps them.
+        let mut s = golad_best();
+        keep_declared(&mut s, "ab-v2");
+        assert_eq!(s.agent_params["pw_root"].as_u64(), Some(300));
+        // An unknown agent keeps them all: `validate` names the agent.
+        let mut s = golad_best();
+        keep_declared(&mut s, "nope");
+        assert_eq!(s.agent_params.len(), 1);
     }
 }
