@@ -34,11 +34,8 @@ COPY benches ./benches
 COPY examples ./examples
 # The shipped profiles are built into the binary too (src/config/shipped.rs).
 COPY bots ./bots
-# The container needs no debug information (the profile keeps some for profiling on a host):
-# none is made (a faster build) and none is kept; pass --build-arg CARGO_PROFILE_RELEASE_DEBUG=1
-# --build-arg CARGO_PROFILE_RELEASE_STRIP=none to have it.
-ARG CARGO_PROFILE_RELEASE_DEBUG=0
-ARG CARGO_PROFILE_RELEASE_STRIP=debuginfo
+# The binary is the upload binary (cargo's `upload` profile: the release build, no debug
+# information, its symbols stripped), as scripts/upload.sh builds it.
 # A builder image that already holds a static binary at /usr/local/lib/ladderbot-prebuilt/ladderbot
 # gives that one instead of compiling (CI: the binary its tests ran, .ci/image); any other
 # builder compiles it here.
@@ -54,8 +51,8 @@ RUN --mount=type=cache,id=ladderbot-cargo-registry,target=/usr/local/cargo/regis
     else \
       cargo --version \
       && RUSTFLAGS='-C target-feature=+crt-static' \
-         cargo build --release --locked --target x86_64-unknown-linux-gnu --bin ladderbot \
-      && bin=target/x86_64-unknown-linux-gnu/release/ladderbot; \
+         cargo build --profile upload --locked --target x86_64-unknown-linux-gnu --bin ladderbot \
+      && bin=target/x86_64-unknown-linux-gnu/upload/ladderbot; \
     fi \
     && if readelf -l "$bin" | grep -q INTERP || readelf -d "$bin" | grep -q NEEDED; then \
          echo "ladderbot is not statically linked:" >&2; readelf -d "$bin" >&2; exit 1; \

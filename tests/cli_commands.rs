@@ -737,7 +737,7 @@ fn four3d_lab_labels_deep_trains_a_network_and_judges_it() {
         let base = ["four3d-lab", "train-net", "--samples", "samples.jsonl"];
         let args: Vec<&str> = base
             .iter()
-            .chain(["--holdout", "3"].iter())
+            .chain(["--holdout", "3", "--json"].iter())
             .chain(more)
             .copied()
             .collect();

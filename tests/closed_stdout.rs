@@ -223,7 +223,8 @@ fn play_and_match_piped_into_head_end_quietly_with_whole_records() {
     let (first, code, err, took) = first_line_then_close(
         &[
             "play",
-            "four3d",
+            "--profile",
+            "four3d-pmc",
             "--games",
             "400",
             "--playouts",

@@ -115,7 +115,7 @@ const SKIP: &[(&str, &str, &str)] = &[
     (
         "docs/geister-results.md",
         "--param capture=2:20",
-        "6 minutes of tuning; cut to the doc test's 2 games it is less than one iteration against an opponent (4 games)",
+        "6 minutes of tuning; the like population run above (tune60) is run, cut to ten iterations",
     ),
     (
         "docs/geister-results.md",
@@ -863,8 +863,6 @@ fn small(name: &str, value: &str, sub: &str, shards: Option<u64>) -> Option<Stri
         "--games" => match (sub, n, shards) {
             ("serve-gat", Some(0), _) => None,
             (_, Some(_), Some(s)) => Some((2 * s).to_string()),
-            // `tune --vs B`: an iteration is two pairs of games.
-            ("tune", Some(_), _) => at_most(4),
             _ => at_most(2),
         },
         "--playouts" | "--a-playouts" | "--b-playouts" | "--house-playouts" => at_most(50),
@@ -1087,6 +1085,16 @@ fn rewrite(
         let value = value.unwrap();
         let new = if name == "--bot" {
             bot_command(&value, servers, dir)?
+        } else if sub == "tune" && name == "--games" {
+            // A tune run is at least ten iterations, of a pair of games
+            // (two pairs with `--vs`).
+            let vs = cmd_args
+                .iter()
+                .any(|a| a == "--vs" || a.starts_with("--vs="));
+            let least: u64 = if vs { 40 } else { 20 };
+            value
+                .parse::<u64>()
+                .map_or(value.clone(), |n| n.min(least).to_string())
         } else if let Some(v) = small(&name, &value, &sub, shards) {
             v
         } else {

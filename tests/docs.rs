@@ -541,3 +541,175 @@ fn every_path_the_docs_name_exists() {
     assert!(count > 50, "only {count} paths found");
     assert!(bad.is_empty(), "paths the docs name:\n{}", bad.join("\n"));
 }
+
+/// The output of `ladderbot ARGS... --help`.
+fn help(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ladderbot"))
+        .args(args)
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "ladderbot {} --help failed",
+        args.join(" ")
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The subcommands a `--help` lists under `Commands:`, `help` left out.
+fn help_commands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| l.trim_end() != "Commands:")
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter(|l| !l[2..].starts_with(' '))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .map(String::from)
+        .collect()
+}
+
+/// The long flags (`--xyz`) a `--help` lists: the first long flag of every
+/// option line (indented less than a description), `--help` and
+/// `--version` left out.
+fn help_flags(help: &str) -> Vec<String> {
+    let mut flags = Vec::new();
+    for line in help.lines() {
+        let body = line.trim_start();
+        if !body.starts_with('-') || line.len() - body.len() > 6 {
+            continue;
+        }
+        let Some(at) = body.find("--") else { continue };
+        let flag: String = body[at..]
+            .chars()
+            .take_while(|c| *c == '-' || c.is_ascii_alphanumeric())
+            .collect();
+        if flag != "--help" && flag != "--version" && !flags.contains(&flag) {
+            flags.push(flag);
+        }
+    }
+    flags
+}
+
+/// Whether `text` names `flag` as a whole word (`--games` is not named by
+/// `--games-per-pair`).
+fn names_flag(text: &str, flag: &str) -> bool {
+    text.match_indices(flag).any(|(i, _)| {
+        !text[i + flag.len()..].starts_with(|c: char| c == '-' || c.is_ascii_alphanumeric())
+    })
+}
+
+/// Every long flag of `text`, as [`help_flags`] spells them.
+fn named_flags(text: &str) -> Vec<String> {
+    let mut flags = Vec::new();
+    for (i, _) in text.match_indices("--") {
+        if text[..i].ends_with(|c: char| c == '-' || c.is_ascii_alphanumeric()) {
+            continue;
+        }
+        let flag: String = text[i..]
+            .chars()
+            .take_while(|c| *c == '-' || c.is_ascii_alphanumeric())
+            .collect();
+        if flag.len() > 2 && !flags.contains(&flag) {
+            flags.push(flag);
+        }
+    }
+    flags
+}
+
+/// docs/commands.md's table rows of a command (`path`: `["play"]`,
+/// `["golad-lab", "train"]`): the rows whose first cell's command line
+/// starts `ladderbot PATH...` (a cell may name alternatives,
+/// `ladderbot four3d-lab selfplay|label`), as (command line, whole row).
+fn command_rows(path: &[&str]) -> Vec<(String, String)> {
+    let text = read("docs/commands.md");
+    table(&text, "| command | what it does |")
+        .into_iter()
+        .filter_map(|r| {
+            let line = ticks(&r[0]).first()?.to_string();
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let ok = words.first() == Some(&"ladderbot")
+                && path.iter().enumerate().all(|(i, p)| {
+                    words
+                        .get(i + 1)
+                        .is_some_and(|w| w.split('|').any(|w| w == *p))
+                });
+            ok.then(|| (line, r.join(" | ")))
+        })
+        .collect()
+}
+
+/// Issue 83: `play --bank-plan`, `merge --prior`, `tune --game-option` and
+/// others were in `--help` but not in docs/commands.md. Every subcommand of
+/// `ladderbot --help` (and every subcommand of those that have some) has a
+/// row in docs/commands.md's table, and every long flag of its `--help` is
+/// named in its rows; the global flags are named above the table; and a
+/// row's command line names no flag its command does not have.
+#[test]
+fn every_flag_of_every_command_is_in_commands_md() {
+    let top = help(&[]);
+    let globals = help_flags(&top);
+    assert!(
+        globals.contains(&"--profile".to_string()),
+        "ladderbot --help: {globals:?}"
+    );
+    let text = read("docs/commands.md");
+    let intro = &text[..text.find("| command |").unwrap()];
+    let mut missing = Vec::new();
+    for g in &globals {
+        if !names_flag(intro, g) {
+            missing.push(format!("(global) {g}"));
+        }
+    }
+    let mut paths: Vec<Vec<String>> = Vec::new();
+    for sub in help_commands(&top) {
+        let subs = help_commands(&help(&[&sub]));
+        if subs.is_empty() {
+            paths.push(vec![sub]);
+            continue;
+        }
+        for s in subs {
+            paths.push(vec![sub.clone(), s]);
+        }
+    }
+    assert!(paths.len() > 25, "only {} commands: {paths:?}", paths.len());
+    let mut stale = Vec::new();
+    for path in &paths {
+        let path: Vec<&str> = path.iter().map(String::as_str).collect();
+        let name = path.join(" ");
+        let rows = command_rows(&path);
+        if rows.is_empty() {
+            missing.push(format!("{name}: no row"));
+            continue;
+        }
+        let flags = help_flags(&help(&path));
+        let all = rows
+            .iter()
+            .map(|r| r.1.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        for f in flags.iter().filter(|f| !globals.contains(f)) {
+            if !names_flag(&all, f) {
+                missing.push(format!("{name} {f}"));
+            }
+        }
+        for (line, _) in &rows {
+            for f in named_flags(line) {
+                if !flags.contains(&f) {
+                    stale.push(format!("{name}: `{line}` names {f}"));
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "docs/commands.md misses these flags of --help:\n{}",
+        missing.join("\n")
+    );
+    assert!(
+        stale.is_empty(),
+        "docs/commands.md names flags the commands do not have:\n{}",
+        stale.join("\n")
+    );
+}

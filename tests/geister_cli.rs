@@ -166,8 +166,13 @@ fn play_geister_without_a_server_plays_the_house_bot_with_seats_alternating() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
+    // No profile: `geister-best`'s budget, with the agent asked for.
     assert!(
-        text.starts_with("ladderbot (rule) vs house bot (random) on GAT 127.0.0.1:"),
+        text.starts_with(
+            "play: no profile given: ladderbot plays the shipped profile geister-best (rule; \
+             1000 ms a move, margin 30 ms)\nladderbot (rule) vs house bot (random) on GAT \
+             127.0.0.1:"
+        ),
         "{text}"
     );
     let games: Vec<&str> = text.lines().filter(|l| l.starts_with("game ")).collect();
@@ -415,10 +420,15 @@ fn a_program_that_exits_without_playing_stops_the_match_with_an_error() {
         let o = cli(line);
         assert_eq!(o.status.code(), Some(2), "{line}: {}", stderr(&o));
     }
+    // A program that is not there is bad configuration, found before any game.
     let o =
         cli("match geister --a rule --b-cmd /nonexistent/gat-bot --over-gat --games 2 --jobs 1");
-    assert!(!o.status.success());
-    assert!(stderr(&o).contains("cannot start"), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no program /nonexistent/gat-bot"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -553,8 +563,10 @@ fn geister_beliefs_fits_a_model_that_best_can_load_and_scores_the_sources() {
     // Bad input: no records, a missing file, a bad model file.
     let none = cli("geister-beliefs");
     assert_eq!(none.status.code(), Some(2), "{}", stderr(&none));
+    // A missing records file is bad input, exit 2 as in the README's table
+    // (issue 83: it was 1).
     let missing = cli("geister-beliefs --test /nonexistent.jsonl");
-    assert_eq!(missing.status.code(), Some(1), "{}", stderr(&missing));
+    assert_eq!(missing.status.code(), Some(2), "{}", stderr(&missing));
     assert!(
         stderr(&missing).contains("/nonexistent.jsonl"),
         "{}",

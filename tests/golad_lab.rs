@@ -173,6 +173,7 @@ fn train_proposer_fits_every_kind_on_self_play_and_writes_a_model_best_reads() {
             records,
             "--every",
             "8",
+            "--json",
         ];
         args.extend_from_slice(extra);
         json_of(&args)

@@ -314,8 +314,15 @@ fn a_bot_that_cannot_start_is_an_error_not_a_hang() {
         None,
         LIMIT,
     );
-    assert_eq!(o.status.code(), Some(1), "{o:?}");
-    assert!(stderr(&o).contains("cannot start bot A"), "{}", stderr(&o));
+    // A program that is not there is bad configuration, found before any
+    // game: exit 2 (issue 83: it was 1, from the first game).
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(
+        stderr(&o).contains("bot A") && stderr(&o).contains("/nonexistent/bot"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
     let o = run(&["referee", "golad", "--bot", "x"], &[], None, LIMIT);
     assert_eq!(o.status.code(), Some(2), "{o:?}");
 }

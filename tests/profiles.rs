@@ -24,6 +24,12 @@ fn every_profile_in_bots_loads_and_builds_its_agent() {
             .check_agent(&s.agent, &s.agent_params)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert_eq!(name, s.agent, "{}", path.display());
+        // `agents` shows a line of measured strength for every one.
+        assert!(
+            !s.strength.trim().is_empty(),
+            "{}: no `strength` line",
+            path.display()
+        );
         seen.push((path.file_stem().unwrap().to_string_lossy().into_owned(), s));
     }
     assert!(

@@ -265,7 +265,7 @@ fn the_solo_chain_can_be_the_objective() {
             "--param",
             "full_at",
             "--games",
-            "8",
+            "20",
             "--seed",
             "1",
         ],
@@ -275,7 +275,7 @@ fn the_solo_chain_can_be_the_objective() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
-        stdout(&o).contains("tune: 4 of 4 iterations, 8 games: full_at="),
+        stdout(&o).contains("tune: 10 of 10 iterations, 20 games: full_at="),
         "{}",
         stdout(&o)
     );
@@ -288,7 +288,7 @@ fn the_solo_chain_can_be_the_objective() {
             "--objective",
             "solo",
             "--games",
-            "4",
+            "20",
         ],
         &[],
         None,
@@ -404,7 +404,7 @@ fn pmc_blunder(dir: &Path, games: &str, playouts: &str, seed: &str, extra: &[&st
 }
 
 fn tiny(dir: &Path, playouts: &str, extra: &[&str]) -> Output {
-    pmc_blunder(dir, "4", playouts, "5", extra)
+    pmc_blunder(dir, "20", playouts, "5", extra)
 }
 
 /// Issue 57: with OpenBench's 0.002 as the default, the README's 400-game
@@ -472,7 +472,7 @@ fn a_parameter_the_agent_does_not_read_is_not_tuned() {
             "--agent",
             "best",
             "--games",
-            "2",
+            "20",
             "--playouts",
             "200",
             "--set",
@@ -507,7 +507,7 @@ fn a_parameter_the_agent_does_not_read_is_not_tuned() {
 
 /// Issue 57: a resume with other settings said only "game, agent,
 /// parameters, opponent, budget, games, gains or seed differ"; a finished
-/// run resumed said "resuming at iteration 3 of 2".
+/// run resumed said "resuming at iteration 3 of 2" (of a run of 2).
 #[test]
 fn a_resume_names_what_differs_and_a_finished_run_says_so() {
     let dir = tempfile::tempdir().unwrap();
@@ -522,10 +522,10 @@ fn a_resume_names_what_differs_and_a_finished_run_says_so() {
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(
-        err.contains("the run is finished (2 of 2 iterations, 4 games)"),
+        err.contains("the run is finished (10 of 10 iterations, 20 games)"),
         "{err}"
     );
-    assert!(!err.contains("iteration 3"), "{err}");
+    assert!(!err.contains("iteration 11"), "{err}");
 }
 
 /// Issue 57: Ctrl-C on `tune` printed "error: stopped by SIGINT; records

@@ -101,6 +101,9 @@ pub struct TrainNetArgs {
     /// Where to write the network (JSON; `best`'s `net_file`).
     #[arg(long, value_name = "FILE.json")]
     pub out: PathBuf,
+    /// Print the figures as one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -193,6 +196,9 @@ pub struct TrainArgs {
     /// Score this model file instead of fitting one.
     #[arg(long, value_name = "FILE.json")]
     pub model: Option<PathBuf>,
+    /// Print the result as one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -223,8 +229,8 @@ pub struct JudgeArgs {
     /// Games whose index is a multiple of this are held out.
     #[arg(long, default_value_t = 5)]
     pub holdout: usize,
-    /// More labelled positions, all judged (such as the lost games against a
-    /// sparring partner) (repeatable).
+    /// More labelled positions, all judged (such as the games lost against another
+    /// program) (repeatable).
     #[arg(long, value_name = "FILE.jsonl")]
     pub held_out: Vec<PathBuf>,
     /// An evaluation to judge beside the hand one (`ab-v1`) and the shipped fitted one
@@ -244,7 +250,7 @@ pub struct JudgeArgs {
     #[arg(long, value_name = "FILE.jsonl")]
     pub lost: Option<PathBuf>,
     /// Nodes of that search (deterministic; at least what `best` searches in a 100 ms move
-    /// here, where it averaged 196,000).
+    /// on a 2-core machine, about 196,000).
     #[arg(long, default_value_t = 500_000, value_name = "NODES")]
     pub lost_nodes: u64,
     /// A win share at or below this is calling the position lost.
@@ -446,10 +452,30 @@ pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
             let samples: Vec<Sample> = read_jsonl(&a.samples)?;
             let (test, fit_on): (Vec<&Sample>, Vec<&Sample>) =
                 samples.iter().partition(|s| s.game % a.holdout == 0);
+            // Nothing to fit on or to score: bad input, not all-zero figures.
+            if samples.is_empty() {
+                return Err(CliError::Usage(format!(
+                    "four3d-lab train: {} holds no labelled position (`four3d-lab label` writes them)",
+                    a.samples.display()
+                )));
+            }
+            if fit_on.is_empty() && a.model.is_none() {
+                return Err(CliError::Usage(format!(
+                    "four3d-lab train: no position to fit on in {}: every game is held out (--holdout {})",
+                    a.samples.display(),
+                    a.holdout
+                )));
+            }
             let model = match &a.model {
                 Some(path) => {
-                    let text = std::fs::read_to_string(path).map_err(|e| runtime("train", e))?;
-                    Model::from_json(&text).map_err(CliError::Usage)?
+                    let bad = |e: String| {
+                        CliError::Usage(format!(
+                            "four3d-lab train: --model {}: {e}",
+                            path.display()
+                        ))
+                    };
+                    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+                    Model::from_json(&text).map_err(bad)?
                 }
                 None => {
                     let owned: Vec<Sample> = fit_on.iter().map(|s| (*s).clone()).collect();
@@ -459,6 +485,7 @@ pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
             let solved: Vec<&Sample> = test.iter().copied().filter(|s| s.solved).collect();
             let results: Vec<&Sample> = test.iter().copied().filter(|s| !s.solved).collect();
             let mut report = serde_json::Map::new();
+            let mut rows = Vec::new();
             for (name, set) in [("held_out_solved", &solved), ("held_out_results", &results)] {
                 let hand = accuracy(set, |b| hand_value(b) as f64).map_err(CliError::Runtime)?;
                 let fitted =
@@ -467,6 +494,7 @@ pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
                     name.into(),
                     serde_json::json!({"hand (ab-v1)": hand, "fitted": fitted}),
                 );
+                rows.push((name, hand, fitted));
             }
             report.insert("fitted_on".into(), fit_on.len().into());
             report.insert("held_out".into(), test.len().into());
@@ -481,7 +509,40 @@ pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
                 );
                 std::fs::write(out, model.to_json(&about)).map_err(|e| runtime("train", e))?;
             }
-            say!("{}", serde_json::Value::Object(report));
+            if a.json {
+                say!("{}", serde_json::Value::Object(report));
+                return Ok(());
+            }
+            say!(
+                "{} positions fitted on{}; {} held out",
+                fit_on.len(),
+                if a.model.is_some() {
+                    " (not fitted: --model scored)"
+                } else {
+                    ""
+                },
+                test.len()
+            );
+            say!("held-out positions  evaluation    positions  decisive  sign right  log loss");
+            for (name, hand, fitted) in &rows {
+                let set = if *name == "held_out_solved" {
+                    "solved"
+                } else {
+                    "by the result"
+                };
+                for (eval, x) in [("hand (ab-v1)", hand), ("fitted", fitted)] {
+                    say!(
+                        "{set:<19} {eval:<13} {:>9} {:>9} {:>10.1}% {:>9.4}",
+                        x.positions,
+                        x.decisive,
+                        100.0 * x.sign_accuracy,
+                        x.log_loss
+                    );
+                }
+            }
+            if let Some(out) = &a.out {
+                say!("written: {}", out.display());
+            }
             Ok(())
         }
         LabCommand::Endgames(a) => {
@@ -633,7 +694,26 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
     );
     std::fs::write(&a.out, net.quantize().to_json(&about))
         .map_err(|e| runtime("train-net", format!("{}: {e}", a.out.display())))?;
-    say!("{figures}");
+    if a.json {
+        say!("{figures}");
+        return Ok(());
+    }
+    say!(
+        "trained on {} positions, {} held out, {} to validate on; the network of epoch {kept_epoch} kept{}",
+        fit_on.len(),
+        held.len(),
+        check.len(),
+        validation.map_or(String::new(), |v| format!(" (validation log loss {v:.4})"))
+    );
+    say!("log loss          ab-v2  ab-v2+net");
+    for (name, key) in [
+        ("held out", "held_out_log_loss"),
+        ("training", "training_log_loss"),
+    ] {
+        let at = |e: &str| figures[key][e].as_f64().unwrap_or(f64::NAN);
+        say!("{name:<14} {:>8.4} {:>10.4}", at("ab-v2"), at("ab-v2+net"));
+    }
+    say!("written: {}", a.out.display());
     Ok(())
 }
 

@@ -10,7 +10,6 @@ use super::CliError;
 use crate::games::geister::best::learned::{self, Adaptive, BeliefModel, Sample, Scores};
 use crate::games::geister::game::record_setups_and_moves;
 use crate::games::geister::{Move, Setup};
-use crate::records::read_records;
 
 #[derive(Debug, Args)]
 pub struct GeisterBeliefsArgs {
@@ -39,7 +38,7 @@ pub struct GeisterBeliefsArgs {
     /// A model file to score instead of the shipped one (when not fitting).
     #[arg(long, value_name = "FILE.json")]
     pub model: Option<PathBuf>,
-    /// Inverse temperature of the seed's table (dmc-v1 uses 0.15).
+    /// Inverse temperature of the paper's blue-likelihood table (`dmc-v1` plays it at 0.15).
     #[arg(long, default_value_t = 0.15)]
     pub seed_beta: f64,
     /// Score the learned source as it would play a session: each --test file
@@ -50,7 +49,7 @@ pub struct GeisterBeliefsArgs {
     pub adapt: Option<f64>,
     /// Leave one out: each --train file in turn is held out, the model
     /// fitted on the others (and on every --keep file) and scored on it,
-    /// beside uniform, the seed's table and the shipped model (or
+    /// beside uniform, the paper's table and the shipped model (or
     /// --model); the worst held-out file decides (see --l2-choices).
     #[arg(long)]
     pub hold_out: bool,
@@ -81,36 +80,32 @@ struct Game {
 
 fn load(files: &[PathBuf], colours_of: Option<&str>) -> Result<Vec<Game>, CliError> {
     let mut games = Vec::new();
-    for f in files {
-        let recs = read_records(f)
-            .map_err(|e| CliError::Runtime(format!("geister-beliefs: {}: {e}", f.display())))?;
-        for (i, r) in recs.iter().enumerate() {
-            if r.game != "geister" {
-                return Err(CliError::Usage(format!(
-                    "geister-beliefs: {} record {}: a {} game",
-                    f.display(),
-                    i + 1,
-                    r.game
-                )));
-            }
-            let (setups, moves) = record_setups_and_moves(&r.start, &r.moves).map_err(|e| {
-                CliError::Runtime(format!(
-                    "geister-beliefs: {} record {}: {e}",
-                    f.display(),
-                    i + 1
-                ))
-            })?;
-            let targets = (0..2)
-                .filter(|&s| {
-                    colours_of.is_none_or(|t| t.split('|').any(|alt| r.players[s].contains(alt)))
-                })
-                .collect();
-            games.push(Game {
-                setups,
-                moves,
-                targets,
-            });
+    // A missing, empty or bad file is bad input (exit 2), as everywhere.
+    let read = match files {
+        [] => Default::default(),
+        _ => super::read_games("geister-beliefs", files)?,
+    };
+    for rec in &read.records {
+        let r = &rec.record;
+        if r.game != "geister" {
+            return Err(CliError::Usage(format!(
+                "geister-beliefs: {}: a {} game, not geister",
+                rec.at(),
+                r.game
+            )));
         }
+        let (setups, moves) = record_setups_and_moves(&r.start, &r.moves)
+            .map_err(|e| CliError::Usage(format!("geister-beliefs: {}: {e}", rec.at())))?;
+        let targets = (0..2)
+            .filter(|&s| {
+                colours_of.is_none_or(|t| t.split('|').any(|alt| r.players[s].contains(alt)))
+            })
+            .collect();
+        games.push(Game {
+            setups,
+            moves,
+            targets,
+        });
     }
     Ok(games)
 }

@@ -14,7 +14,6 @@ use crate::games::geister::best::probe::{self, Counts, Tally, BAND, BANDS};
 use crate::games::geister::best::Best;
 use crate::games::geister::game::record_setups_and_moves;
 use crate::games::geister::{Move, Setup};
-use crate::records::read_records;
 use crate::search::Limits;
 use crate::seed::derive_seed;
 
@@ -27,7 +26,7 @@ pub struct GeisterCapturesArgs {
     /// text (e.g. `best`); games without it are skipped.
     #[arg(long, value_name = "TEXT")]
     pub player: String,
-    /// The agent asked: `best`, or an earlier one (`ismcts-v2`, `ismcts-v1`,
+    /// The agent asked: `best`, or a baseline (`ismcts-v2`, `ismcts-v1`,
     /// `dmc-v1`).
     #[arg(long, default_value = "best")]
     pub agent: String,
@@ -58,26 +57,29 @@ struct Game {
 fn load(files: &[PathBuf], player: &str) -> Result<(Vec<Game>, usize), CliError> {
     let mut games = Vec::new();
     let mut skipped = 0;
-    for f in files {
-        let recs = read_records(f)
-            .map_err(|e| CliError::Runtime(format!("geister-captures: {}: {e}", f.display())))?;
-        for (i, r) in recs.iter().enumerate() {
-            let at = || format!("geister-captures: {} record {}", f.display(), i + 1);
-            if r.game != "geister" {
-                return Err(CliError::Usage(format!("{}: a {} game", at(), r.game)));
-            }
-            let Some(seat) = r.players.iter().position(|p| p.contains(player)) else {
-                skipped += 1;
-                continue;
-            };
-            let (setups, moves) = record_setups_and_moves(&r.start, &r.moves)
-                .map_err(|e| CliError::Runtime(format!("{}: {e}", at())))?;
-            games.push(Game {
-                setups,
-                moves,
-                seat,
-            });
+    // A missing, empty or bad file is bad input (exit 2), as everywhere.
+    let read = super::read_games("geister-captures", files)?;
+    for rec in &read.records {
+        let r = &rec.record;
+        let at = || format!("geister-captures: {}", rec.at());
+        if r.game != "geister" {
+            return Err(CliError::Usage(format!(
+                "{}: a {} game, not geister",
+                at(),
+                r.game
+            )));
         }
+        let Some(seat) = r.players.iter().position(|p| p.contains(player)) else {
+            skipped += 1;
+            continue;
+        };
+        let (setups, moves) = record_setups_and_moves(&r.start, &r.moves)
+            .map_err(|e| CliError::Usage(format!("{}: {e}", at())))?;
+        games.push(Game {
+            setups,
+            moves,
+            seat,
+        });
     }
     Ok((games, skipped))
 }

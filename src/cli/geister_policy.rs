@@ -10,7 +10,6 @@ use clap::Args;
 use super::CliError;
 use crate::games::geister::best::prefs::{self, Prefs, FEATURES};
 use crate::games::geister::game::record_setups_and_moves;
-use crate::records::read_records;
 use crate::search::choice::Choice;
 
 #[derive(Debug, Args)]
@@ -45,33 +44,24 @@ fn load(
 ) -> Result<(usize, Vec<Choice<FEATURES>>), CliError> {
     let mut games = 0;
     let mut out = Vec::new();
-    for f in files {
-        let recs = read_records(f)
-            .map_err(|e| CliError::Runtime(format!("geister-policy: {}: {e}", f.display())))?;
-        for (i, r) in recs.iter().enumerate() {
-            if r.game != "geister" {
-                return Err(CliError::Usage(format!(
-                    "geister-policy: {} record {}: a {} game",
-                    f.display(),
-                    i + 1,
-                    r.game
-                )));
-            }
-            let (setups, moves) = record_setups_and_moves(&r.start, &r.moves).map_err(|e| {
-                CliError::Runtime(format!(
-                    "geister-policy: {} record {}: {e}",
-                    f.display(),
-                    i + 1
-                ))
-            })?;
-            let movers: Vec<usize> = (0..2)
-                .filter(|&s| {
-                    moves_of.is_none_or(|t| r.players.get(s).is_some_and(|p| p.contains(t)))
-                })
-                .collect();
-            out.extend(prefs::choices_from_game(setups, &moves, &movers));
-            games += 1;
+    // A missing, empty or bad file is bad input (exit 2), as everywhere.
+    let read = super::read_games("geister-policy", files)?;
+    for rec in &read.records {
+        let r = &rec.record;
+        if r.game != "geister" {
+            return Err(CliError::Usage(format!(
+                "geister-policy: {}: a {} game, not geister",
+                rec.at(),
+                r.game
+            )));
         }
+        let (setups, moves) = record_setups_and_moves(&r.start, &r.moves)
+            .map_err(|e| CliError::Usage(format!("geister-policy: {}: {e}", rec.at())))?;
+        let movers: Vec<usize> = (0..2)
+            .filter(|&s| moves_of.is_none_or(|t| r.players.get(s).is_some_and(|p| p.contains(t))))
+            .collect();
+        out.extend(prefs::choices_from_game(setups, &moves, &movers));
+        games += 1;
     }
     Ok((games, out))
 }

@@ -1,14 +1,14 @@
 //! `ladderbot golad-lab`: the learned value model of GOLAD's `best`
 //! (issue 33): fit it on recorded games and report its accuracy on
 //! held-out games beside the territory evaluation's; and how far `best`'s
-//! candidates reach on recorded games (issue 61).
+//! candidates reach on recorded games.
 
 use super::out::say;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use super::four3d_lab::{read_jsonl, runtime};
+use super::four3d_lab::runtime;
 use super::CliError;
 use crate::games::golad::moves::Move;
 use crate::games::golad::reach::Reach;
@@ -35,18 +35,18 @@ pub enum LabCommand {
     /// agent's evaluation) are among the candidates the search gives that side at the root, as a
     /// reply to the root's moves, and deeper; and the value the candidates lose.
     Candidates(CandidatesArgs),
-    /// Fit the learned proposer (issue 61) on recorded games: at every chosen position, the
+    /// Fit the learned proposer on recorded games: at every chosen position, the
     /// changes of the evaluation the pairwise proposer measures (each own cell killed, each
     /// frontier cell born, the near pairs), with the counts each edit changes over the next
     /// generations; one linear model per kind of edit. Reports the fit on held-out games.
     TrainProposer(TrainProposerArgs),
-    /// What more thinking is worth, by phase and by value (issue 61, the bank plan): at each
+    /// What more thinking is worth, by phase and by value (where a bank plan should spend its time): at each
     /// chosen position, the agent's move at a fast and at a slow budget (evaluations, one
     /// thread: reproducible), and where they differ both moves judged by a deeper search of the
     /// position each leaves; the mean gain of the slow move by round and by the fast search's
     /// value, with its standard error.
     TimeValue(TimeValueArgs),
-    /// Wins a search finds late in recorded games (issue 61): at each chosen position from
+    /// Wins a search finds late in recorded games: at each chosen position from
     /// `--from-round`, whether the agent's search at a budget (evaluations, one thread) finds a
     /// forced win, and whether the move played there kept it (its position searched likewise).
     Wins(WinsArgs),
@@ -201,6 +201,9 @@ pub struct TrainProposerArgs {
     /// Threads.
     #[arg(long, default_value_t = 2)]
     pub jobs: usize,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -223,6 +226,9 @@ pub struct TrainArgs {
     /// Score this model file instead of fitting one.
     #[arg(long, value_name = "FILE.json")]
     pub model: Option<PathBuf>,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(args: GoladLabArgs) -> Result<(), CliError> {
@@ -273,13 +279,49 @@ fn paths(p: &[PathBuf]) -> String {
         .join(" ")
 }
 
-/// The records of every file, in order.
-fn read_records(files: &[PathBuf]) -> Result<Vec<GameRecord>, CliError> {
+/// The GOLAD records of every file, in order, for the command `cmd`, by
+/// the one reader of JSON lines ([`crate::records::read_json_lines`]: a
+/// torn last line skipped with a warning): a missing file, a bad line or no
+/// record at all is bad input (exit 2), as [`super::read_games`] says it,
+/// and a record of another game is named (`FILE:LINE: a four3d game, not
+/// golad`). Only the fields GOLAD's labs read are required (the shipped
+/// records keep no more).
+fn read_records(cmd: &str, files: &[PathBuf]) -> Result<Vec<GameRecord>, CliError> {
     let mut records = Vec::new();
     for path in files {
-        records.extend(read_jsonl::<GameRecord>(path)?);
+        let read = crate::records::read_json_lines::<serde_json::Value>(path, "JSON value")
+            .map_err(|e| CliError::Usage(format!("{cmd}: {e}")))?;
+        for (line, v) in read.values {
+            let bad = |m: String| CliError::Usage(format!("{cmd}: {}:{line}: {m}", path.display()));
+            match v.get("game").and_then(serde_json::Value::as_str) {
+                Some("golad") => {}
+                Some(other) => return Err(bad(format!("a {other} game, not golad"))),
+                None => return Err(bad("not a game record (no \"game\")".into())),
+            }
+            records.push(
+                serde_json::from_value(v)
+                    .map_err(|e| bad(format!("not a GOLAD game record: {e}")))?,
+            );
+        }
+    }
+    if records.is_empty() {
+        return Err(CliError::Usage(format!(
+            "{cmd}: the files hold no game records"
+        )));
     }
     Ok(records)
+}
+
+/// The model file `path` read with `parse`, for `cmd`'s `--model`: a file
+/// that cannot be read or parsed is bad input naming it.
+fn model_file<T>(
+    cmd: &str,
+    path: &std::path::Path,
+    parse: impl FnOnce(&str) -> Result<T, String>,
+) -> Result<T, CliError> {
+    let bad = |e: String| CliError::Usage(format!("{cmd}: --model {}: {e}", path.display()));
+    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    parse(&text).map_err(bad)
 }
 
 fn read_text(path: &std::path::Path) -> Result<String, CliError> {
@@ -319,7 +361,7 @@ fn train(a: TrainArgs) -> Result<(), CliError> {
     if a.holdout < 2 {
         return Err(CliError::Usage("--holdout must be at least 2".into()));
     }
-    let records = read_records(&a.records)?;
+    let records = read_records("golad-lab train", &a.records)?;
     let mut samples: Vec<Sample> = Vec::new();
     for (i, r) in records.iter().enumerate() {
         samples.extend(samples_of(i, r, 1).map_err(CliError::Usage)?);
@@ -341,11 +383,16 @@ fn train(a: TrainArgs) -> Result<(), CliError> {
     }
     let (test, fit_on): (Vec<Sample>, Vec<Sample>) =
         samples.into_iter().partition(|s| s.game % a.holdout == 0);
+    if fit_on.is_empty() {
+        return Err(CliError::Usage(format!(
+            "golad-lab train: no position to fit on: {} game(s) in the records, those whose \
+             index is a multiple of --holdout {} held out",
+            records.len(),
+            a.holdout
+        )));
+    }
     let model = match &a.model {
-        Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| runtime("train", e))?;
-            ValueModel::from_json(&text).map_err(CliError::Usage)?
-        }
+        Some(path) => model_file("golad-lab train", path, ValueModel::from_json)?,
         None => {
             let about = format!(
                 "fitted by `ladderbot golad-lab train --records {} --holdout {} --l2 {}{}` on {} positions of {} games",
@@ -364,18 +411,62 @@ fn train(a: TrainArgs) -> Result<(), CliError> {
     };
     let (tw, tl) = fit_territory(&fit_on, a.l2);
     let held: Vec<&Sample> = test.iter().collect();
-    let report = serde_json::json!({
-        "fitted_on": fit_on.len(),
-        "held_out": held.len(),
-        "held_out_games": records.len().div_ceil(a.holdout),
-        "learned": model_accuracy(&held, model.heads().0, model.heads().1, |s| s.x),
-        "territory_calibrated": model_accuracy(&held, &tw, &tl, territory_inputs),
-        "territory_share": accuracy(&held, |s| s.territory()),
-    });
+    let rows = [
+        (
+            "learned",
+            model_accuracy(&held, model.heads().0, model.heads().1, |s| s.x),
+        ),
+        (
+            "territory_calibrated",
+            model_accuracy(&held, &tw, &tl, territory_inputs),
+        ),
+        ("territory_share", accuracy(&held, |s| s.territory())),
+    ];
+    let held_games = records.len().div_ceil(a.holdout);
     if let Some(out) = &a.out {
         std::fs::write(out, model.to_json() + "\n").map_err(|e| runtime("train", e))?;
     }
-    say!("{report}");
+    if a.json {
+        let mut report = serde_json::json!({
+            "fitted_on": fit_on.len(),
+            "held_out": held.len(),
+            "held_out_games": held_games,
+        });
+        for (name, acc) in &rows {
+            report[*name] = serde_json::to_value(acc).unwrap_or_default();
+        }
+        say!("{report}");
+        return Ok(());
+    }
+    say!(
+        "{} positions fitted on ({}); {} positions of {held_games} games held out",
+        fit_on.len(),
+        if a.model.is_some() {
+            "not fitted: --model scored"
+        } else {
+            "the model fitted"
+        },
+        held.len()
+    );
+    say!("value on the held-out positions   brier  winner right  log loss win  log loss loss");
+    let loss = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.4}"));
+    for (name, acc) in &rows {
+        let name = match *name {
+            "learned" => "learned model",
+            "territory_calibrated" => "territory share, calibrated",
+            _ => "territory share",
+        };
+        say!(
+            "{name:<31} {:>7.4} {:>12.1}% {:>13} {:>14}",
+            acc.brier,
+            100.0 * acc.winner_right,
+            loss(acc.log_loss_win),
+            loss(acc.log_loss_loss)
+        );
+    }
+    if let Some(out) = &a.out {
+        say!("written: {}", out.display());
+    }
     Ok(())
 }
 
@@ -505,7 +596,7 @@ fn train_proposer(a: TrainProposerArgs) -> Result<(), CliError> {
     }
     let params = super::params_from(&a.params);
     let cfg = BestConfig::from_params(&params).map_err(CliError::Usage)?;
-    let records = read_records(&a.records)?;
+    let records = read_records("golad-lab train-proposer", &a.records)?;
     let eval = cfg.territory();
     let started = std::time::Instant::now();
     let label = |take: &dyn Fn(usize) -> bool| -> Result<(usize, Vec<Sample>), CliError> {
@@ -518,7 +609,7 @@ fn train_proposer(a: TrainProposerArgs) -> Result<(), CliError> {
     let (fit_positions, fit_on) = label(&|i| i % a.holdout != 0)?;
     let (held_positions, held) = label(&|i| i % a.holdout == 0)?;
     let model = match &a.model {
-        Some(path) => ProposerModel::from_json(&read_text(path)?).map_err(CliError::Usage)?,
+        Some(path) => model_file("golad-lab train-proposer", path, ProposerModel::from_json)?,
         None => {
             if fit_on.is_empty() {
                 return Err(CliError::Usage(
@@ -541,16 +632,45 @@ fn train_proposer(a: TrainProposerArgs) -> Result<(), CliError> {
             fit(&fit_on, a.l2, &about)
         }
     };
-    let report = serde_json::json!({
-        "fitted_on": {"positions": fit_positions, "edits": fit_on.len()},
-        "held_out": {"positions": held_positions, "edits": held.len()},
-        "held_out_fit": accuracy(&model, &held),
-        "seconds": started.elapsed().as_secs_f64(),
-    });
+    let fits = accuracy(&model, &held);
+    let secs = started.elapsed().as_secs_f64();
     if let Some(out) = &a.out {
         std::fs::write(out, model.to_json() + "\n").map_err(|e| runtime("train-proposer", e))?;
     }
-    say!("{report}");
+    if a.json {
+        let report = serde_json::json!({
+            "fitted_on": {"positions": fit_positions, "edits": fit_on.len()},
+            "held_out": {"positions": held_positions, "edits": held.len()},
+            "held_out_fit": fits,
+            "seconds": secs,
+        });
+        say!("{report}");
+        return Ok(());
+    }
+    say!(
+        "{} edits of {fit_positions} positions fitted on{}; {} edits of {held_positions} positions held out; {secs:.1} s",
+        fit_on.len(),
+        if a.model.is_some() {
+            " (not fitted: --model scored)"
+        } else {
+            ""
+        },
+        held.len()
+    );
+    say!("kind        held-out edits      r2      mae  mean |target|");
+    for f in &fits {
+        say!(
+            "{:<11} {:>14} {:>7.3} {:>8.4} {:>14.4}",
+            f.kind,
+            f.samples,
+            f.r2,
+            f.mae,
+            f.target_mean_abs
+        );
+    }
+    if let Some(out) = &a.out {
+        say!("written: {}", out.display());
+    }
     Ok(())
 }
 
@@ -570,7 +690,7 @@ fn candidates(a: CandidatesArgs) -> Result<(), CliError> {
         _ => BestConfig::default(),
     };
     let cfg = BestConfig::from_params_over(&params, base, &a.agent).map_err(CliError::Usage)?;
-    let records = read_records(&a.games.records)?;
+    let records = read_records("golad-lab candidates", &a.games.records)?;
     let Positions {
         positions,
         games,
@@ -776,7 +896,7 @@ fn wins(a: WinsArgs) -> Result<(), CliError> {
     }
     let params = super::params_from(&a.params);
     let cfg = one_thread(&params)?;
-    let records = read_records(&a.games.records)?;
+    let records = read_records("golad-lab wins", &a.games.records)?;
     let keep: Vec<bool> = records
         .iter()
         .map(|r| {
@@ -845,7 +965,7 @@ fn time_value(a: TimeValueArgs) -> Result<(), CliError> {
     }
     let params = super::params_from(&a.params);
     let cfg = one_thread(&params)?;
-    let records = read_records(&a.games.records)?;
+    let records = read_records("golad-lab time-value", &a.games.records)?;
     let found = positions_of(&records, |_| true, a.games.player.as_deref(), a.every)?;
     if found.positions.is_empty() {
         return Err(CliError::Usage("no position in the records".into()));

@@ -23,8 +23,9 @@ pub struct MatchArgs {
     /// Agent B.
     #[arg(long, required_unless_present_any = ["b_cmd", "b_profile"])]
     pub b: Option<String>,
-    /// Side A is the agent of this profile, with its `[agent_params]` (a profile of bots/ by
-    /// NAME, or a file such as the `tuned.toml` of `ladderbot tune`); --a-param adds to them.
+    /// Side A plays as this profile gives it (a bots/ NAME, or a file such as tune's
+    /// tuned.toml): its agent, [agent_params] and whole [search] budget (time or bank,
+    /// playouts, margin, ponder); a flag for side A overrides one of them.
     #[arg(long, value_name = "NAME|PATH", conflicts_with_all = ["a", "a_cmd"])]
     pub a_profile: Option<String>,
     /// Like --a-profile, for side B.
@@ -177,31 +178,41 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
             .transpose()
     };
     let (a_cmd, b_cmd) = (program(&args.a_cmd)?, program(&args.b_cmd)?);
+    // A program that cannot be started is bad configuration, before any game.
+    for cmd in [&a_cmd, &b_cmd].into_iter().flatten() {
+        if let Some(first) = cmd.first() {
+            crate::platforms::command::check_program(first)
+                .map_err(|e| CliError::Usage(format!("match: --a-cmd/--b-cmd: {e}")))?;
+        }
+    }
     let (a_profile, b_profile) = (
         profile_side(args.game, &args.a_profile)?,
         profile_side(args.game, &args.b_profile)?,
     );
+    // A side given a profile plays the profile's agent, parameters and
+    // whole budget ([search]: time or bank, playouts, margin, ponder); a
+    // flag for that side overrides one of them (a time flag plays a fixed
+    // time a move instead of the profile's bank).
     let side = |agent: &Option<String>,
-                profile: &Option<(String, crate::games::AgentParams)>,
+                profile: &Option<SideConfig>,
                 command: Option<Vec<String>>,
                 pl: Option<u64>,
                 t: Option<u64>,
                 p: &[(String, serde_json::Value)]| {
-        let (agent, mut params) = match profile {
-            Some((agent, params)) => (agent.clone(), params.clone()),
-            None => (
-                agent.clone().unwrap_or_else(|| "cmd".into()),
-                Default::default(),
-            ),
-        };
-        params.extend(params_from(p));
-        SideConfig {
-            agent,
-            params,
-            playouts: pl.or(args.playouts),
-            time_ms: t.or(args.time_ms),
-            command,
+        let mut side = profile.clone().unwrap_or_else(|| SideConfig {
+            agent: agent.clone().unwrap_or_else(|| "cmd".into()),
+            ..Default::default()
+        });
+        side.params.extend(params_from(p));
+        side.command = command;
+        if let Some(n) = pl.or(args.playouts) {
+            side.playouts = Some(n);
         }
+        if let Some(ms) = t.or(args.time_ms) {
+            side.time_ms = Some(ms);
+            side.clock = None;
+        }
+        side
     };
     let jobs = args
         .jobs
@@ -313,6 +324,30 @@ pub fn run(args: MatchArgs, settings: &Settings) -> Result<(), CliError> {
     if let (Some(out), true) = (&cfg.out, cfg.resume) {
         resume_finds_this_match(&cfg, args.game.id(), out)?;
     }
+    for (name, side) in [("A", &cfg.a), ("B", &cfg.b)] {
+        if let (Some(t), Some(m)) = (side.time_ms, side.margin_ms) {
+            if m >= t {
+                tracing::warn!(
+                    "side {name}: its margin ({m} ms) is not less than its time a move ({t} ms): \
+                     every answer is the agent's first guess"
+                );
+            }
+        }
+    }
+    if cfg.a.ponder || cfg.b.ponder {
+        tracing::info!(
+            "pondering sides think while the other side moves: each game may use a core more \
+             than --jobs ({})",
+            cfg.jobs
+        );
+    }
+    tracing::info!(
+        "A = {} ({}); B = {} ({})",
+        cfg.a.name(),
+        cfg.a.budget(),
+        cfg.b.name(),
+        cfg.b.budget()
+    );
     let interrupt = Interrupt::watch("match");
     let report = if args.over_gat {
         let driver = runner::gat::OverGat {
@@ -438,12 +473,10 @@ impl Interrupt {
     }
 }
 
-/// The agent and `[agent_params]` of a profile given for a side, checked
+/// The side a profile given for a side plays: its agent, `[agent_params]`
+/// and `[search]` budget (time or bank, playouts, margin, ponder), checked
 /// to be of `game`.
-fn profile_side(
-    game: GameKind,
-    name: &Option<String>,
-) -> Result<Option<(String, crate::games::AgentParams)>, CliError> {
+fn profile_side(game: GameKind, name: &Option<String>) -> Result<Option<SideConfig>, CliError> {
     let Some(name) = name else {
         return Ok(None);
     };
@@ -457,7 +490,53 @@ fn profile_side(
             s.game.map_or("not set".to_string(), |g| g.to_string())
         )));
     }
-    Ok(Some((s.agent.clone(), s.agent_params.clone())))
+    let search = &s.search;
+    let clock = match search.time_policy {
+        crate::config::TimePolicy::Fixed => None,
+        crate::config::TimePolicy::Bank => Some(
+            in_process_bank(game, search.bank_ms, search.increment_ms).ok_or_else(|| {
+                usage(
+                    "time_policy = \"bank\" with no search.bank_ms: in a match there is no \
+                     server's bank to spend; set search.bank_ms, or give --a-time-ms/--b-time-ms"
+                        .into(),
+                )
+            })?,
+        ),
+    };
+    Ok(Some(SideConfig {
+        agent: s.agent.clone(),
+        params: s.agent_params.clone(),
+        playouts: search.playouts,
+        time_ms: search.time_ms,
+        command: None,
+        margin_ms: Some(search.margin_ms),
+        ponder: search.ponder,
+        clock,
+    }))
+}
+
+/// The game clock of a bank profile in a match: its own `bank_ms` and
+/// `increment_ms`; without a bank of its own, GOLAD's is the Riddles.io
+/// engine's (10 s, 100 ms added a move), the one its bank profile spends on
+/// the platform; other games have none.
+fn in_process_bank(
+    game: GameKind,
+    bank_ms: Option<u64>,
+    increment_ms: u64,
+) -> Option<crate::search::GameClock> {
+    use std::time::Duration;
+    let (bank, increment) = match bank_ms {
+        Some(b) => (b, increment_ms),
+        None if game == crate::platforms::riddles::GAME => {
+            let s = crate::platforms::riddles::codec::MatchSettings::default();
+            (s.timebank_ms, s.time_per_move_ms)
+        }
+        None => return None,
+    };
+    Some(crate::search::GameClock {
+        bank: Duration::from_millis(bank),
+        increment: Duration::from_millis(increment),
+    })
 }
 
 /// Prints a match's report: one JSON line, or the human summary.
@@ -513,4 +592,44 @@ fn run_with_bar<D: Driver>(
         b.finish_and_clear();
     }
     report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_profile_gives_its_side_the_whole_search_budget() {
+        let best = profile_side(GameKind::Four3d, &Some("four3d-best".into()))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (
+                best.agent.as_str(),
+                best.time_ms,
+                best.margin_ms,
+                best.ponder
+            ),
+            ("best", Some(100), Some(40), true)
+        );
+        assert!(best.clock.is_none());
+        // GOLAD's bank profile spends the Riddles.io engine's clock.
+        let bank = profile_side(GameKind::Golad, &Some("golad-best-bank".into()))
+            .unwrap()
+            .unwrap();
+        let clock = bank.clock.expect("a bank");
+        assert_eq!(clock.bank.as_millis(), 10_000);
+        assert_eq!(clock.increment.as_millis(), 100);
+        assert_eq!(bank.params["pw_root"], 300);
+        // A profile of another game is refused.
+        assert!(matches!(
+            profile_side(GameKind::Four3d, &Some("golad-best".into())),
+            Err(CliError::Usage(_))
+        ));
+        // Geister's GAT profile keeps its own bank.
+        let gat = profile_side(GameKind::Geister, &Some("geister-gat".into()))
+            .unwrap()
+            .unwrap();
+        assert_eq!(gat.clock.unwrap().bank.as_millis(), 600_000);
+    }
 }

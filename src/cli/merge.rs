@@ -67,7 +67,26 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
     // Every refusal (another match, a game twice, missing games) is about
     // the input: a usage error, exit 2.
     let report = merge_files(&args.files, opts).map_err(CliError::Usage)?;
-    super::match_cmd::print_report(&report, args.json)
+    if args.json {
+        return super::match_cmd::print_report(&report, true);
+    }
+    say!(
+        "{}",
+        merged_header(&crate::runner::render_report(&report), report.jobs)
+    );
+    Ok(())
+}
+
+/// The match's report as `merge` prints it: the records do not say how
+/// many threads each shard played on, so where `match` prints its jobs
+/// (`(seed S, 2 jobs)`) the header says how many files were merged.
+fn merged_header(report: &str, files: usize) -> String {
+    let plural = if files == 1 { "" } else { "s" };
+    report.replacen(
+        &format!(", {files} job{plural})"),
+        &format!(", merged from {files} records file{})", plural),
+        1,
+    )
 }
 
 /// `W,D,L`: three counts.
@@ -86,5 +105,19 @@ fn parse_wdl(text: &str) -> Result<Wdl, String> {
             losses,
         }),
         _ => Err(format!("expected W,D,L (three counts), got {text:?}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_header_counts_files_not_jobs() {
+        let r = "four3d: A = x vs B = y, 4 games (seed 1, 1 job)\nA: ...\n";
+        assert_eq!(
+            super::merged_header(r, 1),
+            "four3d: A = x vs B = y, 4 games (seed 1, merged from 1 records file)\nA: ...\n"
+        );
+        let r = "four3d: A = x vs B = y, 4 games (seed 1, 3 jobs)\n";
+        assert!(super::merged_header(r, 3).contains("merged from 3 records files)"));
     }
 }

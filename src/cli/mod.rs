@@ -79,11 +79,11 @@ pub enum Command {
     ServeGat(serve_gat::ServeGatArgs),
     /// Play a match between two agents in-process and report the score with Elo and LOS.
     Match(Box<match_cmd::MatchArgs>),
-    /// Join the records of a match played in shards (`match --shard I/N --out F`) and print
-    /// the match's report; refuses records of another match and games recorded twice.
+    /// Print the report of a match from its records (the shards of a sharded match, in any
+    /// order); with --of NAME, a player's results over records of any origin.
     Merge(merge::MergeArgs),
-    /// Move times of recorded games on the server's clock (p50, p99, p99.9, max, moves over a
-    /// limit): the figures of a deadline campaign.
+    /// Move times of recorded games on the clock that recorded them (p50, p99, p99.9, max,
+    /// moves over --limit-ms): is every answer within the platform's limit?
     Latency(latency::LatencyArgs),
     /// Generate a balanced opening suite for `match --openings`: random plies from the
     /// start, kept when the judge agent playing itself from them scores near even.
@@ -105,9 +105,12 @@ pub enum Command {
     GeisterCaptures(geister_captures::GeisterCapturesArgs),
     /// Puyo Puyo one-player experiments: template completion and solo chains.
     PuyoLab(puyo_lab::PuyoLabArgs),
-    /// Score Four data: self-play games, solved positions, the fitted evaluation.
+    /// Score Four data: self-play games, labelled positions, the fitted evaluation and its
+    /// network, the solver's endgame set, and the offline judge of evaluations.
     Four3dLab(four3d_lab::Four3dLabArgs),
-    /// GOLAD data: fit the learned value model on recorded games.
+    /// GOLAD data: fit the value model and the learned proposer, measure how far the
+    /// candidates reach, what more time is worth and which wins a search finds in recorded
+    /// games, and check a bot's answers to a transcript.
     GoladLab(golad_lab::GoladLabArgs),
     /// Find where recorded games were lost: a reference's value of every position, each game's
     /// decisive move, and the losses by phase and by player.
@@ -233,12 +236,20 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     settings.warnings.extend(warnings);
     match command {
         Command::Play(args) => {
+            let implied = match &profile {
+                None => play::game_profile(&args, &mut settings)?,
+                Some(_) => None,
+            };
             args.apply(&mut settings)?;
+            play::check_ponder(&args, &mut settings, implied.is_some());
             start_logging_with(
                 &cli.log_format,
                 &settings,
                 config::LogSettings::DEFAULT_PLAY,
             )?;
+            if let Some(name) = implied {
+                play::say_profile(&settings, name);
+            }
             play::run(args, settings)
         }
         Command::Serve(args) => {
@@ -314,6 +325,11 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             for w in &settings.warnings {
                 eprintln!("warning: {w}");
             }
+            // A profile given is checked as `play` would check it (how
+            // scripts/upload.sh checks the profile it ships).
+            if profile.is_some() {
+                settings.validate().map_err(CliError::Usage)?;
+            }
             let games: Vec<GameKind> = match args.game {
                 Some(g) => vec![g],
                 None => GameKind::ALL.to_vec(),
@@ -329,7 +345,31 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
                 ) {
                     break;
                 }
+                let profiles = config::shipped_for(game);
+                if !profiles.is_empty() {
+                    out::say!("  profiles (ladderbot play --profile NAME):");
+                }
+                for (name, p) in &profiles {
+                    let params: Vec<String> = p
+                        .agent_params
+                        .iter()
+                        .map(|(k, v)| format!("{k}={v}"))
+                        .collect();
+                    let agent = if params.is_empty() {
+                        p.agent.clone()
+                    } else {
+                        format!("{} ({})", p.agent, params.join(", "))
+                    };
+                    out::say!("    {name}: {agent}, {}", p.search.budget());
+                    let strength = if p.strength.is_empty() {
+                        "not measured"
+                    } else {
+                        &p.strength
+                    };
+                    out::say!("      {strength}");
+                }
                 if args.params {
+                    out::say!("  agents' parameters:");
                     for name in game.agent_names() {
                         let decl = game.agent_decl(name).map_err(CliError::Runtime)?;
                         if decl.params.is_empty() {
@@ -400,9 +440,27 @@ pub(crate) fn read_games(
 }
 
 /// Checks before any work that the output file `path` can be written
-/// (its folder is created if missing; a file created to check is removed
+/// (its folder is created if missing, with a warning naming it, as
+/// lichess-bot makes its PGN folder; a file created to check is removed
 /// again): one that cannot is a usage error, exit 2, as for `analyze --out`.
+/// Every command's output files are checked here, so that each says the
+/// same thing (`X is a file, not a folder`).
 pub(crate) fn check_writable(cmd: &str, path: &std::path::Path) -> Result<(), CliError> {
+    writable(cmd, path, true)
+}
+
+/// [`check_writable`] for an output folder (`tune --out DIR`): `dir` is
+/// made if missing, without a word (it is the output asked for), and must
+/// be able to hold `file`.
+pub(crate) fn check_out_folder(
+    cmd: &str,
+    dir: &std::path::Path,
+    file: &str,
+) -> Result<(), CliError> {
+    writable(cmd, &dir.join(file), false)
+}
+
+fn writable(cmd: &str, path: &std::path::Path, say_made: bool) -> Result<(), CliError> {
     let fail =
         |e: std::io::Error| CliError::Usage(format!("{cmd}: cannot open {}: {e}", path.display()));
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -413,7 +471,16 @@ pub(crate) fn check_writable(cmd: &str, path: &std::path::Path) -> Result<(), Cl
                 file.display()
             )));
         }
-        std::fs::create_dir_all(dir).map_err(fail)?;
+        if !dir.exists() {
+            std::fs::create_dir_all(dir).map_err(fail)?;
+            if say_made {
+                tracing::warn!(
+                    "{cmd}: created the folder {} for {}",
+                    dir.display(),
+                    path.display()
+                );
+            }
+        }
     }
     let existed = path.exists();
     std::fs::OpenOptions::new()

@@ -80,6 +80,10 @@ pub fn run(args: OpeningsArgs) -> Result<(), CliError> {
     if args.judge_playouts == 0 {
         return Err(usage("--judge-playouts must be at least 1".into()));
     }
+    // An output that cannot be written: exit 2 before any candidate.
+    if let Some(path) = &args.out {
+        super::check_writable("openings", path)?;
+    }
     let jobs = args
         .jobs
         .unwrap_or_else(|| {
@@ -134,12 +138,10 @@ pub fn run(args: OpeningsArgs) -> Result<(), CliError> {
     let text = suite::render(&suite, &cfg, &command(&args, &cfg));
     match &args.out {
         Some(path) => {
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir)
-                    .map_err(|e| CliError::Runtime(format!("{}: {e}", dir.display())))?;
-            }
-            std::fs::write(path, &text)
-                .map_err(|e| CliError::Runtime(format!("{}: {e}", path.display())))?;
+            // Checked writable before any work: a failure now is one while running.
+            std::fs::write(path, &text).map_err(|e| {
+                CliError::Runtime(format!("openings: cannot write {}: {e}", path.display()))
+            })?;
             say!(
                 "{}: {} openings for {} ({} candidates: {} ended, {} repeated, {} outside the band)",
                 path.display(),

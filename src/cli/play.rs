@@ -96,6 +96,72 @@ fn keep_declared(s: &mut Settings, agent: &str) {
     s.agent_params.retain(|k, _| decl.get(k).is_some());
 }
 
+/// `play GAME` with no profile plays the game's shipped best profile's
+/// bot: its agent, `[agent_params]` and `[search]` (the environment still
+/// overriding them, the flags after); where to play and how many games stay
+/// the defaults'. Returns the profile's name, if the game has one.
+pub(super) fn game_profile(
+    args: &PlayArgs,
+    s: &mut Settings,
+) -> Result<Option<&'static str>, CliError> {
+    let Some(game) = args.game else {
+        return Ok(None);
+    };
+    let Some((name, text)) = crate::config::best_for(game) else {
+        return Ok(None);
+    };
+    let p =
+        crate::config::load_profile(Some(&crate::config::Profile::Shipped { name, text }), None)
+            .map_err(|e| CliError::Usage(e.0))?;
+    s.agent = p.agent;
+    s.agent_params = p.agent_params;
+    s.search = p.search;
+    s.strength = p.strength;
+    s.game = Some(game);
+    let agent = s.agent.clone();
+    keep_declared(s, &agent);
+    Ok(Some(name))
+}
+
+/// Pondering asked of an agent that cannot ponder: a warning when the flag
+/// or a profile the user gave asked for it; quietly off when it came with
+/// the game's own profile (`play GAME --agent random`).
+pub(super) fn check_ponder(args: &PlayArgs, s: &mut Settings, implied: bool) {
+    let Some(game) = s.game else { return };
+    if !s.search.ponder || game.agent_ponders(&s.agent, &s.agent_params) {
+        return;
+    }
+    if args.ponder.is_some() || !implied {
+        let by = if args.ponder.is_some() {
+            "--ponder on"
+        } else {
+            "search.ponder = true"
+        };
+        s.warnings.push(format!(
+            "{by}: the {game} agent {} does not think on the opponent's time; it will not ponder",
+            s.agent
+        ));
+    }
+    s.search.ponder = false;
+}
+
+/// Says which shipped profile `play GAME` plays when none was given: a
+/// line on stdout, or in the log on stdin/stdout (where stdout carries the
+/// protocol only).
+pub(super) fn say_profile(s: &Settings, name: &str) {
+    let line = format!(
+        "play: no profile given: {} plays the shipped profile {name} ({}; {})",
+        s.name,
+        s.agent,
+        s.search.budget()
+    );
+    if s.client.stdio {
+        tracing::info!("{line}");
+    } else {
+        say!("{line}");
+    }
+}
+
 impl PlayArgs {
     /// Applies the flags over the loaded settings.
     pub fn apply(&self, s: &mut Settings) -> Result<(), CliError> {
@@ -109,6 +175,11 @@ impl PlayArgs {
         }
         if let Some(v) = &self.server {
             s.client.server = Some(v.clone());
+        }
+        // A malformed ws:// address is configuration to fix (exit 2 at
+        // once); only a good one that does not answer is worth retrying.
+        if let Some(url) = s.client.server.as_deref().filter(|u| u.contains("://")) {
+            client::check_url(url).map_err(|e| CliError::Usage(format!("client.server: {e}")))?;
         }
         if let Some(v) = &self.agent {
             if *v != s.agent {
@@ -167,6 +238,17 @@ impl PlayArgs {
         }
         if let Some(i) = self.increment_ms {
             s.search.increment_ms = i;
+            // The increment adds back to the bank the bot keeps for itself
+            // (--bank-ms); a server's bank brings its own increment. Alone
+            // it would do nothing.
+            if s.search.bank_ms.is_none() {
+                return Err(CliError::Usage(
+                    "play: --increment-ms adds to the game clock of --bank-ms (search.bank_ms), \
+                     and there is none: give --bank-ms too (a server's bank comes with its own \
+                     increment)"
+                        .into(),
+                ));
+            }
         }
         if let Some(p) = &self.ponder {
             s.search.ponder = p == "on";
@@ -220,6 +302,15 @@ pub fn run(args: PlayArgs, settings: Settings) -> Result<(), CliError> {
     }
     if settings.client.stdio {
         return run_stdio(settings);
+    }
+    // A records file that cannot be written: exit 2 before connecting or
+    // starting a server, whichever writes it (a missing folder is made,
+    // with a warning naming it).
+    if !settings.client.records.is_empty() {
+        super::check_writable(
+            "client.records",
+            std::path::Path::new(&settings.client.records),
+        )?;
     }
     let game = settings
         .game

@@ -58,7 +58,7 @@ pub struct CompletionArgs {
 
 #[derive(Debug, Args)]
 pub struct SoloArgs {
-    /// Agent: template, potential, combined or best.
+    /// Agent: any Puyo agent (random, template, potential, combined, best, beam-v1).
     #[arg(long)]
     pub agent: String,
     /// Pair sequences (runs).
@@ -80,7 +80,7 @@ pub struct SoloArgs {
     #[arg(long)]
     pub trace: bool,
     /// Runs fired under this many links count as failed and are read for
-    /// why (died, broken, tall, full, early: docs/puyo-results.md).
+    /// why (died, broken, tall, full, early: docs/puyo.md).
     #[arg(long, default_value_t = 13)]
     pub short: u8,
     /// Sequences played at once, one thread each (the search is timed:
@@ -134,6 +134,46 @@ fn print_step(s: &lab::SoloStep) {
     );
     for row in s.board.rows() {
         eprintln!("  {row}");
+    }
+}
+
+/// A uniformly random placement that fits: the `random` agent's play, as
+/// a chooser for the solo lab (a baseline).
+struct RandomChooser(rand::rngs::SmallRng);
+
+impl planner::Chooser for RandomChooser {
+    fn choose(&mut self, v: &planner::View) -> crate::games::puyo::board::Placement {
+        use rand::seq::SliceRandom;
+        let pair = v.pairs[0];
+        let moves: Vec<_> = v.board.placements(pair).collect();
+        moves
+            .choose(&mut self.0)
+            .copied()
+            .unwrap_or_else(|| planner::any_move(&v.board, pair))
+    }
+}
+
+/// The chooser of the Puyo agent `agent` for a solo run (every agent of
+/// `ladderbot agents puyo`; `random` draws from `seed`).
+fn solo_chooser(
+    agent: &str,
+    params: &AgentParams,
+    seed: u64,
+) -> Result<Box<dyn planner::Chooser>, String> {
+    use crate::games::puyo::agents::{DEFAULT, NAMES};
+    use rand::SeedableRng;
+    match crate::games::agent_name(agent, DEFAULT) {
+        "random" => {
+            crate::games::params::Decl::new("random").read(params)?;
+            Ok(Box::new(RandomChooser(
+                rand::rngs::SmallRng::seed_from_u64(seed),
+            )))
+        }
+        name if NAMES.contains(&name) => planner::build_chooser(name, params),
+        other => Err(format!(
+            "puyo-lab solo: unknown agent '{other}' (puyo agents: {})",
+            NAMES.join(", ")
+        )),
     }
 }
 
@@ -245,7 +285,10 @@ fn solo(a: SoloArgs) -> Result<(), CliError> {
     let over = rule(&a.rules, &a.over)?;
     let params = parse_params(&a.params)?;
     // Checks the agent and its parameters before any thread starts.
-    planner::build_chooser(&a.agent, &params).map_err(CliError::Usage)?;
+    solo_chooser(&a.agent, &params, a.seed).map_err(CliError::Usage)?;
+    // `random` draws each sequence's placements from its own seed, so that
+    // the runs do not depend on --jobs.
+    let fresh_each_sequence = crate::games::agent_name(&a.agent, "") == "random";
     if a.jobs == 0 || (a.trace && a.jobs > 1) {
         return Err(CliError::Usage(
             "puyo-lab solo: --jobs must be at least 1, and 1 with --trace".into(),
@@ -257,12 +300,16 @@ fn solo(a: SoloArgs) -> Result<(), CliError> {
             .map(|_| {
                 s.spawn(|| {
                     let mut chooser =
-                        planner::build_chooser(&a.agent, &params).expect("checked above");
+                        solo_chooser(&a.agent, &params, a.seed).expect("checked above");
                     let mut done = vec![];
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         if i >= a.sequences {
                             return done;
+                        }
+                        if fresh_each_sequence {
+                            chooser =
+                                solo_chooser(&a.agent, &params, a.seed + i).expect("checked above");
                         }
                         if a.trace {
                             eprintln!("== sequence {}", a.seed + i);

@@ -39,7 +39,8 @@ pub struct RefereeArgs {
     /// Print each game and the totals as JSON objects (the totals last).
     #[arg(long)]
     pub json: bool,
-    /// Append the bots' stderr to this file (default: the referee's stderr).
+    /// Append the bots' stderr to this file (default: the referee's stderr); each line starts
+    /// with its bot's tag, `[bot A] ` or `[bot B] `.
     #[arg(long, value_name = "PATH")]
     pub bot_stderr: Option<PathBuf>,
     /// Milliseconds a bot may take to exit once its stdin is closed.
@@ -78,8 +79,16 @@ impl RefereeArgs {
                 "referee: --timebank and --max-rounds must be at least 1".into(),
             ));
         }
+        let bots = [split(a)?, split(b)?];
+        // A bot that cannot start is bad configuration, found before any
+        // game rather than as a crash in the first.
+        for (name, (cmd, words)) in ["A", "B"].iter().zip([a, b].iter().zip(&bots)) {
+            crate::platforms::command::check_program(&words[0]).map_err(|e| {
+                CliError::Usage(format!("referee: --bot '{cmd}' (bot {name}): {e}"))
+            })?;
+        }
         Ok(RefereeConfig {
-            bots: [split(a)?, split(b)?],
+            bots,
             games: self.games,
             seed: self.seed.unwrap_or_else(super::clock_seed),
             settings: MatchSettings {
@@ -96,12 +105,17 @@ impl RefereeArgs {
 pub fn run(args: RefereeArgs) -> Result<(), CliError> {
     let cfg = args.config()?;
     let json = args.json;
-    let writer = match &args.out {
-        Some(p) => Some(RecordWriter::open(p).map_err(|e| {
-            CliError::Runtime(format!("referee: cannot open {}: {e}", p.display()))
-        })?),
-        None => None,
-    };
+    // Outputs that cannot be written: exit 2 before any game.
+    for path in [&args.out, &args.bot_stderr].into_iter().flatten() {
+        super::check_writable("referee", path)?;
+    }
+    let writer =
+        match &args.out {
+            Some(p) => Some(RecordWriter::open(p).map_err(|e| {
+                CliError::Usage(format!("referee: cannot open {}: {e}", p.display()))
+            })?),
+            None => None,
+        };
     let mut write_error: Option<String> = None;
     let rt = super::runtime()?;
     let report = rt.block_on(referee::run_match(&cfg, |g| {

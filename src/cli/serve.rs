@@ -175,6 +175,14 @@ pub fn run(settings: Settings) -> Result<(), CliError> {
     let rt = super::runtime()?;
     rt.block_on(async move {
         let config = server_config(&settings.server).map_err(CliError::Usage)?;
+        // A records file that cannot be written: exit 2 before listening,
+        // said as every command says it.
+        if !settings.server.records.is_empty() {
+            super::check_writable(
+                "server.records",
+                std::path::Path::new(&settings.server.records),
+            )?;
+        }
         for (game, book) in &config.openings {
             tracing::info!(game, suite = %book.source, openings = book.openings.len(), order = %book.order, "games start from an opening suite: each opening once with each seat");
         }

@@ -53,7 +53,33 @@ pub fn parse_ports(s: &str) -> Result<[u16; 2], String> {
     Ok(ports)
 }
 
+/// Why the server could not start, as `serve` says it: a port still taken
+/// is worth retrying later (75, e.g. while the previous instance stops);
+/// anything else (an address not ours, a port not allowed, the records
+/// file) is configuration to fix (2). The error names the port or file.
+fn start_error(e: std::io::Error) -> CliError {
+    let m = format!("serve-gat: {e}");
+    match e.kind() {
+        std::io::ErrorKind::AddrInUse => CliError::Retry(m),
+        _ => CliError::Usage(m),
+    }
+}
+
 pub fn run(args: ServeGatArgs) -> Result<(), CliError> {
+    // A host that is no address: exit 2, as `serve --bind`.
+    {
+        use std::net::ToSocketAddrs;
+        (args.host.as_str(), 0).to_socket_addrs().map_err(|e| {
+            CliError::Usage(format!(
+                "serve-gat --host {}: not an address to listen on: {e}",
+                args.host
+            ))
+        })?;
+    }
+    // A records file that cannot be written: exit 2 before listening.
+    if let Some(out) = &args.out {
+        super::check_writable("serve-gat --out", out)?;
+    }
     let cfg = GatServerConfig {
         host: args.host,
         ports: args.ports,
@@ -64,12 +90,7 @@ pub fn run(args: ServeGatArgs) -> Result<(), CliError> {
     };
     let rt = super::runtime()?;
     rt.block_on(async move {
-        let server = GatServer::bind(cfg.clone()).await.map_err(|e| {
-            CliError::Runtime(format!(
-                "cannot listen on {} ports {},{}: {e}",
-                cfg.host, cfg.ports[0], cfg.ports[1]
-            ))
-        })?;
+        let server = GatServer::bind(cfg.clone()).await.map_err(start_error)?;
         let ports = server
             .local_ports()
             .map_err(|e| CliError::Runtime(e.to_string()))?;

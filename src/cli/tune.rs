@@ -37,7 +37,7 @@ pub struct TuneArgs {
     pub agent: String,
     /// A fixed opponent: each iteration plays a pair of games with each setting against it.
     /// Repeated, a population: iteration k plays the k-th of them in turn. Without it the `+`
-    /// setting plays the `-` one (OpenBench's way).
+    /// setting plays the `-` one (self-play: the two settings against each other).
     #[arg(long)]
     pub vs: Vec<String>,
     /// A parameter of the opponent, of every one with --vs repeated (repeatable).
@@ -50,8 +50,8 @@ pub struct TuneArgs {
     /// A parameter held fixed, or the start of a tuned one (repeatable).
     #[arg(long = "set", value_parser = parse_param, value_name = "KEY=VALUE")]
     pub set: Vec<(String, serde_json::Value)>,
-    /// Games to play in all (2 an iteration; 4 with --vs; with --objective solo, one-player
-    /// runs, 2 an iteration).
+    /// Games to play in all: a multiple of an iteration's (2; 4 with --vs; with --objective
+    /// solo, one-player runs, 2), and at least 10 iterations' worth.
     #[arg(long)]
     pub games: u32,
     /// Playouts (or nodes) per move, for both sides: a reproducible run.
@@ -63,7 +63,7 @@ pub struct TuneArgs {
     /// Start each iteration's pair of games from the next opening of this suite.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
-    /// The suite's order.
+    /// The order openings are taken in: as in the file, or shuffled from --seed.
     #[arg(long, default_value = "sequential", requires = "openings")]
     pub opening_order: OpeningOrder,
     /// What an iteration measures.
@@ -86,7 +86,7 @@ pub struct TuneArgs {
     #[arg(long, value_name = "OUT.html")]
     pub html: Option<PathBuf>,
     /// SPSA's final learning rate (r_end = a_N / c_N^2). Default: scaled to the run, 20 / the
-    /// iterations and at least OpenBench's 0.002 (made for runs of 10,000 iterations), so that a
+    /// iterations and at least 0.002 (the usual rate for runs of 10,000 iterations), so that a
     /// run of any length can move a parameter about 30 steps if one setting wins every pair.
     #[arg(long)]
     pub r_end: Option<f64>,
@@ -99,10 +99,15 @@ pub struct TuneArgs {
     /// A (the stability constant) as a share of the iterations.
     #[arg(long, default_value_t = Gains::default().a_share)]
     pub a_share: f64,
-    /// A game option (KEY=VALUE, repeatable).
+    /// A game's start option KEY=VALUE, e.g. size=10x12 for floodit (repeatable).
     #[arg(long = "game-option", value_parser = parse_param, value_name = "KEY=VALUE")]
     pub game_options: Vec<(String, serde_json::Value)>,
 }
+
+/// The fewest iterations a run may have: with fewer, the first pairs of
+/// games alone take the parameters most of the way (the rate is scaled to
+/// the run), and a tuned profile says nothing.
+pub const MIN_ITERATIONS: u32 = 10;
 
 struct Prepared {
     cfg: TuneConfig,
@@ -139,7 +144,7 @@ fn prepare(args: &TuneArgs, settings: &Settings) -> Result<Prepared, CliError> {
             params: params_from(&args.vs_params),
             playouts: args.playouts,
             time_ms: args.time_ms,
-            command: None,
+            ..Default::default()
         })
         .collect();
     for v in &vs {
@@ -170,14 +175,21 @@ fn prepare(args: &TuneArgs, settings: &Settings) -> Result<Prepared, CliError> {
         game_options,
         jobs: args.jobs.unwrap_or(2).max(1),
     };
-    let iterations = args.games / cfg.per_iteration();
-    if iterations == 0 {
+    let per = cfg.per_iteration();
+    let what = match objective {
+        Objective::Solo => "one-player runs",
+        Objective::Games if cfg.vs.is_empty() => "games (a pair, the + setting against the -)",
+        Objective::Games => "games (each setting a pair against the opponent)",
+    };
+    if args.games % per != 0 || args.games / per < MIN_ITERATIONS {
         return Err(usage(format!(
-            "--games {}: an iteration plays {}",
+            "--games {}: an iteration plays {per} {what}; give a multiple of {per}, at least {} \
+             ({MIN_ITERATIONS} iterations): fewer move the parameters on the luck of a few games",
             args.games,
-            cfg.per_iteration()
+            per * MIN_ITERATIONS
         )));
     }
+    let iterations = args.games / per;
     let gains = Gains {
         alpha: args.alpha,
         gamma: args.gamma,
@@ -217,9 +229,13 @@ fn prepare(args: &TuneArgs, settings: &Settings) -> Result<Prepared, CliError> {
             gains,
         ),
     };
+    // Outputs that cannot be written: exit 2 before any game, as every
+    // command says it (the folder --out is made if missing).
     if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| usage(format!("cannot make {}: {e}", dir.display())))?;
+        super::check_out_folder("tune --out", dir, "tune.json")?;
+    }
+    if let Some(path) = &args.html {
+        super::check_writable("tune --html", path)?;
     }
     Ok(Prepared {
         cfg,

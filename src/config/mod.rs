@@ -20,7 +20,7 @@ pub const ENV_PREFIX: &str = "LADDERBOT";
 pub use crate::games::DEFAULT_AGENT;
 
 mod shipped;
-pub use shipped::SHIPPED;
+pub use shipped::{best_for, SHIPPED};
 
 /// Separator between nested keys in environment variable names.
 pub const ENV_SEPARATOR: &str = "__";
@@ -40,6 +40,9 @@ pub struct Settings {
     pub agent: String,
     /// Agent options, e.g. `draw_reward` for `pmc`.
     pub agent_params: AgentParams,
+    /// One line of measured strength (against whom, at what time, when),
+    /// shown by `ladderbot agents`; no effect on play.
+    pub strength: String,
     pub search: SearchSettings,
     pub client: ClientSettings,
     pub server: ServerSettings,
@@ -282,12 +285,34 @@ impl Default for Settings {
             game: None,
             agent: DEFAULT_AGENT.into(),
             agent_params: AgentParams::new(),
+            strength: String::new(),
             search: SearchSettings::default(),
             client: ClientSettings::default(),
             server: ServerSettings::default(),
             log: LogSettings::default(),
             warnings: Vec::new(),
         }
+    }
+}
+
+impl SearchSettings {
+    /// What a bot with these settings may spend, in words (`agents`,
+    /// `play`'s note): `100 ms a move, margin 40 ms, pondering`, `the
+    /// platform's bank, margin 30 ms`, `a bank of 600000 ms + 0 ms a move,
+    /// ...`.
+    pub fn budget(&self) -> String {
+        let bank = self.time_policy == TimePolicy::Bank;
+        let clock = bank.then(|| match self.bank_ms {
+            Some(b) => format!("a bank of {b} ms + {} ms a move", self.increment_ms),
+            None => "the platform's bank".to_string(),
+        });
+        crate::runner::budget_words(
+            clock,
+            self.time_ms,
+            self.playouts,
+            Some(self.margin_ms),
+            self.ponder,
+        )
     }
 }
 
@@ -433,6 +458,21 @@ pub fn resolve_profile(name: &str) -> Result<Profile, SettingsError> {
         list.join(", "),
         shipped.join(", ")
     )))
+}
+
+/// The shipped profiles of `game`, loaded without the environment, by
+/// name (`agents` lists them).
+pub fn shipped_for(game: GameKind) -> Vec<(&'static str, Settings)> {
+    let mut list = SHIPPED
+        .iter()
+        .filter_map(|&(name, text)| {
+            let s = load_from(Some(text), HashMap::new()).ok()?;
+            (s.game == Some(game)).then_some((name, s))
+        })
+        .collect::<Vec<_>>();
+    // The game's own profile (`play GAME`) first.
+    list.sort_by_key(|(name, _)| !name.ends_with("-best"));
+    list
 }
 
 /// Loads settings as [`load`] does, from a resolved profile.

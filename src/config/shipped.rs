@@ -50,3 +50,9 @@ pub fn find(name: &str) -> Option<(&'static str, &'static str)> {
     let stem = name.strip_suffix(".toml").unwrap_or(name);
     SHIPPED.iter().copied().find(|(n, _)| *n == stem)
 }
+
+/// The shipped profile a game is played with when none is given
+/// (`play GAME`): `GAME-best`, where there is one.
+pub fn best_for(game: crate::games::GameKind) -> Option<(&'static str, &'static str)> {
+    find(&format!("{game}-best"))
+}

@@ -345,6 +345,20 @@ impl GameKind {
         self.visit(D(name))
     }
 
+    /// Whether the agent `name` with `params` thinks on the opponent's
+    /// time ([`crate::search::Agent::ponders`]); false for one that does
+    /// not build.
+    pub fn agent_ponders(self, name: &str, params: &AgentParams) -> bool {
+        struct Ponders<'a>(&'a str, &'a AgentParams);
+        impl GameVisitor for Ponders<'_> {
+            type Output = bool;
+            fn visit<G: PlayableGame>(self) -> Self::Output {
+                G::build_agent(self.0, self.1, 0).is_ok_and(|a| a.ponders())
+            }
+        }
+        self.visit(Ponders(name, params))
+    }
+
     /// Builds the agent once to check its name and parameters; its real
     /// name (`default` resolved) on success.
     pub fn check_agent(self, name: &str, params: &AgentParams) -> Result<String, String> {

@@ -68,9 +68,53 @@ pub fn split_command(cmd: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
+/// Checks that `program` (a command's first word) names a program that can
+/// be started: a path (any word with a `/`) to an executable file, or a
+/// name found on `PATH`, as `execvp` looks it up. The error says which.
+pub fn check_program(program: &str) -> Result<(), String> {
+    fn executable(p: &std::path::Path) -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            p.metadata()
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        }
+        #[cfg(not(unix))]
+        {
+            p.is_file()
+        }
+    }
+    if program.contains('/') {
+        let p = std::path::Path::new(program);
+        return if executable(p) {
+            Ok(())
+        } else if p.is_file() {
+            Err(format!("{program} is not executable"))
+        } else {
+            Err(format!("no program {program} (no such file)"))
+        };
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    if std::env::split_paths(&path).any(|d| executable(&d.join(program))) {
+        Ok(())
+    } else {
+        Err(format!("no program {program} on PATH"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn programs_are_found_by_path_or_on_path() {
+        assert!(check_program("sh").is_ok());
+        assert!(check_program("/bin/sh").is_ok());
+        let e = check_program("nonexistent-binary-xyz").unwrap_err();
+        assert!(e.contains("on PATH"), "{e}");
+        let e = check_program("./nonexistent/bot").unwrap_err();
+        assert!(e.contains("no such file"), "{e}");
+    }
 
     #[test]
     fn words_quotes_and_escapes() {

@@ -222,8 +222,12 @@ impl Driver for OverGat {
                 params: sides[k].params.clone(),
                 time_ms: sides[k].time_ms,
                 playouts: sides[k].playouts,
-                margin_ms: cfg.margin_ms,
-                plan: None,
+                margin_ms: sides[k].margin_ms.unwrap_or(cfg.margin_ms),
+                // A bank profile's clock: each move its free second and a
+                // share of the bank, as on a GAT server.
+                plan: sides[k]
+                    .clock
+                    .map(|c| crate::platforms::gat::clock::GatPlan::with_bank(c.bank)),
                 // Our own serve-gat code has no timer thread to race.
                 min_answer: Duration::ZERO,
                 games: 1,
@@ -234,8 +238,9 @@ impl Driver for OverGat {
                 stop_grace: Duration::ZERO,
                 first_game: index + 1,
                 own_server: true,
-                // Both clients share this machine: no pondering.
-                ponder: false,
+                // A profile that ponders ponders here too (both clients
+                // share this machine, as in an in-process match).
+                ponder: sides[k].ponder,
             }
         };
         let seat_of = |k: usize| if k == 0 { a_seat } else { 1 - a_seat };

@@ -9,7 +9,7 @@ use super::{a_seat, derive_seed, players, side_of_seat, Driver, MatchConfig, Pla
 use crate::arena;
 use crate::games::{apply_moves, AgentParams, PlayableGame};
 use crate::records::{now_ms, EndReason, GameRecord, Opening};
-use crate::search::{Agent, Outcome, Seat};
+use crate::search::{Agent, GameClock, Limits, Outcome, Seat};
 
 /// Builds an agent of `G` by name, parameters and seed.
 pub type Build<G> = fn(&str, &AgentParams, u64) -> Result<Box<dyn Agent<G>>, String>;
@@ -140,9 +140,13 @@ fn play_game<G: PlayableGame>(
     };
     let book_moves = opening.map_or(&[][..], |o| &o.moves[..]);
     let never = AtomicBool::new(false);
-    let mut limits =
-        |seat: Seat, t0: Instant| sides[side_of_seat(index, seat)].limits(t0, cfg.margin_ms);
-    let log = arena::play_logged(start, seats, &mut limits, &never);
+    let mut timing = SideTiming::<G> {
+        sides: std::array::from_fn(|seat| sides[side_of_seat(index, seat)]),
+        left: std::array::from_fn(|seat| sides[side_of_seat(index, seat)].clock),
+        margin_ms: cfg.margin_ms,
+        game: std::marker::PhantomData,
+    };
+    let log = arena::play_logged(start, seats, &mut timing, &never);
 
     let mut decisions = [0u64; 2];
     let mut playouts = [0u64; 2];
@@ -235,4 +239,28 @@ pub(crate) fn opening_position<G: PlayableGame>(
         )
     })?;
     Ok(start)
+}
+
+/// Each seat's side as the match gives it: its budget per move or a share
+/// of its own game clock (what is `left` of it), and its pondering.
+struct SideTiming<'a, G> {
+    /// By seat.
+    sides: [&'a super::SideConfig; 2],
+    left: [Option<GameClock>; 2],
+    margin_ms: u64,
+    game: std::marker::PhantomData<fn() -> G>,
+}
+
+impl<G: PlayableGame> arena::Timing<G> for SideTiming<'_, G> {
+    fn limits(&mut self, seat: Seat, obs: &G::Obs, start: Instant) -> Limits {
+        self.sides[seat].move_limits(start, self.margin_ms, self.left[seat], G::moves_to_go(obs))
+    }
+    fn spent(&mut self, seat: Seat, time: Duration) {
+        if let Some(c) = self.left[seat].as_mut() {
+            *c = c.after(time);
+        }
+    }
+    fn ponders(&self, seat: Seat) -> bool {
+        self.sides[seat].ponder
+    }
 }

@@ -226,6 +226,7 @@ fn merge_entries(
         openings,
         // The sides as described in the records: the agent's name first.
         units: [&head.a, &head.b].map(|d| kind.work_unit(d.split('(').next().unwrap_or_default())),
+        budgets: None,
     }))
 }
 

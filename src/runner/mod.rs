@@ -50,6 +50,7 @@ use serde_json::Value;
 
 use crate::games::{AgentParams, GameOptions};
 use crate::records::GameRecord;
+use crate::search::deadline::GameClock;
 use crate::search::{Deadline, Limits, Outcome, Seat};
 use openings::Book;
 
@@ -67,6 +68,18 @@ pub struct SideConfig {
     /// into words; `{host}` and `{port}` in them are replaced by the
     /// server's address for the side's seat.
     pub command: Option<Vec<String>>,
+    /// This side's own I/O margin (a profile's `search.margin_ms`), taken
+    /// off each move's time as it is; `None`: the match's, at most a
+    /// quarter of the move ([`SideConfig::limits`]).
+    pub margin_ms: Option<u64>,
+    /// Think on the opponent's time (a profile's `search.ponder`): after
+    /// each of its moves the agent searches the replies while the other
+    /// side chooses one ([`crate::arena`]).
+    pub ponder: bool,
+    /// A game clock of this side's own (a profile's `time_policy =
+    /// "bank"`): each move a share of what is left of the bank
+    /// ([`Limits::on_game_clock`]) instead of `time_ms`.
+    pub clock: Option<GameClock>,
 }
 
 impl SideConfig {
@@ -94,17 +107,66 @@ impl SideConfig {
     /// the margin is `margin_ms` but at most a quarter of the move's time, so
     /// a short time (`--time-ms 20` with the default 30 ms margin) still
     /// searches three quarters of it instead of nothing.
+    /// A side's own `margin_ms` is taken off as it is, as on its platform.
     pub fn limits(&self, start: Instant, margin_ms: u64) -> Limits {
         Limits {
             playouts: self.playouts,
             deadline: self.time_ms.map(|t| {
+                let margin = self.margin_ms.unwrap_or(margin_ms.min(t / 4));
                 Deadline::per_move(
                     start,
                     Duration::from_millis(t),
-                    Duration::from_millis(margin_ms.min(t / 4)),
+                    Duration::from_millis(margin),
                 )
             }),
         }
+    }
+
+    /// The limits of one move from a position where `moves_to_go` moves
+    /// of this side's are still to come: with a [`SideConfig::clock`],
+    /// a share of what is left of it (`left`), else [`SideConfig::limits`].
+    pub fn move_limits(
+        &self,
+        start: Instant,
+        margin_ms: u64,
+        left: Option<GameClock>,
+        moves_to_go: u32,
+    ) -> Limits {
+        match left.or(self.clock) {
+            Some(clock) if self.clock.is_some() => {
+                let margin = self.margin_ms.unwrap_or(margin_ms);
+                Limits::on_game_clock(
+                    self.playouts,
+                    start,
+                    clock,
+                    moves_to_go,
+                    clock.bank.max(clock.increment),
+                    Duration::from_millis(margin),
+                )
+            }
+            _ => self.limits(start, margin_ms),
+        }
+    }
+
+    /// What this side may spend, for a match's header ([`budget_words`]).
+    pub fn budget(&self) -> String {
+        if self.command.is_some() {
+            return "its own".into();
+        }
+        let clock = self.clock.map(|c| {
+            format!(
+                "a bank of {} ms + {} ms a move",
+                c.bank.as_millis(),
+                c.increment.as_millis()
+            )
+        });
+        budget_words(
+            clock,
+            self.time_ms,
+            self.playouts,
+            self.margin_ms,
+            self.ponder,
+        )
     }
 
     /// The agent's name, or `cmd(...)` for a program.
@@ -135,12 +197,58 @@ impl SideConfig {
         if let Some(t) = self.time_ms {
             items.push(format!("time_ms={t}"));
         }
+        if let Some(m) = self.margin_ms {
+            items.push(format!("margin_ms={m}"));
+        }
+        if let Some(c) = self.clock {
+            items.push(format!(
+                "bank_ms={}+{}",
+                c.bank.as_millis(),
+                c.increment.as_millis()
+            ));
+        }
+        if self.ponder {
+            items.push("ponder".into());
+        }
         if items.is_empty() {
             self.agent.clone()
         } else {
             format!("{}({})", self.agent, items.join(", "))
         }
     }
+}
+
+/// A budget in words, for headers and listings: `100 ms a move, margin 40
+/// ms, pondering`; `a bank of 10000 ms + 100 ms a move` (`clock`, which
+/// wins over `time_ms`); `300 playouts a move`; with neither time nor
+/// playouts, the agent's own (its parameters', else
+/// [`Limits::DEFAULT_PLAYOUTS`]).
+pub fn budget_words(
+    clock: Option<String>,
+    time_ms: Option<u64>,
+    playouts: Option<u64>,
+    margin_ms: Option<u64>,
+    ponder: bool,
+) -> String {
+    let mut parts = Vec::new();
+    match (clock, time_ms) {
+        (Some(c), _) => parts.push(c),
+        (None, Some(t)) => parts.push(format!("{t} ms a move")),
+        (None, None) => {}
+    }
+    if let Some(n) = playouts {
+        parts.push(format!("{n} playouts a move"));
+    }
+    if parts.is_empty() {
+        parts.push("the agent's own budget".into());
+    }
+    if let Some(m) = margin_ms {
+        parts.push(format!("margin {m} ms"));
+    }
+    if ponder {
+        parts.push("pondering".into());
+    }
+    parts.join(", ")
 }
 
 /// Sequential probability ratio test settings: H0 "Elo = elo0" against

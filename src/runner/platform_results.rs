@@ -560,6 +560,7 @@ mod tests {
             transport: None,
             openings: None,
             units: ["playouts"; 2],
+            budgets: None,
         })
     }
 

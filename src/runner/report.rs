@@ -115,6 +115,10 @@ pub struct MatchReport {
     /// with openings only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub openings: Option<OpeningsReport>,
+    /// What sides A and B could spend (`100 ms a move, margin 40 ms,
+    /// pondering`): a match's own report only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub budgets: Option<[String; 2]>,
 }
 
 /// The openings of a match: where they came from and how each fared.
@@ -311,9 +315,18 @@ pub fn render_report(r: &MatchReport) -> String {
     };
     let _ = writeln!(
         s,
-        "{}{over}: A = {} vs B = {}, {} games (seed {}, {} jobs)",
-        r.game, r.a, r.b, r.games, r.seed, r.jobs
+        "{}{over}: A = {} vs B = {}, {} games (seed {}, {} job{})",
+        r.game,
+        r.a,
+        r.b,
+        r.games,
+        r.seed,
+        r.jobs,
+        if r.jobs == 1 { "" } else { "s" }
     );
+    if let Some([a, b]) = &r.budgets {
+        let _ = writeln!(s, "budgets: A {a}; B {b}");
+    }
     let _ = writeln!(
         s,
         "A: {} wins, {} draws, {} losses; score {:.4} ({:.1}%)",
@@ -560,6 +573,9 @@ pub(crate) struct ReportHead<'a> {
     /// What each side's agent counts in its playouts (`playouts`,
     /// `nodes`...: [`crate::search::Agent::work_unit`]).
     pub units: [&'static str; 2],
+    /// Each side's budget ([`crate::runner::SideConfig::budget`]), when
+    /// known.
+    pub budgets: Option<[String; 2]>,
 }
 
 impl Totals {
@@ -671,6 +687,7 @@ impl Totals {
             transport: head.transport,
             pentanomial: pentanomial(&self.results, |_| true),
             openings: head.openings,
+            budgets: head.budgets,
         }
     }
 }

@@ -202,6 +202,7 @@ pub fn run_until<D: Driver>(
         transport: driver.transport().map(String::from),
         openings,
         units: driver.work_units(cfg),
+        budgets: Some([cfg.a.budget(), cfg.b.budget()]),
     }))
 }
 

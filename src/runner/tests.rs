@@ -6,6 +6,7 @@ use crate::games::PlayableGame;
 use crate::records::read_records;
 use crate::records::EndReason;
 use crate::search::Agent;
+use crate::search::GameClock;
 use crate::search::{Decision, Game};
 use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -399,6 +400,47 @@ fn zero_games_gives_a_valid_empty_report() {
 }
 
 #[test]
+fn a_sides_own_margin_and_clock_make_its_limits() {
+    let t = Instant::now();
+    // A profile's margin is taken off as it is (not capped at a quarter).
+    let mut s = SideConfig::new("best").with_time_ms(100);
+    s.margin_ms = Some(40);
+    assert_eq!(
+        s.limits(t, 10).deadline.unwrap().hard - t,
+        Duration::from_millis(60)
+    );
+    assert_eq!(s.describe(), "best(time_ms=100, margin_ms=40)");
+    // A clock: the fair share of what is left over the moves to go (soft),
+    // up to four times that but a quarter of the bank (hard); time_ms is
+    // not used.
+    s.clock = Some(GameClock {
+        bank: Duration::from_millis(10_000),
+        increment: Duration::from_millis(100),
+    });
+    s.margin_ms = Some(30);
+    s.ponder = true;
+    let left = GameClock {
+        bank: Duration::from_millis(2_000),
+        increment: Duration::from_millis(100),
+    };
+    let d = s.move_limits(t, 10, Some(left), 20).deadline.unwrap();
+    // (2000 + 19 * 100) / 20 = 195 ms; hard min(780, 500) = 500 ms.
+    assert_eq!(d.soft - t, Duration::from_millis(195 - 30));
+    assert_eq!(d.hard - t, Duration::from_millis(500 - 30));
+    assert_eq!(
+        s.budget(),
+        "a bank of 10000 ms + 100 ms a move, margin 30 ms, pondering"
+    );
+    assert_eq!(
+        s.describe(),
+        "best(time_ms=100, margin_ms=30, bank_ms=10000+100, ponder)"
+    );
+    // Without a clock, the moves to go change nothing.
+    s.clock = None;
+    assert_eq!(s.move_limits(t, 10, None, 3), s.limits(t, 10));
+}
+
+#[test]
 fn limits_and_descriptions() {
     let t = Instant::now();
     assert_eq!(SideConfig::new("pmc").limits(t, 10), Limits::default());
@@ -474,6 +516,7 @@ fn report_of(results: &[(u32, Outcome)], sprt: Option<SprtConfig>) -> MatchRepor
         transport: None,
         openings: None,
         units: ["playouts"; 2],
+        budgets: None,
     })
 }
 

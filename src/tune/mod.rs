@@ -263,7 +263,7 @@ impl TuneConfig {
             params: setting(&self.fixed, spsa, values, decl),
             playouts: self.playouts,
             time_ms: self.time_ms,
-            command: None,
+            ..Default::default()
         }
     }
 }

@@ -76,11 +76,32 @@ pub struct GatServer {
 }
 
 impl GatServer {
-    /// Binds both ports and opens the records file.
+    /// Binds both ports and opens the records file; an error keeps its
+    /// kind and says which (`cannot listen on HOST:PORT: ...`, `cannot open
+    /// the records file PATH: ...`).
     pub async fn bind(cfg: GatServerConfig) -> io::Result<Self> {
-        let l0 = TcpListener::bind((cfg.host.as_str(), cfg.ports[0])).await?;
-        let l1 = TcpListener::bind((cfg.host.as_str(), cfg.ports[1])).await?;
-        let records = cfg.out.as_ref().map(RecordWriter::open).transpose()?;
+        let listen = |port: u16| {
+            let host = cfg.host.clone();
+            async move {
+                TcpListener::bind((host.as_str(), port)).await.map_err(|e| {
+                    io::Error::new(e.kind(), format!("cannot listen on {host}:{port}: {e}"))
+                })
+            }
+        };
+        let l0 = listen(cfg.ports[0]).await?;
+        let l1 = listen(cfg.ports[1]).await?;
+        let records = cfg
+            .out
+            .as_ref()
+            .map(|p| {
+                RecordWriter::open(p).map_err(|e| {
+                    io::Error::new(
+                        e.kind(),
+                        format!("cannot open the records file {}: {e}", p.display()),
+                    )
+                })
+            })
+            .transpose()?;
         Ok(GatServer {
             cfg,
             listeners: [l0, l1],

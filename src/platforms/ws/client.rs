@@ -135,6 +135,34 @@ impl Default for ClientConfig {
     }
 }
 
+/// Checks a match server's address, `ws://HOST[:PORT][/PATH]` or `wss://...`:
+/// a malformed one (no host, a port that is not one, `ws://h:99999`) is
+/// configuration to fix, never worth retrying; only a good address that
+/// does not answer is.
+pub fn check_url(url: &str) -> Result<(), String> {
+    if !(url.starts_with("ws://") || url.starts_with("wss://")) {
+        return Err(format!("expected ws://HOST:PORT, got '{url}'"));
+    }
+    let uri: tokio_tungstenite::tungstenite::http::Uri = url
+        .parse()
+        .map_err(|e| format!("'{url}' is not a URL: {e}"))?;
+    if uri.host().is_none_or(str::is_empty) {
+        return Err(format!("'{url}' names no host"));
+    }
+    // The port as written (`Uri::port` drops one that is not a u16, and
+    // the connection would then go to port 80): after any user info and
+    // an IPv6 host's brackets.
+    let authority = uri.authority().map_or("", |a| a.as_str());
+    let host_port = authority.rsplit('@').next().unwrap_or_default();
+    let after_host = &host_port[host_port.rfind(']').map_or(0, |i| i + 1)..];
+    if let Some((_, port)) = after_host.rsplit_once(':') {
+        if !port.parse::<u16>().is_ok_and(|p| p > 0) {
+            return Err(format!("'{url}': {port} is not a port (1 to 65535)"));
+        }
+    }
+    Ok(())
+}
+
 impl ClientConfig {
     /// Errors on an unusable configuration.
     pub fn validate(&self) -> Result<(), ClientError> {
@@ -155,12 +183,7 @@ impl ClientConfig {
                 crate::platforms::ws::protocol::MAX_NAME_CHARS
             )));
         }
-        if !(self.url.starts_with("ws://") || self.url.starts_with("wss://")) {
-            return Err(ClientError::Config(format!(
-                "url: expected ws://host:port, got '{}'",
-                self.url
-            )));
-        }
+        check_url(&self.url).map_err(|e| ClientError::Config(format!("url: {e}")))?;
         if self.connect_timeout.is_zero() {
             return bad("connect_timeout: must be positive");
         }
@@ -1433,6 +1456,28 @@ impl<'a, G: PlayableGame, F: FnMut(&GameFinished) + Send> Session<'a, G, F> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_malformed_server_address_is_refused_a_good_one_kept() {
+        for good in [
+            "ws://127.0.0.1:8765",
+            "wss://example.org/ladder",
+            "ws://localhost",
+            "ws://[::1]:9000",
+        ] {
+            assert_eq!(check_url(good), Ok(()), "{good}");
+        }
+        for (bad, says) in [
+            ("ws://127.0.0.1:99999", "99999 is not a port"),
+            ("ws://127.0.0.1:0", "0 is not a port"),
+            ("ws://:8765", "names no host"),
+            ("http://127.0.0.1:8765", "expected ws://"),
+            ("ws://a b", "not a URL"),
+        ] {
+            let e = check_url(bad).unwrap_err();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+    }
 
     #[test]
     fn run_client_future_is_send() {

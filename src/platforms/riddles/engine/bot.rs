@@ -50,10 +50,66 @@ pub struct BotProcess {
     gone: bool,
 }
 
+/// Where the bots' stderr goes. Two bots share it, so each of their lines
+/// is written behind its bot's tag (`[bot A] `), whole, in one write.
+#[derive(Clone, Debug)]
+pub enum BotStderr {
+    /// The referee's own stderr.
+    Inherit,
+    /// A file opened for appending (`referee --bot-stderr`).
+    File(std::sync::Arc<std::fs::File>),
+    /// Nowhere.
+    Null,
+}
+
+impl BotStderr {
+    /// Copies the lines of `from` to `self`, each behind `tag`, on a thread
+    /// of its own that ends with the bot's stderr. A line over
+    /// [`MAX_LINE`] is cut in pieces, each tagged.
+    fn copy(&self, from: std::process::ChildStderr, tag: String) {
+        use std::io::{BufRead, Read, Write};
+        let to = self.clone();
+        let copier = move || {
+            let mut r = io::BufReader::new(from);
+            let mut line = Vec::new();
+            loop {
+                line.clear();
+                match (&mut r).take(MAX_LINE as u64).read_until(b'\n', &mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                if line.last() != Some(&b'\n') {
+                    line.push(b'\n');
+                }
+                let mut out = Vec::with_capacity(tag.len() + line.len());
+                out.extend_from_slice(tag.as_bytes());
+                out.extend_from_slice(&line);
+                let _ = match &to {
+                    BotStderr::Inherit => io::stderr().lock().write_all(&out),
+                    BotStderr::File(f) => (&**f).write_all(&out),
+                    BotStderr::Null => Ok(()),
+                };
+            }
+        };
+        if let Err(e) = std::thread::Builder::new()
+            .name("bot-stderr".into())
+            .spawn(copier)
+        {
+            tracing::warn!(error = %e, "cannot copy a bot's stderr");
+        }
+    }
+}
+
 impl BotProcess {
-    /// Starts `argv` with piped stdin/stdout; its stderr goes to `stderr`.
-    /// Must run inside a tokio runtime.
-    pub fn spawn(label: &str, argv: &[String], stderr: Stdio) -> io::Result<BotProcess> {
+    /// Starts `argv` with piped stdin/stdout; its stderr goes to `stderr`,
+    /// each line behind `tag` (e.g. `[bot A] `). Must run inside a tokio
+    /// runtime.
+    pub fn spawn(
+        label: &str,
+        argv: &[String],
+        stderr: &BotStderr,
+        tag: &str,
+    ) -> io::Result<BotProcess> {
         let (program, args) = argv
             .split_first()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty bot command"))?;
@@ -61,8 +117,14 @@ impl BotProcess {
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(stderr)
+            .stderr(match stderr {
+                BotStderr::Null => Stdio::null(),
+                _ => Stdio::piped(),
+            })
             .spawn()?;
+        if let Some(from) = child.stderr.take() {
+            stderr.copy(from, tag.to_string());
+        }
         let pipes = (|| {
             let stdin = child
                 .stdin

@@ -19,7 +19,6 @@
 pub mod bot;
 
 use std::path::PathBuf;
-use std::process::Stdio;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -34,7 +33,7 @@ use crate::records::{now_ms, EndReason, GameRecord};
 use crate::search::{Outcome, Seat};
 
 pub use crate::platforms::command::split_command;
-pub use bot::{Answer, BotProcess};
+pub use bot::{Answer, BotProcess, BotStderr};
 
 /// What the referee runs.
 #[derive(Clone, Debug)]
@@ -47,7 +46,8 @@ pub struct RefereeConfig {
     pub settings: MatchSettings,
     /// How long a bot may take to exit once its stdin is closed.
     pub grace: Duration,
-    /// Where the bots' stderr goes (default: the referee's stderr).
+    /// Where the bots' stderr goes (default: the referee's stderr), each
+    /// line behind its bot's tag, `[bot A] ` or `[bot B] `.
     pub bot_stderr: Option<PathBuf>,
 }
 
@@ -260,14 +260,14 @@ pub async fn run_match(
     Ok(report)
 }
 
-fn stderr_for(cfg: &RefereeConfig) -> Result<Stdio, String> {
+fn stderr_for(cfg: &RefereeConfig) -> Result<BotStderr, String> {
     match &cfg.bot_stderr {
-        None => Ok(Stdio::inherit()),
+        None => Ok(BotStderr::Inherit),
         Some(path) => std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
-            .map(Stdio::from)
+            .map(|f| BotStderr::File(std::sync::Arc::new(f)))
             .map_err(|e| format!("cannot open {}: {e}", path.display())),
     }
 }
@@ -285,9 +285,11 @@ pub async fn play_game(cfg: &RefereeConfig, index: u32) -> Result<GameReport, St
     let mut move_ms: Vec<u64> = Vec::new();
     let s = &cfg.settings;
     let mut bots: Vec<BotProcess> = Vec::with_capacity(2);
+    let stderr = stderr_for(cfg)?;
     for (seat, &b) in bot_at.iter().enumerate() {
         let label = format!("{}/player{seat}", ["A", "B"][b]);
-        let p = BotProcess::spawn(&label, &cfg.bots[b], stderr_for(cfg)?).map_err(|e| {
+        let tag = format!("[bot {}] ", ["A", "B"][b]);
+        let p = BotProcess::spawn(&label, &cfg.bots[b], &stderr, &tag).map_err(|e| {
             format!(
                 "cannot start bot {} ('{}'): {e}",
                 ["A", "B"][b],

@@ -1,0 +1,545 @@
+//! Issue 83, item 3: the README's exit-code table holds for every command,
+//! not only the core ones. Every subcommand (and every subcommand of a
+//! lab), as the binary's own `--help` lists them, is given bad input and
+//! must exit with the table's code: 2 for bad usage or configuration (an
+//! output that cannot be written, a missing or empty input, an unknown
+//! agent, a malformed server address...), 75 for what is worth retrying (a
+//! port that is taken), with one `error: ...` line on stderr saying what.
+//! A subcommand added without a case here fails the walk.
+//!
+//! Every case fails before any real work (no game is played), so the walk
+//! takes seconds; the cases run in parallel.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use common::*;
+
+/// A case that waits longer than this retried or did work: it fails.
+const LIMIT: Duration = Duration::from_secs(20);
+
+/// One bad input and what it must give.
+struct Case {
+    args: Vec<String>,
+    code: i32,
+    /// Text the stderr must hold.
+    says: &'static str,
+    /// Whether stderr must be exactly one `error: ...` line (clap's own
+    /// usage errors add a hint line).
+    one_line: bool,
+}
+
+fn case(args: &[&str], code: i32, says: &'static str) -> Case {
+    Case {
+        args: args.iter().map(|a| a.to_string()).collect(),
+        code,
+        says,
+        one_line: true,
+    }
+}
+
+/// The commands the `Commands:` section of `ladderbot ARGS --help` lists,
+/// but `help`.
+fn commands_of(args: &[&str]) -> Vec<String> {
+    let mut all = args.to_vec();
+    all.push("--help");
+    let o = run(&all, &[], None, LIMIT);
+    assert!(o.status.success(), "{all:?}: {}", stderr(&o));
+    let out = stdout(&o);
+    let mut names = Vec::new();
+    let mut inside = false;
+    for line in out.lines() {
+        if line.trim_end() == "Commands:" {
+            inside = true;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        if line.trim().is_empty() {
+            break;
+        }
+        // `  name   what it does`; a wrapped description is indented further.
+        if let Some(rest) = line.strip_prefix("  ") {
+            if !rest.starts_with(' ') {
+                let name = rest.split_whitespace().next().unwrap_or_default();
+                if name != "help" {
+                    names.push(name.to_string());
+                }
+            }
+        }
+    }
+    names
+}
+
+/// Every command path: `play`, ..., and `four3d-lab train` for a command
+/// with commands of its own.
+fn command_paths() -> Vec<String> {
+    let mut paths = Vec::new();
+    for top in commands_of(&[]) {
+        let subs = commands_of(&[&top]);
+        if subs.is_empty() {
+            paths.push(top);
+        } else {
+            paths.extend(subs.into_iter().map(|s| format!("{top} {s}")));
+        }
+    }
+    paths
+}
+
+/// The command path a case runs (its first words that name commands).
+fn path_of(args: &[String], paths: &BTreeSet<String>) -> String {
+    let two = args.iter().take(2).cloned().collect::<Vec<_>>().join(" ");
+    if paths.contains(&two) {
+        two
+    } else {
+        args[0].clone()
+    }
+}
+
+struct Files {
+    _tmp: tempfile::TempDir,
+    dir: PathBuf,
+    /// An output under a regular file: no folder can be made there.
+    unwritable: PathBuf,
+    empty: PathBuf,
+    missing: PathBuf,
+    four3d: PathBuf,
+}
+
+fn files() -> Files {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
+    std::fs::write(dir.join("plain"), "").unwrap();
+    let empty = dir.join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    let four3d = dir.join("four3d.jsonl");
+    random_games(&four3d, 2, 1);
+    Files {
+        unwritable: dir.join("plain").join("out"),
+        missing: dir.join("missing.jsonl"),
+        empty,
+        four3d,
+        dir,
+        _tmp: tmp,
+    }
+}
+
+fn s(p: &Path) -> String {
+    p.to_str().unwrap().to_string()
+}
+
+#[test]
+fn every_command_exits_by_the_readme_table_on_bad_input() {
+    let f = files();
+    let unw = |name: &str| s(&f.unwritable.join(name));
+    let (empty, missing, four3d) = (s(&f.empty), s(&f.missing), s(&f.four3d));
+    let out = |name: &str| s(&f.dir.join(name));
+    // Ports another program holds: a server must say "retry later" (75).
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    let taken_addr = format!("127.0.0.1:{port}");
+    let taken_ports = format!("{port},0");
+    let bin = env!("CARGO_BIN_EXE_ladderbot");
+    let pass_bot = format!("'{bin}' play golad --stdio --agent pass");
+    let golad_records = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/golad-records/best-vs-ab-v2.jsonl"
+    );
+
+    let cases: Vec<Case> = vec![
+        // play: a server address that is not one is configuration, at once.
+        case(
+            &["play", "four3d", "--server", "ws://127.0.0.1:99999"],
+            2,
+            "99999 is not a port",
+        ),
+        case(
+            &["play", "four3d", "--records", &unw("r.jsonl")],
+            2,
+            "is a file, not a folder",
+        ),
+        case(
+            &[
+                "play",
+                "four3d",
+                "--server",
+                "ws://127.0.0.1:9",
+                "--records",
+                &unw("r.jsonl"),
+            ],
+            2,
+            "is a file, not a folder",
+        ),
+        case(
+            &[
+                "play",
+                "four3d",
+                "--increment-ms",
+                "100",
+                "--playouts",
+                "20",
+            ],
+            2,
+            "--bank-ms",
+        ),
+        case(
+            &["serve", "--bind", "127.0.0.1:99999", "--records", ""],
+            2,
+            "server.bind",
+        ),
+        case(
+            &[
+                "serve",
+                "--bind",
+                "127.0.0.1:0",
+                "--records",
+                &unw("s.jsonl"),
+            ],
+            2,
+            "is a file, not a folder",
+        ),
+        case(
+            &["serve", "--bind", &taken_addr, "--records", ""],
+            75,
+            "cannot listen",
+        ),
+        case(
+            &["serve-gat", "--ports", "0,0", "--out", &unw("g.jsonl")],
+            2,
+            "is a file, not a folder",
+        ),
+        case(
+            &["serve-gat", "--ports", "0,0", "--host", "garbage"],
+            2,
+            "--host garbage",
+        ),
+        case(&["serve-gat", "--ports", &taken_ports], 75, "cannot listen"),
+        case(
+            &["match", "four3d", "--a", "nosuch", "--b", "random"],
+            2,
+            "nosuch",
+        ),
+        case(
+            &[
+                "match",
+                "four3d",
+                "--a",
+                "random",
+                "--b",
+                "random",
+                "--out",
+                &unw("m.jsonl"),
+            ],
+            2,
+            "is a file, not a folder",
+        ),
+        case(&["merge", &empty], 2, "no game records"),
+        case(&["latency", &missing], 2, "missing.jsonl"),
+        case(
+            &[
+                "openings",
+                "four3d",
+                "--count",
+                "1",
+                "--judge-games",
+                "0",
+                "--out",
+                &unw("o.txt"),
+            ],
+            2,
+            "openings: cannot open",
+        ),
+        case(&["bench", "four3d-solve", "--seconds", "0"], 2, "--seconds"),
+        case(
+            &["report", &empty, "--html", &out("r.html")],
+            2,
+            "no game records",
+        ),
+        // A bot program that does not exist: refused before any game.
+        case(
+            &[
+                "referee",
+                "golad",
+                "--bot",
+                "nonexistent-binary",
+                "--bot",
+                &pass_bot,
+                "--games",
+                "1",
+            ],
+            2,
+            "nonexistent-binary",
+        ),
+        case(
+            &[
+                "referee",
+                "golad",
+                "--bot",
+                &pass_bot,
+                "--bot",
+                &pass_bot,
+                "--games",
+                "1",
+                "--max-rounds",
+                "2",
+                "--out",
+                &unw("ref.jsonl"),
+            ],
+            2,
+            "is a file, not a folder",
+        ),
+        case(
+            &["geister-beliefs", "--train", &missing],
+            2,
+            "missing.jsonl",
+        ),
+        case(&["geister-policy", "--train", &missing], 2, "missing.jsonl"),
+        case(
+            &["geister-captures", &missing, "--player", "best"],
+            2,
+            "missing.jsonl",
+        ),
+        case(&["puyo-lab", "completion", "--depth", "9"], 2, "--depth"),
+        // Every accepted name listed, `random` among them.
+        case(
+            &["puyo-lab", "solo", "--agent", "nosuch"],
+            2,
+            "random, template",
+        ),
+        case(
+            &[
+                "four3d-lab",
+                "selfplay",
+                "--agent",
+                "nosuch",
+                "--out",
+                &out("sp.jsonl"),
+            ],
+            2,
+            "nosuch",
+        ),
+        case(
+            &[
+                "four3d-lab",
+                "label",
+                "--games",
+                &missing,
+                "--out",
+                &out("l.jsonl"),
+            ],
+            2,
+            "missing.jsonl",
+        ),
+        // No labelled position: not an all-zero report that exits 0.
+        case(
+            &["four3d-lab", "train", "--samples", &empty],
+            2,
+            "no labelled position",
+        ),
+        case(
+            &[
+                "four3d-lab",
+                "endgames",
+                "--games",
+                &missing,
+                "--out",
+                &out("e.txt"),
+            ],
+            2,
+            "missing.jsonl",
+        ),
+        case(&["four3d-lab", "judge"], 2, "--samples"),
+        case(
+            &[
+                "four3d-lab",
+                "games",
+                "--records",
+                &empty,
+                "--out",
+                &out("g.jsonl"),
+            ],
+            2,
+            "no game records",
+        ),
+        case(
+            &[
+                "four3d-lab",
+                "train-net",
+                "--samples",
+                &empty,
+                "--out",
+                &out("n.json"),
+            ],
+            2,
+            "no position",
+        ),
+        case(
+            &["golad-lab", "train", "--records", &empty],
+            2,
+            "no game records",
+        ),
+        case(
+            &["golad-lab", "train", "--records", &four3d],
+            2,
+            "a four3d game, not golad",
+        ),
+        case(
+            &[
+                "golad-lab",
+                "train",
+                "--records",
+                golad_records,
+                "--model",
+                &missing,
+            ],
+            2,
+            "--model",
+        ),
+        case(
+            &["golad-lab", "candidates", "--records", &empty],
+            2,
+            "no game records",
+        ),
+        case(
+            &["golad-lab", "train-proposer", "--records", &missing],
+            2,
+            "missing.jsonl",
+        ),
+        case(
+            &["golad-lab", "time-value", "--records", &four3d],
+            2,
+            "not golad",
+        ),
+        case(
+            &["golad-lab", "wins", "--records", &empty],
+            2,
+            "no game records",
+        ),
+        case(
+            &[
+                "golad-lab",
+                "check-answers",
+                "--transcript",
+                &missing,
+                "--answers",
+                &missing,
+            ],
+            2,
+            "missing.jsonl",
+        ),
+        case(&["analyze", &empty], 2, "no game records"),
+        // Fewer games than an iteration's multiple: refused, not rounded down.
+        case(
+            &[
+                "tune",
+                "four3d",
+                "--agent",
+                "pmc",
+                "--games",
+                "3",
+                "--playouts",
+                "10",
+            ],
+            2,
+            "multiple of 2",
+        ),
+        case(
+            &[
+                "tune",
+                "four3d",
+                "--agent",
+                "pmc",
+                "--games",
+                "20",
+                "--playouts",
+                "10",
+                "--out",
+                &unw("tune"),
+            ],
+            2,
+            "is a file, not a folder",
+        ),
+        Case {
+            one_line: false,
+            ..case(&["agents", "nosuch"], 2, "unknown game 'nosuch'")
+        },
+    ];
+
+    // Every command has a case, and every case names a command.
+    let paths: BTreeSet<String> = command_paths().into_iter().collect();
+    assert!(paths.len() > 30, "too few commands found: {paths:?}");
+    let mut by_path: BTreeMap<String, usize> = BTreeMap::new();
+    for c in &cases {
+        *by_path.entry(path_of(&c.args, &paths)).or_default() += 1;
+    }
+    let uncovered: Vec<&String> = paths.iter().filter(|p| !by_path.contains_key(*p)).collect();
+    assert!(
+        uncovered.is_empty(),
+        "commands without a bad-input case in tests/exit_walk.rs: {uncovered:?}"
+    );
+    let unknown: Vec<&String> = by_path.keys().filter(|p| !paths.contains(*p)).collect();
+    assert!(unknown.is_empty(), "cases of no command: {unknown:?}");
+
+    // Run them all, a few at a time, and report every failure at once.
+    let started = Instant::now();
+    let dir = f.dir.clone();
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let handles: Vec<_> = cases
+            .iter()
+            .map(|c| {
+                let dir = dir.clone();
+                scope.spawn(move || check(c, &dir))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .zip(&cases)
+            .filter_map(|(h, c)| match h.join() {
+                Ok(r) => r.err(),
+                Err(_) => Some(format!(
+                    "{}: did not finish within {LIMIT:?} (it retried or did real work)",
+                    c.args.join(" ")
+                )),
+            })
+            .collect()
+    });
+    drop(taken);
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "the walk took {:?}",
+        started.elapsed()
+    );
+}
+
+/// Runs one case in `dir`: its code, and its one clear line.
+fn check(c: &Case, dir: &Path) -> Result<(), String> {
+    let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
+    let o = run(&args, &[], Some(dir), LIMIT);
+    let err = stderr(&o);
+    let name = c.args.join(" ");
+    if o.status.code() != Some(c.code) {
+        return Err(format!(
+            "{name}: exit {:?}, not {}: {err}",
+            o.status.code(),
+            c.code
+        ));
+    }
+    if !err.starts_with("error: ") || (c.one_line && err.lines().count() != 1) {
+        return Err(format!("{name}: not one `error: ...` line: {err}"));
+    }
+    if !err.contains(c.says) {
+        return Err(format!("{name}: {:?} not in: {err}", c.says));
+    }
+    Ok(())
+}
