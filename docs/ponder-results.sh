@@ -5,16 +5,16 @@
 # separate programs:
 #   - Score Four: `serve --openings` (the shipped suite, each opening with both seats) and two
 #     `play --profile four3d-best` clients;
-#   - GOLAD: `referee golad` between two `play golad --stdio --profile golad-best` bots (games 2k
-#     and 2k+1 share a start field with the seats swapped);
 #   - Geister: `serve-gat` and two `play --profile geister-best` sessions, then the same with the
 #     ports swapped (each side has each seat for half the games).
 # Every side runs its agent on one thread (`--param threads=1`): one core each. Results:
 # `ladderbot merge --of on ... --sprt 0,20` over the records (the SPRT verdict on a fixed number
-# of games). Everything lands in OUT (default ponder-out/).
+# of games). Everything lands in OUT (default ponder-out/). GOLAD's ponder, measured here at
+# commit 55613a6 (`referee golad` between two `golad-best` bots), was removed from the code with
+# this script's GOLAD part; both are in commit 507d22d.
 # Usage: bash docs/ponder-results.sh [OUT] [GAMES] [TIME_MS] [GAME...]
 #   GAMES per game (default 200), TIME_MS a move (default: each profile's own), GAME among
-#   four3d golad geister (default all three). Geister: SEATS=first (second) plays all its
+#   four3d geister (default both). Geister: SEATS=first (second) plays all its
 #   games with `on` in seat 0 (1), for a run in parts. BIN=PATH plays that binary (no build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +30,7 @@ GAMES=${2:-200}
 TIME=${3:-}
 shift $(( $# < 3 ? $# : 3 ))
 LIST=("$@")
-[ ${#LIST[@]} -gt 0 ] || LIST=(four3d golad geister)
+[ ${#LIST[@]} -gt 0 ] || LIST=(four3d geister)
 command -v taskset > /dev/null || { echo "taskset (util-linux) is needed" >&2; exit 2; }
 [ "$(nproc)" -ge 2 ] || { echo "two cores are needed" >&2; exit 2; }
 mkdir -p "$OUT"
@@ -73,14 +73,6 @@ for game in "${LIST[@]}"; do
         kill -TERM "$server"; wait "$server" || true
         "$B" merge --of on "$rec" --sprt 0,20
         ;;
-    golad)
-        step "golad: best, pondering on against off, $GAMES games (start fields in pairs, seats swapped)"
-        bot="$B play golad --stdio --profile golad-best ${time_args[*]} --param threads=1"
-        "$B" referee golad --bot "taskset -c 0 $bot --ponder on" --bot "taskset -c 1 $bot --ponder off" \
-            --games "$GAMES" --seed 58 --out "$OUT/golad.jsonl" --bot-stderr "$OUT/golad-bots.log" \
-            | tail -n 1
-        "$B" merge --of A "$OUT/golad.jsonl" --sprt 0,20
-        ;;
     geister)
         step "geister: best, pondering on against off, $GAMES games (seats: ${SEATS:-half each})"
         # SEATS=first (or second) plays all GAMES with `on` in seat 0 (or 1): a
@@ -113,6 +105,6 @@ for game in "${LIST[@]}"; do
         done
         "$B" merge --of on "$OUT/geister-on.jsonl" --sprt 0,20
         ;;
-    *) echo "unknown game $game (four3d, golad, geister)" >&2; exit 2 ;;
+    *) echo "unknown game $game (four3d, geister)" >&2; exit 2 ;;
     esac
 done

@@ -125,8 +125,9 @@ fn puyo_best_values_more_fields_than_beam_v1() {
 #[cfg_attr(debug_assertions, ignore = "a speed claim: cargo test --release")]
 fn puyo_template_moves_stay_within_three_times_the_claimed_7_3_ms() {
     use ladderbot::games::puyo::board::{Board, Over};
+    use ladderbot::games::puyo::choosers::template_planner;
     use ladderbot::games::puyo::lab::{COMPLETE_AT, MAX_MOVES};
-    use ladderbot::games::puyo::planner::{template_planner, tidy_move};
+    use ladderbot::games::puyo::planner::tidy_move;
     use ladderbot::games::puyo::rules::{pairs_from, VISIBLE_PAIRS};
     let _one = one_at_a_time();
     // README and docs/puyo-results.md: all 23 templates (`puyo-lab completion

@@ -370,23 +370,11 @@ fn the_labs_training_commands_print_tables_and_json_behind_a_flag() {
         ],
         d,
     );
-    let commands: [(&[&str], &str, &str); 4] = [
+    let commands: [(&[&str], &str, &str); 3] = [
         (
             &["golad-lab", "train", "--records", golad],
             "learned model",
             "fitted_on",
-        ),
-        (
-            &[
-                "golad-lab",
-                "train-proposer",
-                "--records",
-                golad,
-                "--every",
-                "64",
-            ],
-            "held-out edits",
-            "held_out_fit",
         ),
         (
             &[

@@ -119,11 +119,6 @@ const SKIP: &[(&str, &str, &str)] = &[
     ),
     (
         "docs/geister-results.md",
-        "--set trust_until=60 --param belief",
-        "27 minutes of tuning; cut to the doc test's 2 games it is less than one iteration against an opponent (4 games)",
-    ),
-    (
-        "docs/geister-results.md",
         "--of best-geister-gat us-first.jsonl us-second.jsonl",
         "the records of games on the real Java server against Naotti, which the page leaves to the reader",
     ),
@@ -873,8 +868,6 @@ fn small(name: &str, value: &str, sub: &str, shards: Option<u64>) -> Option<Stri
         "--samples" | "--per-depth" => at_most(1),
         "--time-limit-s" => at_most(30),
         "--nodes" | "--deep-nodes" | "--lost-nodes" => at_most(2000),
-        // `golad-lab time-value` and `wins`: evaluations a search.
-        "--fast" | "--slow" | "--judge" | "--budget" => at_most(2000),
         "--max-nodes" => at_most(100_000),
         "--max-rounds" => at_most(10),
         // `golad-lab candidates`: one position in 64 (a wide scoring is

@@ -297,7 +297,6 @@ fn every_command_exits_by_the_readme_table_on_bad_input() {
             2,
             "missing.jsonl",
         ),
-        case(&["geister-policy", "--train", &missing], 2, "missing.jsonl"),
         case(
             &["geister-captures", &missing, "--player", "best"],
             2,
@@ -405,21 +404,6 @@ fn every_command_exits_by_the_readme_table_on_bad_input() {
             "no game records",
         ),
         case(
-            &["golad-lab", "train-proposer", "--records", &missing],
-            2,
-            "missing.jsonl",
-        ),
-        case(
-            &["golad-lab", "time-value", "--records", &four3d],
-            2,
-            "not golad",
-        ),
-        case(
-            &["golad-lab", "wins", "--records", &empty],
-            2,
-            "no game records",
-        ),
-        case(
             &[
                 "golad-lab",
                 "check-answers",
@@ -471,7 +455,7 @@ fn every_command_exits_by_the_readme_table_on_bad_input() {
 
     // Every command has a case, and every case names a command.
     let paths: BTreeSet<String> = command_paths().into_iter().collect();
-    assert!(paths.len() > 30, "too few commands found: {paths:?}");
+    assert!(paths.len() > 20, "too few commands found: {paths:?}");
     let mut by_path: BTreeMap<String, usize> = BTreeMap::new();
     for c in &cases {
         *by_path.entry(path_of(&c.args, &paths)).or_default() += 1;

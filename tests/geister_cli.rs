@@ -833,9 +833,9 @@ fn geister_captures_replays_a_players_turns_and_counts_what_it_would_take() {
     let (_, j2) = probe("--jobs 2");
     assert_eq!(j["tally"], j2["tally"]);
     // Another setting is asked about the same turns.
-    let (_, t0) = probe("--param trust=0 --jobs 2");
+    let (_, t0) = probe("--param capture=2 --jobs 2");
     assert_eq!(t0["tally"]["all"]["offers"], all["offers"]);
-    assert_eq!(t0["params"]["trust"], 0);
+    assert_eq!(t0["params"]["capture"], 2);
     // Bad usage: an agent that is no best, a player nobody is, no budget.
     for bad in [
         format!("geister-captures {games} --player B:best --agent rule"),

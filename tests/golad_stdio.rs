@@ -348,32 +348,6 @@ fn answers_are_within_100_ms_of_the_request() {
     assert!(worst < ANSWER_LIMIT, "slowest answer {worst:?}");
 }
 
-/// Thinking on the opponent's time (`--ponder on`): between an answer and
-/// the next request (the engine waits for the opponent, here 60 ms) the
-/// bot ponders, and each request still gets its answer within the same
-/// limit as without; stdout carries the answers only.
-#[test]
-fn a_pondering_bot_answers_within_100_ms_of_the_request() {
-    let (times, err) = one_game_timed(
-        &["--ponder", "on"],
-        Duration::from_millis(60),
-        "abc player0 pondering",
-    );
-    let worst = times.iter().max().copied().unwrap();
-    assert!(worst < ANSWER_LIMIT, "slowest answer {worst:?}");
-    // It did ponder: the last log line counts the ponders.
-    let end = err
-        .lines()
-        .find(|l| l.contains("end of input"))
-        .expect("the end-of-input line");
-    let v: serde_json::Value = serde_json::from_str(end).unwrap();
-    let ponders = v["fields"]["ponders"].as_u64().unwrap_or(0);
-    assert!(
-        ponders * 2 >= times.len() as u64,
-        "{ponders} ponders: {end}"
-    );
-}
-
 #[test]
 fn a_line_over_the_limit_is_skipped_with_a_warning_and_a_partial_last_line_is_ignored() {
     let mut bot = Bot::start(&[]);

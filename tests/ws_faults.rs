@@ -93,9 +93,13 @@ fn table(dir: &Path, envs: &[(&str, &str)]) -> Table {
     }
 }
 
-/// Waits until a game is in progress with at least two turns played, as the
+/// Waits until a game is in progress with two to four turns played, as the
 /// server's spectator list tells (`GET /api/games` on its port): a signal
-/// sent then lands mid-game, whatever the length of the games before.
+/// sent then lands mid-game, whatever the length of the games before. No
+/// game of Score Four ends before its seventh move, so at least three moves
+/// (90 ms at the clients' 30 ms of search) separate the poll from the game's end: a
+/// game seen later in its course could end by the rules in the moment
+/// between the poll and the signal.
 fn mid_game(ws_url: &str) {
     let addr = ws_url.trim_start_matches("ws://").to_string();
     wait_until("a game in progress", LIMIT, || {
@@ -105,7 +109,7 @@ fn mid_game(ws_url: &str) {
         let list: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
         list["games"].as_array().is_some_and(|gs| {
             gs.iter()
-                .any(|g| g["over"] == false && g["turns"].as_u64().unwrap_or(0) >= 2)
+                .any(|g| g["over"] == false && (2..=4).contains(&g["turns"].as_u64().unwrap_or(0)))
         })
     });
 }
@@ -119,6 +123,10 @@ fn play(url: &str, name: &str, games: u32, records: &Path, time_ms: u32) -> Guar
         .arg("--records")
         .arg(records)
         .env("LADDERBOT_LOG__FILTER", "warn")
+        // `play four3d` without a profile takes four3d-best's margin (40 ms),
+        // which would leave no time at 40 ms a move: every move instant, the
+        // games too short to be caught in their course.
+        .env("LADDERBOT_SEARCH__MARGIN_MS", "10")
         // Give up on a vanished server quickly.
         .env("LADDERBOT_CLIENT__MAX_RECONNECTS", "2")
         .env("LADDERBOT_CLIENT__BACKOFF_INITIAL_MS", "50")

@@ -30,9 +30,7 @@ pub const NAMES: &[&str] = &[
     "golad-value",
     "golad-flood",
     "golad-propose",
-    "golad-learned",
     "puyo-best",
-    "geister-playouts",
     "floodit-playouts",
 ];
 
@@ -96,9 +94,7 @@ pub fn run(name: &str, opts: &BenchOptions) -> Result<BenchReport, String> {
         "golad-value" => Ok(golad_value(opts)),
         "golad-flood" => Ok(golad_flood(opts)),
         "golad-propose" => Ok(golad_propose(opts)),
-        "golad-learned" => Ok(golad_learned(opts)),
         "puyo-best" => Ok(puyo_best(opts)),
-        "geister-playouts" => Ok(geister_playouts(opts)),
         "floodit-playouts" => Ok(floodit_playouts(opts)),
         other => Err(format!(
             "unknown bench '{other}' (known: {})",
@@ -826,22 +822,19 @@ pub const FOUR3D_DEEP_CAP: u64 = 1_000_000_000;
 /// Issue 59's solver bench: the root solve (win, draw or loss, then the
 /// exact distance) of the positions of real games at 28, 30 and 32 empty
 /// cells (`src/games/four3d/best/solve-deep.txt`), one pass, each solve
-/// from an empty table of 2^22 entries, lever by lever: today's solver
-/// (one thread, no zugzwang bounds, one entry a slot) as the reference;
-/// the claimeven bounds with the table in buckets of two
-/// (`Table::with_buckets`) on one thread; with the enhanced transposition
-/// cutoffs; the same settling win, draw or loss only (no distance); then
-/// on two threads that share out the root moves (`RootSolve`), without
-/// and with the cutoffs, and win, draw or loss only; then the same with
-/// the first root move's replies shared out too (`Levers::split_below`),
-/// exact and win, draw or loss only. `per_s` and
-/// `reference_per_s` are solves per second over the whole set (two
-/// threads with the cutoffs, exact, against today's); the note gives the
-/// rates of the others and per depth the median time and mean nodes of
-/// each, solves stopped at [`FOUR3D_DEEP_CAP`], and whether every value
-/// matched its label (its sign for win, draw or loss). The levers measured
-/// before (symmetry, a helper solving every root move: see
-/// docs/four3d-results.md) are not run again. Long (minutes): not in CI.
+/// from an empty table of 2^22 entries, one thread, lever by lever:
+/// today's solver (no zugzwang bounds) as the reference; the claimeven
+/// bounds; with the enhanced transposition cutoffs; the same settling
+/// win, draw or loss only (no distance, the labelling lab's
+/// `train::solve_wdl`). `per_s` and `reference_per_s` are solves per
+/// second over the whole set (the bounds with the cutoffs, exact, against
+/// today's); the note gives the rates of the others and per depth the
+/// median time and mean nodes of each, solves stopped at
+/// [`FOUR3D_DEEP_CAP`], and whether every value matched its label (its
+/// sign for win, draw or loss). The levers measured before and removed
+/// (a helper solving every root move, the table in buckets, symmetry, the
+/// root moves shared out: see docs/four3d-results.md) are not run. Long
+/// (minutes): not in CI.
 fn four3d_solve_deep() -> BenchReport {
     use crate::games::four3d::best::search::{root_moves, RootMoves};
     use crate::games::four3d::best::solve::{Levers, RootSolve};
@@ -850,17 +843,16 @@ fn four3d_solve_deep() -> BenchReport {
     use crate::search::Limits;
     use std::collections::BTreeMap;
     use std::sync::atomic::AtomicBool;
-    let (plain, bucketed) = (Table::new(22), Table::with_buckets(22));
+    let table = Table::new(22);
     let stop = AtomicBool::new(false);
     let limits = Limits::playouts(FOUR3D_DEEP_CAP);
-    // One root solve: (value, nodes of all threads, milliseconds, stopped).
+    // One root solve: (value, nodes, milliseconds, stopped).
     let solve = |me: u64, opp: u64, cells: &[u8], side: &Side| {
-        let table = if side.buckets { &bucketed } else { &plain };
         table.clear();
         let t = Instant::now();
         let (got, nodes) = RootSolve {
-            table,
-            helpers: side.helpers,
+            table: &table,
+            helpers: 0,
             limits: &limits,
             helper_limits: &limits,
             stop: &stop,
@@ -873,8 +865,6 @@ fn four3d_solve_deep() -> BenchReport {
     struct Side {
         name: &'static str,
         levers: Levers,
-        buckets: bool,
-        helpers: usize,
     }
     let claimeven = Levers {
         zugzwang: true,
@@ -884,57 +874,16 @@ fn four3d_solve_deep() -> BenchReport {
         etc: true,
         ..claimeven
     };
-    let side = |name, levers, buckets, helpers| Side {
-        name,
-        levers,
-        buckets,
-        helpers,
-    };
-    let split = |l: Levers| Levers { split: true, ..l };
-    let wdl = |l: Levers| Levers { wdl: true, ..l };
-    let below = |l: Levers| Levers {
-        split_below: true,
-        ..l
-    };
+    let side = |name, levers| Side { name, levers };
     let sides = [
-        side("today's (1 thread)", Levers::default(), false, 0),
-        side("claimeven + buckets (1 thread)", claimeven, true, 0),
-        side("claimeven + buckets + ETC (1 thread)", etc, true, 0),
-        side("the same, win/draw/loss only (1 thread)", wdl(etc), true, 0),
-        side(
-            "claimeven + buckets + root split (2 threads)",
-            split(claimeven),
-            true,
-            1,
-        ),
-        side(
-            "claimeven + buckets + ETC + root split (2 threads)",
-            split(etc),
-            true,
-            1,
-        ),
-        side(
-            "the same, win/draw/loss only (2 threads)",
-            wdl(split(etc)),
-            true,
-            1,
-        ),
-        side(
-            "claimeven + buckets + ETC + split below the root (2 threads)",
-            below(split(etc)),
-            true,
-            1,
-        ),
-        side(
-            "the same, win/draw/loss only (2 threads)",
-            wdl(below(split(etc))),
-            true,
-            1,
-        ),
+        side("today's", Levers::default()),
+        side("claimeven", claimeven),
+        side("claimeven + ETC", etc),
+        side("the same, win/draw/loss only", Levers { wdl: true, ..etc }),
     ];
-    const N: usize = 9;
-    // The headline side: two threads, the cutoffs, the exact distance.
-    const HEAD: usize = 5;
+    const N: usize = 4;
+    // The headline side: the bounds and the cutoffs, the exact distance.
+    const HEAD: usize = 2;
     // Per depth and side: times, nodes, stopped; positions per depth.
     type Tally = (Vec<f64>, u64, usize);
     let mut by_depth: BTreeMap<u32, ([Tally; N], usize)> = BTreeMap::new();
@@ -1005,8 +954,8 @@ fn four3d_solve_deep() -> BenchReport {
         },
         "solves/s",
         format!(
-            "Score Four root solves of {positions} positions of real games (solve-deep.txt), one pass, each from an empty table: \
-             {} vs {} (rates over the whole set); the others, solves/s: {}; per depth (median time, mean nodes of all threads): {}; \
+            "Score Four root solves of {positions} positions of real games (solve-deep.txt), one pass, one thread, each from an empty table: \
+             {} vs {} (rates over the whole set); the others, solves/s: {}; per depth (median time, mean nodes): {}; \
              values matching their labels: {}",
             sides[HEAD].name,
             sides[0].name,
@@ -1280,33 +1229,6 @@ fn golad_propose(opts: &BenchOptions) -> BenchReport {
     )
 }
 
-/// The learned proposer (issue 61) against the measured one, both keeping
-/// 150 births at the replies.
-fn golad_learned(opts: &BenchOptions) -> BenchReport {
-    use crate::games::golad::best::BestConfig;
-    use crate::games::golad::propose::{Pairwise, Terms};
-    use crate::games::golad::proposer::ProposerModel;
-    let measured = BestConfig {
-        pw_reply: 150,
-        ..BestConfig::default()
-    };
-    let learned = BestConfig {
-        pairwise: Pairwise {
-            terms: Terms::Learned(ProposerModel::shipped()),
-            ..measured.pairwise
-        },
-        ..measured.clone()
-    };
-    golad_lists(opts, "golad-learned", &learned, &measured, |a, b| {
-        format!(
-            "GOLAD reply candidates of {} positions of a control self-play game, one thread: the \
-             learned proposer (pw_reply=150 pw_learned=1) {:.0} evaluations and {:.0} candidates \
-             a proposal, vs the measured one (pw_reply=150) {:.0} evaluations and {:.0} candidates",
-            GOLAD_POSITIONS, a.0, a.1, b.0, b.1
-        )
-    })
-}
-
 /// Positions [`golad_positions`] gives.
 const GOLAD_POSITIONS: usize = 10;
 
@@ -1330,7 +1252,7 @@ fn golad_lists(
         let gen = cfg.node_gen(1, 2);
         let (mut evals, mut cands) = (0u64, 0usize);
         for p in &positions {
-            cands += node_candidates(p, gen, false, |q, m, _| {
+            cands += node_candidates(p, gen, |q, m| {
                 evals += 1;
                 leaf_value(&eval, cfg, q, m)
             })
@@ -1338,7 +1260,7 @@ fn golad_lists(
         }
         let mut k = 0;
         let per_s = rate(dur, 1, || {
-            let c = node_candidates(&positions[k % positions.len()], gen, false, |q, m, _| {
+            let c = node_candidates(&positions[k % positions.len()], gen, |q, m| {
                 leaf_value(&eval, cfg, q, m)
             });
             black_box(c);
@@ -1598,90 +1520,6 @@ pub fn render(r: &BenchReport) -> String {
     );
     let _ = write!(s, "  {}", r.note);
     s
-}
-
-/// Geister playouts with `best`'s learned move preferences (the shipped
-/// `prefs.json`) against today's hand-set weights (`ismcts-v2`'s), from
-/// the same eight determinized starting positions, one thread, samples
-/// interleaved.
-fn geister_playouts(opts: &BenchOptions) -> BenchReport {
-    use crate::games::geister::best::board::Board;
-    use crate::games::geister::best::prefs::Prefs;
-    use crate::games::geister::best::BestConfig;
-    use crate::games::geister::{View, PIECES};
-    let dur = Duration::from_secs_f64(opts.seconds);
-    let start = View::from_gat("14R24R34R44R15B25B35B45B41u31u21u11u40u30u20u10u")
-        .expect("the initial board parses");
-    // Eight colourings of the opponent's pieces, four reds each.
-    let starts: Vec<Board> = [0x0fu8, 0xf0, 0x33, 0xcc, 0x55, 0xaa, 0x3c, 0xc3]
-        .iter()
-        .map(|&reds| Board::from_view(&start, reds))
-        .collect();
-    debug_assert!(starts
-        .iter()
-        .all(|b| b.pieces(1).count_ones() as usize == PIECES));
-    let hand = BestConfig::ismcts_v2().policy;
-    let learned = crate::games::geister::best::policy::PlayoutPolicy {
-        prefs: Some(Prefs::shipped()),
-        ..hand
-    };
-    let mut rng = SmallRng::seed_from_u64(0x6E15_7E40);
-    // Mean plies a playout lasts, for the note (a policy that avoids
-    // contact plays longer games, so fewer of them a second).
-    let plies = |policy: &crate::games::geister::best::policy::PlayoutPolicy,
-                 rng: &mut SmallRng| {
-        let n = 400;
-        let total: u64 = (0..n)
-            .map(|k| {
-                let mut b = starts[k % 8];
-                policy.playout(&mut b, rng);
-                u64::from(b.ply - starts[k % 8].ply)
-            })
-            .sum();
-        total as f64 / n as f64
-    };
-    let (fast_plies, reference_plies) = (plies(&learned, &mut rng), plies(&hand, &mut rng));
-    let mut check = 0f64;
-    let (mut i, mut j) = (0usize, 0usize);
-    let mut fast = Vec::with_capacity(opts.samples);
-    let mut reference = Vec::with_capacity(opts.samples);
-    for _ in 0..opts.samples {
-        fast.push(rate(dur, 64, || {
-            let mut b = black_box(starts[i % 8]);
-            i += 1;
-            check += learned.playout(&mut b, &mut rng);
-        }));
-        reference.push(rate(dur, 64, || {
-            let mut b = black_box(starts[j % 8]);
-            j += 1;
-            check += hand.playout(&mut b, &mut rng);
-        }));
-    }
-    black_box(check);
-    let per_s = median(fast);
-    let reference_per_s = median(reference);
-    BenchReport {
-        bench: "geister-playouts".into(),
-        per_s,
-        reference_per_s,
-        ratio: if reference_per_s > 0.0 {
-            per_s / reference_per_s
-        } else {
-            0.0
-        },
-        samples: opts.samples,
-        unit: "playouts/s".into(),
-        note: format!(
-            "Geister playouts to the end from the initial position (eight colourings of the \
-             opponent) on one thread: best's learned move preferences (prefs.json) vs the \
-             hand-set weights of ismcts-v2, {} interleaved samples of {} s each, medians; \
-             plies a playout: {fast_plies:.1} vs {reference_plies:.1}, plies/s {:.0} vs {:.0}",
-            opts.samples,
-            opts.seconds,
-            per_s * fast_plies,
-            reference_per_s * reference_plies
-        ),
-    }
 }
 
 #[cfg(test)]

@@ -14,7 +14,6 @@ mod bench_cmd;
 mod four3d_lab;
 mod geister_beliefs;
 mod geister_captures;
-mod geister_policy;
 mod golad_lab;
 mod latency;
 mod match_cmd;
@@ -97,9 +96,6 @@ pub enum Command {
     Referee(referee::RefereeArgs),
     /// Fit the learned Geister belief model on records, and score belief sources.
     GeisterBeliefs(geister_beliefs::GeisterBeliefsArgs),
-    /// Fit the learned Geister move preferences (best's playout policy) on the moves a search
-    /// chose in records, and score models.
-    GeisterPolicy(geister_policy::GeisterPolicyArgs),
     /// Replay recorded Geister games from one player's seat and ask an agent, wherever a piece of
     /// unknown colour could be taken, whether it would take it: reds and blues taken by ply.
     GeisterCaptures(geister_captures::GeisterCapturesArgs),
@@ -108,8 +104,7 @@ pub enum Command {
     /// Score Four data: self-play games, labelled positions, the fitted evaluation and its
     /// network, the solver's endgame set, and the offline judge of evaluations.
     Four3dLab(four3d_lab::Four3dLabArgs),
-    /// GOLAD data: fit the value model and the learned proposer, measure how far the
-    /// candidates reach, what more time is worth and which wins a search finds in recorded
+    /// GOLAD data: fit the value model, measure how far the candidates reach in recorded
     /// games, and check a bot's answers to a transcript.
     GoladLab(golad_lab::GoladLabArgs),
     /// Find where recorded games were lost: a reference's value of every position, each game's
@@ -296,10 +291,6 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::GeisterBeliefs(args) => {
             start_logging(&cli.log_format, &settings)?;
             geister_beliefs::run(args)
-        }
-        Command::GeisterPolicy(args) => {
-            start_logging(&cli.log_format, &settings)?;
-            geister_policy::run(args)
         }
         Command::GeisterCaptures(args) => {
             start_logging(&cli.log_format, &settings)?;

@@ -67,11 +67,6 @@ pub struct PlayArgs {
     /// bank, or --bank-ms).
     #[arg(long, value_parser = ["fixed", "bank"])]
     pub time_policy: Option<String>,
-    /// With --time-policy bank on --stdio: how the bank is shared out, `even` (every move its
-    /// fair share), `value` (weighted by the previous move's value) or `front` (two shares a
-    /// move in the first 40% of the game); `search.bank_plan`.
-    #[arg(long, value_parser = ["even", "value", "front"])]
-    pub bank_plan: Option<String>,
     /// A game clock the bot keeps for itself on a match server (implies --time-policy bank):
     /// milliseconds for each whole game, shared out over its moves.
     #[arg(long, value_name = "MS")]
@@ -226,10 +221,6 @@ impl PlayArgs {
                 crate::config::TimePolicy::Fixed
             };
         }
-        if let Some(p) = &self.bank_plan {
-            s.search.bank_plan =
-                crate::search::deadline::BankPlan::try_from(p.clone()).map_err(CliError::Usage)?;
-        }
         if self.bank_ms.is_some() || self.increment_ms.is_some() {
             s.search.time_policy = crate::config::TimePolicy::Bank;
         }
@@ -280,7 +271,6 @@ impl PlayArgs {
             time_limit_s: None,
             stdio: false,
             time_policy: None,
-            bank_plan: None,
             bank_ms: None,
             increment_ms: None,
             ponder: None,
@@ -337,7 +327,6 @@ fn run_stdio(settings: Settings) -> Result<(), CliError> {
         seed: settings.search.seed.unwrap_or_else(super::clock_seed),
         max_answer_ms: crate::platforms::riddles::bot::MAX_ANSWER_MS,
         bank: settings.search.time_policy == crate::config::TimePolicy::Bank,
-        bank_plan: settings.search.bank_plan,
         ponder: settings.search.ponder,
     };
     let rt = super::runtime()?;

@@ -169,7 +169,7 @@ fn solo_chooser(
                 rand::rngs::SmallRng::seed_from_u64(seed),
             )))
         }
-        name if NAMES.contains(&name) => planner::build_chooser(name, params),
+        name if NAMES.contains(&name) => crate::games::puyo::choosers::build_chooser(name, params),
         other => Err(format!(
             "puyo-lab solo: unknown agent '{other}' (puyo agents: {})",
             NAMES.join(", ")
@@ -218,7 +218,8 @@ fn completion(a: CompletionArgs) -> Result<(), CliError> {
     params.insert("templates".into(), json!(a.templates));
     params.insert("depth".into(), json!(a.depth));
     // Checks the parameters too (unknown ones are errors).
-    let planner = planner::template_planner(&params).map_err(CliError::Usage)?;
+    let planner =
+        crate::games::puyo::choosers::template_planner(&params).map_err(CliError::Usage)?;
     let runs: Vec<lab::CompletionRun> = (0..a.sequences)
         .map(|i| lab::completion_run(&planner, a.seed + i, over))
         .collect();

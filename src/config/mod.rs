@@ -78,14 +78,6 @@ pub struct SearchSettings {
     pub bank_ms: Option<u64>,
     /// What each of our moves adds back to `bank_ms`, in milliseconds.
     pub increment_ms: u64,
-    /// With `time_policy = "bank"` on stdin/stdout (GOLAD): `even` (default)
-    /// gives every move its fair share of the bank; `value` weights each
-    /// move's share by its previous value (less once a result is found or
-    /// the end is a dead draw, more with a lead to convert or behind) and
-    /// keeps the plan to what moves actually spend
-    /// ([`crate::search::deadline::plan_weight`]); `front` gives the moves
-    /// of the first 40% of the game two shares each.
-    pub bank_plan: crate::search::deadline::BankPlan,
     /// Think on the opponent's time: after each answer the agent goes on
     /// searching the opponent's replies until the next request (which
     /// always preempts it), keeping what it finds. Off by default.
@@ -326,7 +318,6 @@ impl Default for SearchSettings {
             time_policy: TimePolicy::Fixed,
             bank_ms: None,
             increment_ms: 0,
-            bank_plan: crate::search::deadline::BankPlan::Even,
             ponder: false,
         }
     }
@@ -748,15 +739,6 @@ impl Settings {
                     .into(),
             );
         }
-        if self.search.bank_plan != crate::search::deadline::BankPlan::Even
-            && !(self.search.time_policy == TimePolicy::Bank && self.client.stdio)
-        {
-            return Err(
-                "search.bank_plan: a plan spends the Riddles engine's bank: it needs \
-                 search.time_policy = \"bank\" and client.stdio = true"
-                    .into(),
-            );
-        }
         if self.search.bank_ms == Some(0) {
             return Err("search.bank_ms: must be at least 1".into());
         }
@@ -1106,39 +1088,6 @@ mod tests {
             .unwrap_err()
             .0;
         assert!(err.contains("time_policy"), "{err}");
-    }
-
-    #[test]
-    fn a_bank_plan_is_read_for_the_stdio_bank_policy_only() {
-        use crate::search::deadline::BankPlan;
-        let golad = "game = \"golad\"\n[client]\nstdio = true\n[search]\ntime_policy = \"bank\"\n";
-        let (_d, p) = profile(golad);
-        assert_eq!(
-            load(Some(&p), env(&[])).unwrap().search.bank_plan,
-            BankPlan::Even
-        );
-        let (_d, p) = profile(&format!("{golad}bank_plan = \"value\"\n"));
-        assert_eq!(
-            load(Some(&p), env(&[])).unwrap().search.bank_plan,
-            BankPlan::Value
-        );
-        let s = load(Some(&p), env(&[("LADDERBOT_SEARCH__BANK_PLAN", "even")])).unwrap();
-        assert_eq!(s.search.bank_plan, BankPlan::Even);
-        let s = load(Some(&p), env(&[("LADDERBOT_SEARCH__BANK_PLAN", "front")])).unwrap();
-        assert_eq!(s.search.bank_plan, BankPlan::Front);
-        let err = load(Some(&p), env(&[("LADDERBOT_SEARCH__BANK_PLAN", "later")]))
-            .unwrap_err()
-            .0;
-        assert!(err.contains("not one of: even, value"), "{err}");
-        // Without the bank policy on stdin/stdout there is no bank to plan.
-        let (_d, p) =
-            profile("game = \"golad\"\n[client]\nstdio = true\n[search]\nbank_plan = \"value\"\n");
-        let err = load(Some(&p), env(&[])).unwrap_err().0;
-        assert!(err.contains("search.bank_plan"), "{err}");
-        let (_d, p) =
-            profile("game = \"four3d\"\n[search]\ntime_policy = \"bank\"\nbank_plan = \"value\"\n");
-        let err = load(Some(&p), env(&[])).unwrap_err().0;
-        assert!(err.contains("search.bank_plan"), "{err}");
     }
 
     #[test]

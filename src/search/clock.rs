@@ -123,13 +123,6 @@ impl<'a> SearchClock<'a> {
         }
     }
 
-    /// Whether the move has a per-move limit only (a deadline whose soft
-    /// limit is its hard one): time not spent on it is not saved for
-    /// later moves.
-    pub fn per_move(&self) -> bool {
-        self.deadline.is_some_and(|d| d.soft >= d.hard)
-    }
-
     /// The time since the move started, if there is a deadline.
     pub fn elapsed(&self) -> Option<Duration> {
         self.deadline.map(|d| d.start.elapsed())

@@ -111,8 +111,7 @@ pub fn fit_toward<const N: usize, S: Labelled<N>>(
 /// halved until the objective does not grow (a plain Newton step can
 /// overshoot from a start far from the optimum, e.g. a prior that is
 /// confidently wrong on the data), until no weight moves by more than 1e-9
-/// (at most 50 steps). Shared by every model fitted this way (this module's
-/// logistic regression, [`super::choice`]'s conditional logit).
+/// (at most 50 steps). Shared by every model fitted this way.
 #[allow(clippy::needless_range_loop)]
 pub(crate) fn damped_newton<const N: usize>(
     prior: &[f64; N],

@@ -4,14 +4,12 @@
 pub mod agent;
 pub mod bandit;
 pub mod bound;
-pub mod choice;
 pub mod clock;
 pub mod cores;
 pub mod deadline;
 pub mod game;
 pub mod logistic;
 pub mod mcts;
-pub mod puct;
 pub mod ready;
 
 pub use agent::{panic_message, Agent, Blunder, Decision, RandomAgent, Renamed};

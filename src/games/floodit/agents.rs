@@ -7,8 +7,8 @@
 //! | `mc` (default) | the seed's Monte Carlo: playouts spread evenly over the candidate colours, uniform random to the end, the best win rate (wins only count; equal rates go to the larger immediate gain) |
 //! | `mc-area` | `mc` with playouts scored by the final territory margin as well as the result (half each) |
 //! | `alphabeta` | the "7 Colors" baseline: depth-limited alpha-beta (iterative deepening under the clock, or `depth`), evaluation territory plus the cells each side reaches first |
-//! | `uct` | UCT on the shared search core, uniform random playouts; options `greedy=P` (each playout ply takes the largest gain with probability P) and `weight=W` (playouts scored as `mc-area`) |
-//! | `best` | alpha-beta with the same evaluation, plus move ordering (the best move of the last iteration and of the transposition table first, then by immediate gain) and a transposition table; options `eval=race` (ties of the reach race go to the side to move) and `rollout=N` (N greedy plies before the evaluation), measured in `docs/floodit-results.md` and off by default |
+//! | `uct` | UCT on the shared search core, uniform random playouts scored by the result |
+//! | `best` | alpha-beta with the same evaluation, plus move ordering (the best move of the last iteration and of the transposition table first, then by immediate gain) and a transposition table |
 //!
 //! At the root both alpha-beta agents try the colours in order of immediate
 //! gain, so among colours of equal value the larger gain is played: once a
@@ -20,7 +20,7 @@ use std::sync::atomic::AtomicBool;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::eval::{greedy_then_reach, territory_and_race, territory_and_reach};
+use super::eval::territory_and_reach;
 use super::rules::FloodIt;
 use crate::games::params::Decl;
 use crate::games::AgentParams;
@@ -55,16 +55,6 @@ pub fn mc_area_playout() -> AreaPlayout {
     AreaPlayout { weight: 0.5 }
 }
 
-/// The leaf evaluation `eval` and greedy `rollout` plies that `leaf` is
-/// (the inverse of `best`'s reading of them).
-fn leaf_options(leaf: Leaf) -> (&'static str, u32) {
-    match leaf {
-        Leaf::Reach => ("reach", 0),
-        Leaf::Race => ("race", 0),
-        Leaf::Rollout(n) => ("reach", n),
-    }
-}
-
 /// The parameters of every agent, declared once: what [`build`] reads,
 /// `ladderbot agents --params` prints and `ladderbot tune` moves.
 pub fn decl(name: &str) -> Result<Decl, String> {
@@ -86,7 +76,7 @@ pub fn decl(name: &str) -> Result<Decl, String> {
             "a playout's score: the share of the territory margin against the result",
         ),
         "uct" => {
-            let (cfg, policy) = (uct_config(), GreedyPlayout::default());
+            let cfg = uct_config();
             Decl::new(name)
                 .float(
                     "exploration",
@@ -102,39 +92,8 @@ pub fn decl(name: &str) -> Result<Decl, String> {
                     5,
                     "playouts through a leaf before it is expanded",
                 )
-                .float(
-                    "greedy",
-                    policy.greedy,
-                    0.0..=1.0,
-                    0.05,
-                    "how often a playout ply takes the largest gain",
-                )
-                .float(
-                    "weight",
-                    policy.weight,
-                    0.0..=1.0,
-                    0.05,
-                    "a playout's score: the share of the territory margin against the result",
-                )
         }
-        "alphabeta" => depth(Decl::new(name)),
-        "best" => {
-            let (eval, rollout) = leaf_options(AlphaBeta::new(true, None).leaf);
-            depth(Decl::new(name))
-                .int(
-                    "rollout",
-                    u64::from(rollout),
-                    0..=1000,
-                    1,
-                    "greedy plies played before the evaluation (with eval=reach)",
-                )
-                .choice(
-                    "eval",
-                    eval,
-                    &["reach", "race"],
-                    "the leaf evaluation: the reach race, or its ties to the side to move",
-                )
-        }
+        "alphabeta" | "best" => depth(Decl::new(name)),
         other => return Err(crate::games::unknown_agent("floodit", other, NAMES)),
     })
 }
@@ -177,13 +136,8 @@ pub fn build(
             if let Some(t) = p.u64("threshold") {
                 cfg.expand_threshold = t as u32;
             }
-            let mut policy = GreedyPlayout::default();
-            if let Some(g) = p.f64("greedy") {
-                policy.greedy = g;
-            }
-            if let Some(w) = p.f64("weight") {
-                policy.weight = w;
-            }
+            // Uniform playouts scored by the result alone.
+            let policy = AreaPlayout { weight: 0.0 };
             Ok(Box::new(DecidedMovesOn {
                 inner: Uct::<FloodIt, _>::new("uct", cfg, policy, seed),
             }))
@@ -194,17 +148,7 @@ pub fn build(
         }
         "best" => {
             let depth = p.u64("depth").map(|d| d as u32);
-            let mut ab = AlphaBeta::new(true, depth);
-            let (eval, rollout) = leaf_options(ab.leaf);
-            let eval = p.choice("eval").unwrap_or(eval);
-            let rollout = p.u64("rollout").map_or(rollout, |n| n as u32);
-            ab.leaf = match (eval, rollout) {
-                ("race", 0) => Leaf::Race,
-                ("race", _) => return Err("best: rollout goes with eval=reach only".into()),
-                (_, 0) => Leaf::Reach,
-                (_, n) => Leaf::Rollout(n),
-            };
-            Ok(Box::new(ab))
+            Ok(Box::new(AlphaBeta::new(true, depth)))
         }
         other => Err(crate::games::unknown_agent("floodit", other, NAMES)),
     }
@@ -268,36 +212,6 @@ impl Policy<FloodIt> for AreaPlayout {
         PlayoutResult::Value(
             (1.0 - self.weight) * result + self.weight * (1.0 + margin / cells) / 2.0,
         )
-    }
-}
-
-/// Playouts where each ply takes the largest immediate gain with
-/// probability `greedy` (else a uniformly random allowed colour), scored as
-/// [`AreaPlayout`] with `weight`. `greedy = 0` is the uniform playout
-/// (the default, `uct`'s: uniform playouts scored by the result alone).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct GreedyPlayout {
-    pub greedy: f64,
-    pub weight: f64,
-}
-
-impl Policy<FloodIt> for GreedyPlayout {
-    fn playout(&mut self, pos: &mut FloodIt, rng: &mut SmallRng) -> PlayoutResult {
-        if self.greedy > 0.0 {
-            let choices = pos.colours() - 2;
-            while !pos.is_over() {
-                if rng.gen::<f64>() < self.greedy {
-                    pos.play_largest_gain();
-                } else {
-                    let c = pos.nth_allowed(rng.gen_range(0..choices));
-                    pos.play(c);
-                }
-            }
-        }
-        AreaPlayout {
-            weight: self.weight,
-        }
-        .playout(pos, rng)
     }
 }
 
@@ -374,18 +288,6 @@ pub struct AlphaBeta {
     tt: HashMap<u64, Entry>,
     /// The deepest iteration the last search completed.
     reached: u32,
-    leaf: Leaf,
-}
-
-/// How `best` scores a position at depth 0.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Leaf {
-    /// [`territory_and_reach`] (the 7 Colors evaluation).
-    Reach,
-    /// [`territory_and_race`]: ties of the reach go to the side to move.
-    Race,
-    /// This many greedy plies, then [`territory_and_reach`].
-    Rollout(u32),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -409,7 +311,6 @@ impl AlphaBeta {
             depth,
             tt: HashMap::new(),
             reached: 0,
-            leaf: Leaf::Reach,
         }
     }
 
@@ -466,11 +367,7 @@ impl AlphaBeta {
         }
         if depth == 0 {
             *leaves = true;
-            return Ok(match self.leaf {
-                Leaf::Reach => territory_and_reach(g, me),
-                Leaf::Race => territory_and_race(g, me),
-                Leaf::Rollout(plies) => greedy_then_reach(g, me, plies),
-            });
+            return Ok(territory_and_reach(g, me));
         }
         let alpha0 = alpha;
         let key = Self::key(g);
@@ -692,60 +589,6 @@ mod tests {
             }
             assert!(reached[0] >= 3, "seed {seed}: {reached:?}");
             assert!(reached[1] >= reached[0], "seed {seed}: {reached:?}");
-        }
-    }
-
-    #[test]
-    fn fully_greedy_playouts_do_not_depend_on_the_random_numbers() {
-        // greedy = 1: every ply takes the largest gain (the lowest colour
-        // among equals), so any two playouts reach the same end; greedy = 0
-        // is the uniform playout and differs between seeds.
-        let g = FloodIt::random(12, 12, 6, 9).unwrap();
-        let ends = |greedy: f64| {
-            let mut p = GreedyPlayout {
-                greedy,
-                weight: 1.0,
-            };
-            (0..8u64)
-                .map(|seed| {
-                    let mut pos = g.clone();
-                    match p.playout(&mut pos, &mut SmallRng::seed_from_u64(seed)) {
-                        PlayoutResult::Value(v) => (v * 1e6) as i64,
-                        other => panic!("{other:?}"),
-                    }
-                })
-                .collect::<Vec<_>>()
-        };
-        let greedy = ends(1.0);
-        assert!(greedy.iter().all(|&v| v == greedy[0]), "{greedy:?}");
-        let uniform = ends(0.0);
-        assert!(uniform.iter().any(|&v| v != uniform[0]), "{uniform:?}");
-        let mut a = build(
-            "uct",
-            &[("greedy".to_string(), 0.5.into())].into_iter().collect(),
-            1,
-        )
-        .unwrap();
-        let mut b = build("greedy", &AgentParams::new(), 2).unwrap();
-        play(a.as_mut(), b.as_mut(), 5, &Limits::playouts(100));
-    }
-
-    #[test]
-    fn best_takes_one_leaf_evaluation() {
-        let p = |json: &str| -> AgentParams { serde_json::from_str(json).unwrap() };
-        for ok in [
-            r#"{}"#,
-            r#"{"eval": "race"}"#,
-            r#"{"eval": "reach", "rollout": 4}"#,
-        ] {
-            assert!(build("best", &p(ok), 0).is_ok(), "{ok}");
-        }
-        for bad in [
-            r#"{"eval": "race", "rollout": 4}"#,
-            r#"{"eval": "voronoi"}"#,
-            r#"{"eval": 3}"#,
-        ] {
-            assert!(build("best", &p(bad), 0).is_err(), "{bad}");
         }
     }
 

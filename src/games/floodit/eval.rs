@@ -54,57 +54,12 @@ pub fn reach_first(g: &FloodIt) -> [u32; 2] {
     }
 }
 
-/// Like [`reach_first`], but the sides spread in turn, the seat to move
-/// first, so a cell both could reach on the same step goes to the mover.
-pub fn race(g: &FloodIt) -> [u32; 2] {
-    use crate::search::Game;
-    let w = g.layout().shape.words;
-    let mut held = [*g.territory(0), *g.territory(1)];
-    let mut open = g.free();
-    let mut reach = [0u32; 2];
-    let mut seat = g.to_move();
-    let mut idle = 0;
-    while idle < 2 {
-        let got = one_step(g, &held[seat], &open);
-        if got.is_empty(w) {
-            idle += 1;
-        } else {
-            idle = 0;
-            reach[seat] += got.count();
-            held[seat] = held[seat].or(&got, w);
-            open = open.and_not(&got, w);
-        }
-        seat = 1 - seat;
-    }
-    reach
-}
-
-/// Territory plus the cells won in [`race`], `seat`'s minus the opponent's.
-pub fn territory_and_race(g: &FloodIt, seat: Seat) -> i32 {
-    let r = race(g);
-    (g.area(seat) + r[seat]) as i32 - (g.area(1 - seat) + r[1 - seat]) as i32
-}
-
 /// Territory plus the cells reached first, `seat`'s minus the opponent's.
 pub fn territory_and_reach(g: &FloodIt, seat: Seat) -> i32 {
     let r = reach_first(g);
     let own = (g.area(seat) + r[seat]) as i32;
     let other = (g.area(1 - seat) + r[1 - seat]) as i32;
     own - other
-}
-
-/// Both sides take their largest immediate gain (the lowest colour among
-/// equal gains) for up to `plies` plies, then [`territory_and_reach`] for
-/// `seat` (or the final margin if the game ended).
-pub fn greedy_then_reach(g: &FloodIt, seat: Seat, plies: u32) -> i32 {
-    let mut p = g.clone();
-    for _ in 0..plies {
-        if p.is_over() {
-            return p.score(seat) as i32 - p.score(1 - seat) as i32;
-        }
-        p.play_largest_gain();
-    }
-    territory_and_reach(&p, seat)
 }
 
 #[cfg(test)]
@@ -131,8 +86,5 @@ mod tests {
         let r = reach_first(&g);
         assert_eq!(r, [2, 2]);
         assert_eq!(territory_and_reach(&g, 0), 0);
-        // In the race the side to move (seat 0) takes the middle column.
-        assert_eq!(race(&g), [4, 2]);
-        assert_eq!(territory_and_race(&g, 0), 2);
     }
 }

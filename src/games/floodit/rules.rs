@@ -181,25 +181,6 @@ impl FloodIt {
         let mask = l.masks[c as usize].and_not(&self.terr[1 - me], w);
         l.shape.grow(&self.terr[me], &mask)
     }
-    /// Plays the allowed colour of largest gain (the lowest among equal
-    /// gains) for the seat to move: greedy playouts and rollouts. The game
-    /// must not be over.
-    pub fn play_largest_gain(&mut self) {
-        let me = (self.ply & 1) as Seat;
-        let mut best: Option<(u32, u8, Bits)> = None;
-        for i in 0..self.layout.colours - 2 {
-            let c = self.nth_allowed(i);
-            let t = self.grown(c);
-            let n = t.count();
-            if best.as_ref().is_none_or(|b| n > b.0) {
-                best = Some((n, c, t));
-            }
-        }
-        let (_, c, t) = best.expect("at least three colours leave one allowed");
-        self.terr[me] = t;
-        self.colour[me] = c;
-        self.ply += 1;
-    }
     /// Cells the seat to move gains by choosing `c`.
     pub fn gain(&self, c: u8) -> u32 {
         self.grown(c).count() - self.terr[self.to_move()].count()
@@ -332,32 +313,6 @@ pub(crate) fn board(rows: &[&str]) -> FloodIt {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_largest_gain_is_played_the_lowest_colour_among_equals() {
-        for seed in 0..20 {
-            let mut g = FloodIt::random(9, 11, 6, seed).unwrap();
-            while !g.is_over() {
-                let top = g
-                    .legal_moves()
-                    .into_iter()
-                    .map(|c| g.gain(c))
-                    .max()
-                    .unwrap();
-                let first = g
-                    .legal_moves()
-                    .into_iter()
-                    .find(|&c| g.gain(c) == top)
-                    .unwrap();
-                let mut want = g.clone();
-                want.play(first);
-                g.play_largest_gain();
-                assert_eq!(g.territory(0), want.territory(0));
-                assert_eq!(g.territory(1), want.territory(1));
-                assert_eq!((g.colour(0), g.colour(1)), (want.colour(0), want.colour(1)));
-            }
-        }
-    }
 
     #[test]
     fn territories_start_as_the_pivot_regions() {

@@ -100,6 +100,7 @@ pub mod styles;
 #[cfg(test)]
 mod testing;
 pub mod view;
+pub mod wire;
 
 pub use game::{Action, GeisterGame, Obs};
 pub use rules::{Colour, Dir, Geister, Move, MoveReport, Place, Setup, Square, MAX_PLIES, PIECES};

@@ -178,46 +178,6 @@ impl View {
             && side_may_play(&self.own, self.own_colours, 0, mv)
     }
 
-    /// The same position as the opponent sees it, in its frame, for
-    /// modelling what our moves tell it: its pieces are the viewer's own
-    /// (the colours we know, and the rest filled in reds first: placeholders,
-    /// as we do not know them), ours are its hidden ones (colours shown only
-    /// for pieces off the board).
-    pub fn seen_by_opponent(&self) -> View {
-        let known_reds = self
-            .opp_colours
-            .iter()
-            .filter(|&&c| c == Some(Colour::Red))
-            .count();
-        let mut fill = 4usize.saturating_sub(known_reds);
-        let mut reds = [false; PIECES];
-        for (r, c) in reds.iter_mut().zip(&self.opp_colours) {
-            *r = match c {
-                Some(c) => *c == Colour::Red,
-                None if fill > 0 => {
-                    fill -= 1;
-                    true
-                }
-                None => false,
-            };
-        }
-        let mut opp_colours = [None; PIECES];
-        for (i, c) in opp_colours.iter_mut().enumerate() {
-            if !self.own[i].on_board() {
-                *c = Some(self.own_colours.colour(i as u8));
-            }
-        }
-        View {
-            seat: 1 - self.seat,
-            my_turn: !self.my_turn,
-            ply: self.ply,
-            own: self.opp.map(Place::rotated),
-            own_colours: Setup::from_reds(reds).unwrap_or(self.own_colours),
-            opp: self.own.map(Place::rotated),
-            opp_colours,
-        }
-    }
-
     /// Plays our move `mv`. If it captures a piece whose colour we do not
     /// know yet, `revealed` must give it (the server's `OKR`/`OKB`);
     /// otherwise `revealed` is ignored.

@@ -12,7 +12,6 @@
 //! | `ab-v1` | `best` of issue 10: alpha-beta with iterative deepening over the territory evaluation |
 //! | `ab-v2` | `best` of issue 33: `ab-v1`'s search scoring leaves by the learned value model |
 //! | `best` | `ab-v2` with the faster integer flood (issue 48); see [`super::best::BestConfig::from_params`] |
-//! | `puct` | PUCT over `best`'s candidates, priors from their values, the tree kept between moves (issue 61); see [`super::puct`] |
 //!
 //! The seed agents take `playouts` (their seed value by default; 0 = no
 //! playout cap, so only the time budget counts) and `exploration`.
@@ -36,7 +35,7 @@ pub const DEFAULT: &str = "best";
 
 /// The agent names [`build`] accepts (and `default`).
 pub const NAMES: &[&str] = &[
-    "random", "pass", "ai1", "ai2", "ai3", "mcts-v1", "control", "ab-v1", "ab-v2", "best", "puct",
+    "random", "pass", "ai1", "ai2", "ai3", "mcts-v1", "control", "ab-v1", "ab-v2", "best",
 ];
 
 /// A seed agent: the caller's limits, with the agent's own playout cap.
@@ -233,7 +232,6 @@ pub fn decl(name: &str) -> Result<Decl, String> {
         "best" => super::best::BestConfig::default().decl(name),
         "ab-v1" => super::best::BestConfig::v1().decl(name),
         "ab-v2" => super::best::BestConfig::v2().decl(name),
-        "puct" => super::puct::decl(name),
         "mcts-v1" => {
             let cfg = super::mcts_v1::mcts_v1_config();
             Decl::new(name)
@@ -294,7 +292,6 @@ pub fn build(
                 "ab-v2",
             )?,
         ))),
-        "puct" => Ok(Box::new(super::puct::build("puct", params)?)),
         "mcts-v1" => {
             let mut cfg = super::mcts_v1::mcts_v1_config();
             if let Some(c) = p.f64("exploration") {

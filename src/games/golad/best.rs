@@ -11,10 +11,9 @@
 //!   frontier cells with pairs of the cheapest sacrifices, pass; ordered by
 //!   their evaluation. Wider at the root (`root_width`, and its best births
 //!   improved part by part, [`improve_birth`]) and at the opponent's replies
-//!   to the root's moves (`reply_width`) than further down. With `pw_root`,
-//!   `pw_reply` or `pw_node` > 0 the births there come from the pairwise
-//!   proposer instead ([`propose`]: births whose parts pay together,
-//!   issue 61).
+//!   to the root's moves (`reply_width`) than further down. With `pw_root`
+//!   or `pw_reply` > 0 the births there come from the pairwise proposer
+//!   instead ([`propose`]: births whose parts pay together, issue 61).
 //! - **Search**: negamax with alpha-beta over those candidates, the best
 //!   `widths[ply]` of them at each ply below the root (the root looks at
 //!   `widths[0]`), deepened one ply at a time. The previous depth's best move
@@ -39,12 +38,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::moves::Move;
-use super::propose::{self, Pairwise, Terms};
-use super::proposer::ProposerModel;
-use super::territory::{
-    best_value, best_value_ranked, candidates, candidates_ranked, improve_birth, Purpose,
-    Territory, Width,
-};
+use super::propose::{self, Pairwise};
+use super::territory::{best_value, candidates, improve_birth, Territory, Width};
 use super::value::{self, ValueModel};
 use super::GolState;
 use crate::games::params::Decl;
@@ -64,9 +59,6 @@ pub struct BestConfig {
     pub look: usize,
     /// Whether the side to move next takes the cells reached at once.
     pub tempo: bool,
-    /// Weight of the living-cell share against the territory share (0:
-    /// territory only): pushes a side that is ahead to wipe the other out.
-    pub material: f64,
     /// Candidates searched at each ply (the last entry repeats deeper).
     pub widths: Vec<usize>,
     pub width: Width,
@@ -101,32 +93,18 @@ pub struct BestConfig {
     /// same values to 1e-5, 1.6x the floods per second) instead of `f64`
     /// ones (`ab-v1`, `ab-v2`).
     pub integer_flood: bool,
-    /// How the sacrifices and birth cells are ranked before a node's
-    /// candidates are built: 0 by the candidates' own value (`ab-v1`,
-    /// `ab-v2`), `k` > 0 by a rougher one whose flood stops after `k` steps
-    /// (the integer flood only).
-    pub rank: usize,
     /// Whether a node's scored candidates are kept for the next depth of
     /// the same move (the deeper search finds them there instead of
     /// scoring them again; shared by the threads).
     pub keep_nodes: bool,
-    /// With `keep_nodes`: the replies to the root's moves are scored whole
-    /// even as leaves (no cut), so the next depth finds them kept.
-    pub reply_whole: bool,
     /// The pairwise proposer's widths ([`Pairwise`]; its `keep` is set by
-    /// `pw_root`, `pw_reply`, `pw_node`).
+    /// `pw_root`, `pw_reply`).
     pub pairwise: Pairwise,
-    /// Births the pairwise proposer keeps at the root, at the replies to
-    /// the root's moves and at the nodes deeper (0: today's generator,
-    /// [`candidates`], with the widths there).
+    /// Births the pairwise proposer keeps at the root and at the replies
+    /// to the root's moves (0: today's generator, [`candidates`], with the
+    /// widths there; deeper, always today's generator).
     pub pw_root: usize,
     pub pw_reply: usize,
-    pub pw_node: usize,
-    /// With `pw_root`: the root also takes today's generator's candidates
-    /// (with `root_width`), so a move either finds is searched (a
-    /// finishing kill or birth with a far sacrifice the proposer's pairs
-    /// leave out).
-    pub pw_union: bool,
 }
 
 /// How a node's candidates are generated: today's generator with its
@@ -143,7 +121,6 @@ impl Default for BestConfig {
             decay: 0.5,
             look: 1,
             tempo: true,
-            material: 0.0,
             widths: vec![60, 24, 8],
             width: Width {
                 births: 8,
@@ -168,14 +145,10 @@ impl Default for BestConfig {
             value: Some(ValueModel::shipped()),
             new_depth: 0.9,
             integer_flood: true,
-            rank: 0,
             keep_nodes: true,
-            reply_whole: false,
             pairwise: Pairwise::default(),
             pw_root: 0,
-            pw_union: false,
             pw_reply: 0,
-            pw_node: 0,
         }
     }
 }
@@ -200,54 +173,12 @@ impl BestConfig {
         s: &GolState,
         ply: usize,
     ) -> (Vec<(f64, Move)>, usize) {
-        let (moves, width, _) = self.candidates_counted(eval, s, ply);
-        (moves, width)
-    }
-
-    /// [`Self::candidates_at`] with the evaluations it took.
-    pub fn candidates_counted(
-        &self,
-        eval: &Territory,
-        s: &GolState,
-        ply: usize,
-    ) -> (Vec<(f64, Move)>, usize, u64) {
-        let ranked = self.rank > 0;
-        let mut evals = 0u64;
-        let value = |p: &GolState, m: Move, why: Purpose| {
-            evals += 1;
-            match why {
-                Purpose::Rank if ranked => rank_value(eval, self, p, m),
-                _ => leaf_value(eval, self, p, m),
-            }
-        };
+        let value = |p: &GolState, m: Move| leaf_value(eval, self, p, m);
         let moves = match ply {
-            0 => self.root_moves(s, ranked, value),
-            _ => node_candidates(s, self.node_gen(ply, 2), ranked, value),
+            0 => root_candidates(s, self.root_gen(), self.improve, value),
+            _ => node_candidates(s, self.node_gen(ply, 2), value),
         };
-        (moves, self.searched_width(ply), evals)
-    }
-
-    /// The root's candidates ([`root_candidates`] with [`Self::root_gen`]),
-    /// with `pw_union` joined by today's generator's, best first.
-    pub fn root_moves(
-        &self,
-        s: &GolState,
-        ranked: bool,
-        mut value: impl FnMut(&GolState, Move, Purpose) -> f64,
-    ) -> Vec<(f64, Move)> {
-        let gen = self.root_gen();
-        let mut root = root_candidates(s, gen, self.improve, ranked, &mut value);
-        if self.pw_union && gen != Gen::Width(self.root_width) {
-            let today =
-                root_candidates(s, Gen::Width(self.root_width), self.improve, ranked, value);
-            for c in today {
-                if !root.iter().any(|&(_, m)| m == c.1) {
-                    root.push(c);
-                }
-            }
-            root.sort_by(|x, y| y.0.total_cmp(&x.0));
-        }
-        root
+        (moves, self.searched_width(ply))
     }
 
     /// The pairwise proposer keeping `keep` births, or today's generator
@@ -274,9 +205,9 @@ impl BestConfig {
         if ply == 1 {
             self.gen(self.pw_reply, self.reply_width)
         } else if depth <= 1 {
-            self.gen(self.pw_node, self.leaf_width)
+            Gen::Width(self.leaf_width)
         } else {
-            self.gen(self.pw_node, self.width)
+            Gen::Width(self.width)
         }
     }
 
@@ -306,23 +237,21 @@ impl BestConfig {
     pub fn v2() -> Self {
         BestConfig {
             integer_flood: false,
-            rank: 0,
             keep_nodes: false,
             pw_root: 0,
-            pw_union: false,
             pw_reply: 0,
-            pw_node: 0,
             ..BestConfig::default()
         }
     }
 
     /// The parameters of the agent `name` built over `self` (`best` over
     /// the default, `ab-v1` over [`BestConfig::v1`]): the evaluation
-    /// (`decay`, `look`, `tempo`, `material`), the widths of plies 0-3
+    /// (`decay`, `look`, `tempo`), the widths of plies 0-3
     /// (`w0`..`w3`) and of the candidates (`births`, `sacrifices`, with the
     /// prefixes `leaf_`, `root_`, `reply_`), `improve`, `depth`, `threads`,
-    /// `leafcut`, `new_depth`, `learned` (the learned value model) and
-    /// `value_file` (a value model's JSON file instead of the shipped one).
+    /// `leafcut`, `new_depth`, `learned` (the learned value model),
+    /// `value_file` (a value model's JSON file instead of the shipped one),
+    /// `integer_flood`, `keep_nodes` and the pairwise proposer's `pw_*`.
     pub fn decl(&self, name: &str) -> Decl {
         let mut d = Decl::new(name)
             .float(
@@ -343,13 +272,6 @@ impl BestConfig {
                 "tempo",
                 self.tempo,
                 "the side to move next takes the cells both sides reach at once",
-            )
-            .float(
-                "material",
-                self.material,
-                0.0..=1.0,
-                0.05,
-                "weight of the living-cell share against the territory share",
             );
         let last = *self.widths.last().unwrap_or(&8);
         for (i, (key, doc)) in [
@@ -462,21 +384,10 @@ impl BestConfig {
                 "keep_nodes",
                 self.keep_nodes,
                 "a node's scored candidates are kept for the next depth of the same move",
-            )
-            .flag(
-                "reply_whole",
-                self.reply_whole,
-                "with keep_nodes, the replies to the root's moves are scored whole even as leaves",
-            )
-            .flag(
-                "pw_union",
-                self.pw_union,
-                "with pw_root, the root also searches today's generator's candidates",
             );
         for (key, value, max, step, doc) in [
             ("pw_root", self.pw_root, 100_000, 10, "births the pairwise proposer keeps at the root (0: today's generator)"),
             ("pw_reply", self.pw_reply, 100_000, 10, "births the pairwise proposer keeps at the replies to the root's moves (0: today's generator)"),
-            ("pw_node", self.pw_node, 100_000, 5, "births the pairwise proposer keeps deeper (0: today's generator)"),
             ("pw_radius", self.pairwise.radius as usize, 17, 1, "cells this close change each other's value (the pairwise proposer measures them together)"),
             ("pw_births", self.pairwise.births, 288, 4, "birth cells whose interactions with near sacrifices the pairwise proposer measures"),
             ("pw_pairs", self.pairwise.pairs, 100_000, 8, "best sacrifice pairs the pairwise proposer tries with every birth cell"),
@@ -484,34 +395,7 @@ impl BestConfig {
         ] {
             d = d.int(key, value as u64, 0..=max, step, doc);
         }
-        d = d
-            .int(
-                "pw_learned",
-                match self.pairwise.terms {
-                    Terms::Measured => 0,
-                    Terms::Learned(_) => 1,
-                    Terms::Mixed(_) => 2,
-                },
-                0..=2,
-                1,
-                "the pairwise proposer's terms: 0 measured with the evaluation, 1 predicted by the learned proposer (proposer-v1.json), 2 each part measured and the pairs' interactions predicted",
-            )
-            .file(
-                "proposer_file",
-                "a learned proposer's JSON file instead of the shipped one (implies pw_learned)",
-            );
-        d        .int(
-            "rank",
-            self.rank as u64,
-            0..=40,
-            1,
-            "sacrifices and birth cells ranked by a flood of this many steps (0: by the full value)",
-        )
-        // The living-cell share mixes into the territory share only when
-        // that share is the leaf's value; reply_whole acts on kept nodes.
-        .only_with(&["material"], "learned", serde_json::Value::from(0))
-        .only_with(&["material"], "value_file", serde_json::Value::Null)
-        .only_with(&["reply_whole"], "keep_nodes", serde_json::Value::from(1))
+        d
     }
 
     /// The defaults changed by the profile's `agent_params`
@@ -537,9 +421,6 @@ impl BestConfig {
         }
         if let Some(t) = p.flag("tempo") {
             c.tempo = t;
-        }
-        if let Some(m) = p.f64("material") {
-            c.material = m;
         }
         for (i, key) in ["w0", "w1", "w2", "w3"].into_iter().enumerate() {
             if let Some(w) = p.u64(key) {
@@ -584,19 +465,9 @@ impl BestConfig {
         if let Some(t) = p.flag("keep_nodes") {
             c.keep_nodes = t;
         }
-        if let Some(t) = p.flag("reply_whole") {
-            c.reply_whole = t;
-        }
-        if let Some(t) = p.flag("pw_union") {
-            c.pw_union = t;
-        }
-        if let Some(k) = p.u64("rank") {
-            c.rank = k as usize;
-        }
         for (key, slot) in [
             ("pw_root", &mut c.pw_root),
             ("pw_reply", &mut c.pw_reply),
-            ("pw_node", &mut c.pw_node),
             ("pw_births", &mut c.pairwise.births),
             ("pw_pairs", &mut c.pairwise.pairs),
             ("pw_sacrifices", &mut c.pairwise.sacrifices),
@@ -607,26 +478,6 @@ impl BestConfig {
         }
         if let Some(r) = p.u64("pw_radius") {
             c.pairwise.radius = r as u8;
-        }
-        let file = p.file("proposer_file", ProposerModel::from_json)?;
-        match (p.u64("pw_learned"), file) {
-            (Some(0), _) => c.pairwise.terms = Terms::Measured,
-            (Some(k), m) => {
-                let m = m.unwrap_or_else(ProposerModel::shipped);
-                c.pairwise.terms = if k == 1 {
-                    Terms::Learned(m)
-                } else {
-                    Terms::Mixed(m)
-                };
-            }
-            (None, Some(m)) => c.pairwise.terms = Terms::Learned(m),
-            (None, None) => {}
-        }
-        if c.rank > 0 && !c.integer_flood {
-            return Err(format!(
-                "{name}: rank={} needs integer_flood=1 (the exact flood has no shorter form)",
-                c.rank
-            ));
         }
         if let Some(t) = p.flag("learned") {
             c.value = t.then(ValueModel::shipped);
@@ -640,8 +491,8 @@ impl BestConfig {
 
 /// The mover's value after `m` in `s` under `cfg`'s evaluation: exact
 /// once the game is over, else the learned value model's expected score
-/// (`cfg.value`) or the territory share (mixed with the living-cell share
-/// by `cfg.material`), after `cfg.look` pass generations.
+/// (`cfg.value`) or the territory share, after `cfg.look` pass
+/// generations.
 pub fn leaf_value(eval: &Territory, cfg: &BestConfig, s: &GolState, m: Move) -> f64 {
     let (t, f, tempo) = match looked_at(cfg, s, m) {
         Ok(x) => x,
@@ -651,28 +502,10 @@ pub fn leaf_value(eval: &Territory, cfg: &BestConfig, s: &GolState, m: Move) -> 
     if let Some(model) = cfg.value {
         return model.value(&value::inputs(share, &f, s.to_move, value::left(&t)));
     }
-    let w = cfg.material;
-    if w > 0.0 {
-        let (a, b) = (f.count(s.to_move) as f64, f.count(1 - s.to_move) as f64);
-        if a + b > 0.0 {
-            return (1.0 - w) * share + w * a / (a + b);
-        }
-    }
     share
 }
 
-/// A rougher, cheaper value of `m` than [`leaf_value`], to rank sacrifices
-/// and birth cells (`cfg.rank` > 0): the territory share with the flood cut
-/// after `cfg.rank` steps, after the same generations; exact once the game
-/// is over.
-pub fn rank_value(eval: &Territory, cfg: &BestConfig, s: &GolState, m: Move) -> f64 {
-    match looked_at(cfg, s, m) {
-        Ok((_, f, tempo)) => eval.share_near(&f, s.to_move, tempo, cfg.rank),
-        Err(end) => end,
-    }
-}
-
-/// What both values look at after `m` in `s`: the position, its field after
+/// What the value looks at after `m` in `s`: the position, its field after
 /// `cfg.look` pass generations and the side given the tempo; or, once the
 /// game is over, the mover's exact value.
 fn looked_at(
@@ -689,19 +522,15 @@ fn looked_at(
 }
 
 /// The candidates of a node: the pairwise proposer's ([`propose`]), or
-/// today's generator's: [`candidates_ranked`] when the sacrifices and birth
-/// cells are ranked by a rougher value (`ranked`), else [`candidates`] (the
-/// `Purpose` is then always `Value`).
+/// today's generator's ([`candidates`]).
 pub fn node_candidates(
     s: &GolState,
     gen: Gen,
-    ranked: bool,
-    mut value: impl FnMut(&GolState, Move, Purpose) -> f64,
+    value: impl FnMut(&GolState, Move) -> f64,
 ) -> Vec<(f64, Move)> {
     match gen {
-        Gen::Pairwise(p) => propose::candidates(s, p, |q, m| value(q, m, Purpose::Value)),
-        Gen::Width(width) if ranked => candidates_ranked(s, width, value),
-        Gen::Width(width) => candidates(s, width, |p, m| value(p, m, Purpose::Value)),
+        Gen::Pairwise(p) => propose::candidates(s, p, value),
+        Gen::Width(width) => candidates(s, width, value),
     }
 }
 
@@ -712,10 +541,9 @@ pub fn root_candidates(
     s: &GolState,
     gen: Gen,
     improve: usize,
-    ranked: bool,
-    mut value: impl FnMut(&GolState, Move, Purpose) -> f64,
+    mut value: impl FnMut(&GolState, Move) -> f64,
 ) -> Vec<(f64, Move)> {
-    let mut root = node_candidates(s, gen, ranked, &mut value);
+    let mut root = node_candidates(s, gen, &mut value);
     if improve > 0 {
         let births: Vec<(f64, Move)> = root
             .iter()
@@ -724,7 +552,7 @@ pub fn root_candidates(
             .copied()
             .collect();
         for b in births {
-            let better = improve_birth(s, b, 2, |p, m| value(p, m, Purpose::Value));
+            let better = improve_birth(s, b, 2, &mut value);
             if !root.iter().any(|&(_, m)| m == better.1) {
                 root.push(better);
             }
@@ -778,16 +606,6 @@ pub struct Best {
     /// Helper threads for this move: `threads - 1`, fewer under a deadline
     /// when the other cores are busy ([`crate::search::cores`]).
     helpers: usize,
-    /// While pondering: the flag that ends it, read with the clock.
-    interrupt: Option<Arc<AtomicBool>>,
-    /// Roots scored while pondering (the positions after the expected
-    /// replies), for the next move; and whether the kept nodes are a
-    /// ponder's, to be kept for it.
-    roots: HashMap<GolState, Vec<(f64, Move)>>,
-    pondered: bool,
-    /// How long the last move's search took (a ponder gives each expected
-    /// reply as long).
-    last_time: std::time::Duration,
     /// Where the search keeps its best move so far, for a client that
     /// cannot wait ([`Agent::keep_ready`]); a helper has none.
     ready: Option<Arc<Ready<Move>>>,
@@ -820,10 +638,6 @@ impl Best {
             halt_checks: false,
             halted: false,
             helpers: 0,
-            interrupt: None,
-            roots: HashMap::new(),
-            pondered: false,
-            last_time: std::time::Duration::ZERO,
             ready: None,
         }
     }
@@ -841,18 +655,6 @@ impl Best {
             Some(_) => 1.0 - WIN,
             None => 0.5,
         }
-    }
-
-    /// The mover's value after `m` in `s` for `purpose`: the rougher
-    /// [`rank_value`] to rank (with `cfg.rank` > 0), else [`Best::value`].
-    fn value_for(&mut self, s: &GolState, m: Move, purpose: Purpose) -> f64 {
-        if purpose == Purpose::Value || self.cfg.rank == 0 {
-            return self.value(s, m);
-        }
-        if self.halt_checks && self.halted {
-            return 0.5;
-        }
-        rank_value(&self.eval, &self.cfg, s, m)
     }
 
     /// The mover's value after `m` in `s`.
@@ -889,9 +691,6 @@ impl Best {
     /// Whether the soft or the hard limit has passed (never without a
     /// deadline: a playout budget is counted by `out_of_time` alone).
     fn time_up(&self) -> bool {
-        if self.interrupt_raised() {
-            return true;
-        }
         match (self.soft, self.hard) {
             (Some(s), Some(h)) => {
                 let now = Instant::now();
@@ -902,8 +701,7 @@ impl Best {
     }
 
     fn scored(&mut self, s: &GolState, gen: Gen) -> Vec<(f64, Move)> {
-        let ranked = self.cfg.rank > 0;
-        node_candidates(s, gen, ranked, |p, m, why| self.value_for(p, m, why))
+        node_candidates(s, gen, |p, m| self.value(p, m))
     }
 
     /// Negamax: the value of `s` for its side to move, searched `depth`
@@ -918,10 +716,7 @@ impl Best {
         stop: &AtomicBool,
     ) -> Result<f64, Stopped> {
         self.nodes += 1;
-        if depth <= 1
-            && self.cfg.leaf_cut
-            && !(self.cfg.keep_nodes && ply == 1 && self.cfg.reply_whole)
-        {
+        if depth <= 1 && self.cfg.leaf_cut {
             return self.leaf(s, ply, beta, stop);
         }
         let width = self.cfg.node_gen(ply, depth);
@@ -1015,9 +810,6 @@ impl Best {
         }
         let found = match self.cfg.node_gen(ply, 1) {
             Gen::Pairwise(p) => propose::best_value(s, p, beta, |q, m| self.value(q, m)),
-            Gen::Width(width) if self.cfg.rank > 0 => {
-                best_value_ranked(s, width, beta, |p, m, why| self.value_for(p, m, why))
-            }
             Gen::Width(width) => best_value(s, width, beta, |p, m| self.value(p, m)),
         };
         if self.out_of_time() || stop.load(Ordering::Relaxed) {
@@ -1074,10 +866,6 @@ impl Best {
                     halt_checks: self.halt_checks,
                     halted: false,
                     helpers: 0,
-                    interrupt: self.interrupt.clone(),
-                    roots: HashMap::new(),
-                    pondered: false,
-                    last_time: self.last_time,
                     ready: None,
                 })
                 .collect();
@@ -1149,145 +937,38 @@ impl Agent<GolState> for Best {
         "evaluations"
     }
 
-    fn ponders(&self) -> bool {
-        true
-    }
-
     fn keep_ready(&mut self, ready: Arc<Ready<Move>>) {
         self.ready = Some(ready);
     }
 
-    /// Thinks on the opponent's time: the opponent's likeliest replies to
-    /// our move (its candidates, best first), and for each in turn the
-    /// position after it searched as our next move would be, for as long
-    /// as our last move took: its root scored once and kept, its nodes
-    /// kept. The next move finds them when the reply was one of these.
-    fn ponder(
-        &mut self,
-        s: &GolState,
-        ours: &Move,
-        limits: &Limits,
-        stop: &Arc<AtomicBool>,
-    ) -> u64 {
-        let mut after = *s;
-        if !after.is_legal(ours) || !after.apply(*ours) || after.outcome().is_some() {
-            return 0;
-        }
-        self.interrupt = Some(stop.clone());
-        let done = self.ponder_replies(&after, limits, stop);
-        self.interrupt = None;
-        done
-    }
-
     fn select(&mut self, s: &GolState, limits: &Limits, stop: &AtomicBool) -> Decision<Move> {
-        let started = Instant::now();
-        // Without a ponder since the last move the nodes are forgotten, as
-        // ever; after one, the positions still ahead are kept.
-        let keep = std::mem::take(&mut self.pondered);
+        // A move's kept nodes are forgotten at the next move.
         if let Ok(mut k) = self.kept.lock() {
-            if keep && k.len() < KEPT_NODES * 3 / 4 {
-                k.retain(|(p, _), _| p.round >= s.round);
-            } else {
-                k.clear();
-            }
+            k.clear();
         }
-        let pondered = self.roots.len();
-        let root = self.roots.remove(s);
-        if keep {
-            // A hit: the opponent's reply was one of those pondered
-            // (`ponder hit=` in the log gives the rate of a match).
-            tracing::debug!(hit = root.is_some(), pondered, "best: ponder");
-        }
-        self.roots.clear();
-        let d = self.think(s, limits, stop, root);
-        self.last_time = started.elapsed();
-        d
+        self.think(s, limits, stop)
     }
 }
 
-/// The most replies a ponder looks at.
-const PONDER_REPLIES: usize = 8;
-
 impl Best {
-    /// The ponder's work from `after` (the opponent to move): see
-    /// [`Agent::ponder`] for `best`. Returns the evaluations spent.
-    fn ponder_replies(&mut self, after: &GolState, limits: &Limits, stop: &AtomicBool) -> u64 {
-        let hard = limits.deadline.map(|d| d.hard);
-        self.evals = 0;
-        self.halt_checks = true;
-        self.halted = false;
-        self.cap = None;
-        self.soft = hard;
-        self.hard = hard;
-        let replies = self.scored(after, self.cfg.node_gen(1, 2));
-        let mut spent = self.evals;
-        if self.halted || stop.load(Ordering::Relaxed) {
-            return spent.max(1);
-        }
-        let slice = self.last_time.max(std::time::Duration::from_millis(20));
-        for &(_, r) in replies.iter().take(PONDER_REPLIES) {
-            let mut next = *after;
-            if !next.apply(r) || next.outcome().is_some() || self.roots.contains_key(&next) {
-                continue;
-            }
-            let start = Instant::now();
-            let end = hard.map_or(start + slice, |h| h.min(start + slice));
-            // The root, scored as a move would score it, but stoppable.
-            self.evals = 0;
-            self.halted = false;
-            self.soft = Some(end);
-            self.hard = Some(end);
-            let root = self.scored_root(&next);
-            spent += self.evals;
-            if self.halted || stop.load(Ordering::Relaxed) {
-                break;
-            }
-            self.roots.insert(next, root.clone());
-            self.pondered = true;
-            let slice_limits = Limits::deadline(Deadline {
-                start,
-                soft: end,
-                hard: end,
-            });
-            let d = self.think(&next, &slice_limits, stop, Some(root));
-            spent += d.playouts;
-            if stop.load(Ordering::Relaxed) || self.interrupt_raised() {
-                break;
-            }
-        }
-        spent.max(1)
-    }
-
-    /// Keeps `m` ready as the move to play if the answer cannot wait (a
-    /// ponder's offers are ignored: the slot is open only during `select`).
+    /// Keeps `m` ready as the move to play if the answer cannot wait (the
+    /// slot is open only during `select`).
     fn offer(&self, m: Move) {
         if let Some(r) = &self.ready {
             r.offer(m);
         }
     }
 
-    fn interrupt_raised(&self) -> bool {
-        self.interrupt
-            .as_ref()
-            .is_some_and(|f| f.load(Ordering::Relaxed))
-    }
-
-    /// The root's candidates with `root_width`, the best births improved
-    /// (`improve`), best first.
+    /// The root's candidates ([`root_candidates`] with
+    /// [`BestConfig::root_gen`]), the best births improved (`improve`),
+    /// best first.
     fn scored_root(&mut self, s: &GolState) -> Vec<(f64, Move)> {
-        let cfg = self.cfg.clone();
-        cfg.root_moves(s, cfg.rank > 0, |p, m, why| self.value_for(p, m, why))
+        let (gen, improve) = (self.cfg.root_gen(), self.cfg.improve);
+        root_candidates(s, gen, improve, |p, m| self.value(p, m))
     }
 
-    /// One move's search of `s` (see the module documentation), from the
-    /// root's candidates when they were scored already.
-    fn think(
-        &mut self,
-        s: &GolState,
-        limits: &Limits,
-        stop: &AtomicBool,
-        root: Option<Vec<(f64, Move)>>,
-    ) -> Decision<Move> {
+    /// One move's search of `s` (see the module documentation).
+    fn think(&mut self, s: &GolState, limits: &Limits, stop: &AtomicBool) -> Decision<Move> {
         self.evals = 0;
         self.nodes = 0;
         self.reached = 0;
@@ -1314,10 +995,7 @@ impl Best {
         // The root's candidates, scored once: depth 1.
         let cap = self.cap;
         self.cap = None;
-        let mut root = match root {
-            Some(r) => r,
-            None => self.scored_root(s),
-        };
+        let mut root = self.scored_root(s);
         self.cap = cap;
         self.halt_checks = true;
         tracing::debug!(
@@ -1428,7 +1106,7 @@ mod tests {
     }
 
     #[test]
-    fn the_search_keeps_its_best_move_ready_and_a_ponder_offers_none() {
+    fn the_search_keeps_its_best_move_ready() {
         let ready = Arc::new(Ready::default());
         let mut b = Best::new(one_thread());
         b.keep_ready(ready.clone());
@@ -1441,15 +1119,6 @@ mod tests {
             Some(d.mv),
             "the move played was the last one offered"
         );
-        // A ponder runs the same search with the slot closed.
-        let stop = Arc::new(AtomicBool::new(false));
-        let lim = Limits::deadline(Deadline::per_move(
-            Instant::now(),
-            Duration::from_millis(30),
-            Duration::ZERO,
-        ));
-        assert!(b.ponder(&s, &d.mv, &lim, &stop) > 0);
-        assert_eq!(ready.get(1), Some(d.mv), "the ponder offered nothing");
     }
 
     #[test]
@@ -1584,33 +1253,6 @@ mod tests {
     }
 
     #[test]
-    fn a_rougher_ranking_plays_legal_moves_with_fewer_evaluations() {
-        let rank = |k: usize| BestConfig {
-            rank: k,
-            ..one_thread()
-        };
-        check_legal_and_repeatable(|| Best::new(rank(1)), 3, 20, &Limits::playouts(3000));
-        // At a fixed depth the rough ranking spends fewer full evaluations.
-        let stop = AtomicBool::new(false);
-        let limits = Limits::playouts(100_000_000);
-        let mut s = GolState::start(4, 100);
-        s.apply(Move::Pass);
-        let fixed = |k: usize| BestConfig {
-            max_depth: 3,
-            widths: vec![12, 6, 4],
-            ..rank(k)
-        };
-        let a = Best::new(fixed(2)).select(&s, &limits, &stop);
-        let b = Best::new(fixed(0)).select(&s, &limits, &stop);
-        assert!(s.is_legal(&a.mv));
-        assert!(a.playouts < b.playouts, "{} vs {}", a.playouts, b.playouts);
-        // The exact flood has no shorter form.
-        let p: AgentParams = serde_json::from_str(r#"{"rank": 2, "integer_flood": 0}"#).unwrap();
-        let e = BestConfig::from_params(&p).unwrap_err();
-        assert!(e.contains("integer_flood"), "{e}");
-    }
-
-    #[test]
     fn params_set_the_widths_and_are_checked() {
         let p: AgentParams = serde_json::from_str(
             r#"{"root_births": 20, "root_sacrifices": "9", "reply_births": 5,
@@ -1646,7 +1288,7 @@ mod tests {
     #[test]
     fn the_pairwise_proposer_s_params_are_read_and_it_plays_legal_moves() {
         let p: AgentParams = serde_json::from_str(
-            r#"{"pw_root": 100, "pw_reply": 50, "pw_node": 20, "pw_radius": 2,
+            r#"{"pw_root": 100, "pw_reply": 50, "pw_radius": 2,
                 "pw_births": 12, "pw_pairs": 30, "pw_sacrifices": 6}"#,
         )
         .unwrap();
@@ -1658,9 +1300,9 @@ mod tests {
                 pairs: 30,
                 sacrifices: 6,
                 keep,
-                terms: Terms::Measured,
             })
         };
+        // At the root and the replies; deeper, today's generator.
         assert_eq!(
             (
                 c.root_gen(),
@@ -1668,7 +1310,12 @@ mod tests {
                 c.node_gen(2, 3),
                 c.node_gen(3, 1)
             ),
-            (pw(100), pw(50), pw(20), pw(20))
+            (
+                pw(100),
+                pw(50),
+                Gen::Width(c.width),
+                Gen::Width(c.leaf_width)
+            )
         );
         // Off by default and in ab-v2: today's generator at every ply.
         for d in [BestConfig::default(), BestConfig::v2()] {
@@ -1678,36 +1325,6 @@ mod tests {
         }
         let bad: AgentParams = serde_json::from_str(r#"{"pw_radius": 18}"#).unwrap();
         assert!(BestConfig::from_params(&bad).is_err());
-        // `pw_union`: the root searches both generators' candidates, each
-        // once, best first; without `pw_root` it changes nothing.
-        let u: AgentParams = serde_json::from_str(r#"{"pw_root": 100, "pw_union": 1}"#).unwrap();
-        let union = BestConfig::from_params(&u).unwrap();
-        assert!(union.pw_union && !c.pw_union);
-        let eval = Territory::new(union.decay);
-        let s = GolState::start(7, 100);
-        let ranked = |cfg: &BestConfig| cfg.candidates_at(&eval, &s, 0).0;
-        let (both, alone) = (
-            ranked(&union),
-            ranked(&BestConfig {
-                pw_union: false,
-                ..union.clone()
-            }),
-        );
-        let today = ranked(&BestConfig {
-            pw_root: 0,
-            ..union.clone()
-        });
-        for (_, m) in alone.iter().chain(&today) {
-            assert_eq!(both.iter().filter(|(_, x)| x == m).count(), 1, "{m}");
-        }
-        assert!(both.len() > alone.len() && both.len() > today.len());
-        assert!(both.windows(2).all(|w| w[0].0 >= w[1].0));
-        let plain = BestConfig {
-            pw_root: 0,
-            pw_union: false,
-            ..union.clone()
-        };
-        assert_eq!(ranked(&plain), today);
         let make = || {
             Best::new(BestConfig {
                 threads: 1,
@@ -1715,42 +1332,6 @@ mod tests {
             })
         };
         check_legal_and_repeatable(make, 3, 12, &Limits::playouts(3000));
-        // The learned terms: the shipped model (1), or each part measured
-        // and the pairs predicted (2); a model file implies 1.
-        let terms = |json: &str| {
-            let p: AgentParams = serde_json::from_str(json).unwrap();
-            BestConfig::from_params(&p).unwrap().pairwise.terms
-        };
-        let shipped = ProposerModel::shipped();
-        assert_eq!(terms(r#"{"pw_learned": 1}"#), Terms::Learned(shipped));
-        assert_eq!(terms(r#"{"pw_learned": 2}"#), Terms::Mixed(shipped));
-        assert_eq!(terms(r#"{"pw_learned": 0}"#), Terms::Measured);
-        assert_eq!(terms("{}"), Terms::Measured);
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("p.json");
-        std::fs::write(&file, shipped.to_json()).unwrap();
-        let json = serde_json::json!({ "proposer_file": file }).to_string();
-        let Terms::Learned(read) = terms(&json) else {
-            panic!("a model file is the learned proposer");
-        };
-        assert_eq!(read, shipped);
-        std::fs::write(&file, "{}").unwrap();
-        let bad: AgentParams = serde_json::from_str(&json).unwrap();
-        assert!(BestConfig::from_params(&bad).is_err());
-        let learned = BestConfig {
-            threads: 1,
-            pairwise: Pairwise {
-                terms: Terms::Learned(shipped),
-                ..c.pairwise
-            },
-            ..c.clone()
-        };
-        check_legal_and_repeatable(
-            || Best::new(learned.clone()),
-            3,
-            12,
-            &Limits::playouts(3000),
-        );
     }
 
     #[test]
@@ -1776,43 +1357,5 @@ mod tests {
             })
         };
         assert_eq!(score_against_ai3(make, 4, &Limits::playouts(20_000)), 4.0);
-    }
-
-    #[test]
-    fn a_ponder_scores_the_expected_replies_roots_and_the_next_move_reads_them() {
-        // A fixed depth and no time limit: the pondered agent finds the
-        // same move and value as a fresh one, with fewer evaluations.
-        let cfg = BestConfig {
-            max_depth: 3,
-            ..one_thread()
-        };
-        let never = Arc::new(AtomicBool::new(false));
-        let limits = Limits::playouts(100_000_000);
-        let mut s = GolState::start(7, 100);
-        s.apply(Move::Pass);
-        let mut pondered = Best::new(cfg.clone());
-        let ours = pondered.select(&s, &limits, &never).mv;
-        let work = pondered.ponder(
-            &s,
-            &ours,
-            &Limits::deadline(Deadline::per_move(
-                Instant::now(),
-                std::time::Duration::from_secs(30),
-                std::time::Duration::ZERO,
-            )),
-            &never,
-        );
-        assert!(work > 0);
-        let next = *pondered.roots.keys().next().expect("a root scored");
-        assert_eq!(next.round, s.round + 1);
-        let a = pondered.select(&next, &limits, &never);
-        let b = Best::new(cfg).select(&next, &limits, &never);
-        assert_eq!((a.mv, a.value), (b.mv, b.value));
-        assert!(a.playouts < b.playouts, "{} vs {}", a.playouts, b.playouts);
-        // A raised flag ends a ponder at once.
-        never.store(true, Ordering::SeqCst);
-        let start = Instant::now();
-        pondered.ponder(&next, &a.mv, &limits, &never);
-        assert!(start.elapsed() < std::time::Duration::from_millis(500));
     }
 }

@@ -17,7 +17,6 @@
 //!   parts pay together.
 //! - [`reach`]: how far a candidate generator reaches: the played move and
 //!   a wide scoring's best among the candidates (issue 61).
-//! - [`puct`]: PUCT over `best`'s candidates, the tree kept (issue 61).
 //! - [`value`]: the learned value model (issue 33) and its features.
 //! - [`train`]: its training data and fit (`ladderbot golad-lab`).
 //! - [`mcts_v1`]: the agent that was `best` before issue 10, the baseline.
@@ -32,8 +31,6 @@ pub mod field;
 pub mod mcts_v1;
 pub mod moves;
 pub mod propose;
-pub mod proposer;
-pub mod puct;
 pub mod reach;
 pub mod reference;
 pub mod rules;

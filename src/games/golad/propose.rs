@@ -34,9 +34,12 @@ use std::ops::ControlFlow;
 
 use super::field::frontier;
 use super::moves::{Cell, Move};
-use super::proposer::{Edit, Predictor, ProposerModel};
 use super::territory::{best_until, sorted};
 use super::GolState;
+use crate::search::Seat;
+
+/// One cell set by hand: killed (`None`) or brought to life for a side.
+pub type Edit = (Cell, Option<Seat>);
 
 /// How wide the proposer looks (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -55,47 +58,6 @@ pub struct Pairwise {
     pub sacrifices: usize,
     /// Births kept: the best predictions, best first.
     pub keep: usize,
-    /// Where the terms come from: measured with the evaluation, or
-    /// predicted by a learned model.
-    pub terms: Terms,
-}
-
-/// Where the pairwise proposer's terms come from.
-#[derive(Clone, Copy, Debug, Default)]
-pub enum Terms {
-    /// Measured with the evaluation ([`propose`]).
-    #[default]
-    Measured,
-    /// Predicted by the learned proposer ([`super::proposer`]).
-    Learned(&'static ProposerModel),
-    /// Each part alone measured with the evaluation, what two parts
-    /// change beyond their sum predicted by the learned proposer.
-    Mixed(&'static ProposerModel),
-}
-
-impl Terms {
-    fn key(&self) -> usize {
-        match self {
-            Terms::Measured => 0,
-            Terms::Learned(m) => *m as *const ProposerModel as usize,
-            Terms::Mixed(m) => *m as *const ProposerModel as usize + 1,
-        }
-    }
-}
-
-/// Two `Learned` terms are the same when they use the same model.
-impl PartialEq for Terms {
-    fn eq(&self, other: &Terms) -> bool {
-        self.key() == other.key()
-    }
-}
-
-impl Eq for Terms {}
-
-impl std::hash::Hash for Terms {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.key().hash(h);
-    }
 }
 
 impl Default for Pairwise {
@@ -108,7 +70,6 @@ impl Default for Pairwise {
             pairs: 80,
             sacrifices: 10,
             keep: 300,
-            terms: Terms::Measured,
         }
     }
 }
@@ -143,8 +104,7 @@ pub fn edited(s: &GolState, edits: &[Edit]) -> GolState {
 
 /// [`propose`] with the terms from `measure(edits)`: the mover's value of
 /// the field with `edits` made by hand, up to a constant (asked first with
-/// no edits). [`propose`] measures it with the evaluation; the learned
-/// proposer ([`super::proposer::Predictor`]) predicts it.
+/// no edits). [`propose`] measures it with the evaluation.
 pub fn propose_by(
     s: &GolState,
     p: Pairwise,
@@ -244,40 +204,6 @@ pub fn propose_by(
     out
 }
 
-/// The births `p` proposes: measured ([`propose`]) or predicted by the
-/// learned model ([`propose_by`] with its [`Predictor`]), as `p.terms`
-/// says.
-pub fn proposal(
-    s: &GolState,
-    p: Pairwise,
-    mut value: impl FnMut(&GolState, Move) -> f64,
-) -> Vec<(f64, Move)> {
-    match p.terms {
-        Terms::Measured => propose(s, p, value),
-        Terms::Learned(model) => {
-            let mut predict = Predictor::new(model, s);
-            // No edits: a change of 0, the constant `propose_by` asks first.
-            propose_by(s, p, |edits| predict.change(edits))
-        }
-        Terms::Mixed(model) => {
-            let mut predict = Predictor::new(model, s);
-            let mut alone: Vec<Option<f64>> = vec![None; super::moves::CELLS];
-            let mut measure = |edits: &[Edit]| value(&edited(s, edits), Move::Pass);
-            let base = measure(&[]);
-            propose_by(s, p, |edits| match *edits {
-                [] => 0.0,
-                [e] => *alone[e.0.index()].get_or_insert_with(|| measure(edits) - base),
-                [a, b] => {
-                    let va = *alone[a.0.index()].get_or_insert_with(|| measure(&[a]) - base);
-                    let vb = *alone[b.0.index()].get_or_insert_with(|| measure(&[b]) - base);
-                    va + vb + predict.beyond(a, b)
-                }
-                _ => measure(edits) - base,
-            })
-        }
-    }
-}
-
 /// The candidates in the order pass, kills of the opponent's cells, then
 /// the proposed births (best predicted first), each with `value(s, m)`,
 /// handed to `emit` until it breaks. The kills come first and cost one
@@ -299,7 +225,7 @@ pub fn generate(
             return;
         }
     }
-    for (_, m) in proposal(s, p, &mut value) {
+    for (_, m) in propose(s, p, &mut value) {
         if emit(value(s, m), m).is_break() {
             return;
         }
@@ -451,7 +377,6 @@ mod tests {
             births: 2,
             keep: 3,
             radius: 1,
-            terms: Terms::Measured,
         };
         let births = propose(&s, p, &value);
         assert!(uses_pair(births[0].1), "{:?}", births[0]);

@@ -109,7 +109,7 @@ impl Territory {
     /// (`None`: nobody takes them).
     pub fn share(&self, f: &Field, me: Seat, tempo: Option<Seat>) -> f64 {
         if let Some(fast) = &self.fast {
-            return fast.share(f, me, tempo, FLOOD_STEPS);
+            return fast.share(f, me, tempo);
         }
         let mut a = *f.rows(me);
         let mut b = *f.rows(1 - me);
@@ -186,9 +186,8 @@ impl IntFlood {
         s
     }
 
-    /// [`Territory::share`] with integer weights, the flood cut after
-    /// `steps` steps.
-    fn share(&self, f: &Field, me: Seat, tempo: Option<Seat>, steps: usize) -> f64 {
+    /// [`Territory::share`] with integer weights.
+    fn share(&self, f: &Field, me: Seat, tempo: Option<Seat>) -> f64 {
         let (a, b) = (f.rows(me), f.rows(1 - me));
         let alive_a = a.iter().any(|&r| r != 0);
         let alive_b = b.iter().any(|&r| r != 0);
@@ -198,18 +197,18 @@ impl IntFlood {
             (true, false) => 1.0,
             _ => match tempo {
                 None => {
-                    let (sa, sb) = self.flood(*a, *b, false, steps);
+                    let (sa, sb) = self.flood(*a, *b, false);
                     sa / (sa + sb)
                 }
                 // The side with the tempo floods first: the arrays change
                 // roles by value (swapping references to them in the loop
                 // cost a third of the speed).
                 Some(t) if t == me => {
-                    let (sa, sb) = self.flood(*a, *b, true, steps);
+                    let (sa, sb) = self.flood(*a, *b, true);
                     sa / (sa + sb)
                 }
                 Some(_) => {
-                    let (sb, sa) = self.flood(*b, *a, true, steps);
+                    let (sb, sa) = self.flood(*b, *a, true);
                     sa / (sa + sb)
                 }
             },
@@ -219,20 +218,14 @@ impl IntFlood {
     /// The weighted floods of `a` and `b`: with `a_first`, `a` takes the
     /// cells both reach in the same step, else nobody does.
     #[inline(always)]
-    fn flood(
-        &self,
-        mut a: [u32; HEIGHT],
-        mut b: [u32; HEIGHT],
-        a_first: bool,
-        steps: usize,
-    ) -> (f64, f64) {
+    fn flood(&self, mut a: [u32; HEIGHT], mut b: [u32; HEIGHT], a_first: bool) -> (f64, f64) {
         let mut claimed = [0u32; HEIGHT];
         for y in 0..HEIGHT {
             claimed[y] = a[y] | b[y];
         }
         let mut sa = self.wsum(&a) as f64;
         let mut sb = self.wsum(&b) as f64;
-        for &w in &self.decay_pow[1..=steps.min(FLOOD_STEPS - 1)] {
+        for &w in &self.decay_pow[1..] {
             let mut any = 0;
             if a_first {
                 a = dilate(&a, &claimed);
@@ -262,19 +255,6 @@ impl IntFlood {
             sb += w * self.wsum(&b) as f64;
         }
         (sa, sb)
-    }
-}
-
-impl Territory {
-    /// [`Territory::share`] with the flood cut after `steps` steps: a
-    /// cheaper, rougher value (issue 48's ranking of sacrifices and birth
-    /// cells). Only for [`Territory::integer`]; the exact flood ignores
-    /// `steps`.
-    pub fn share_near(&self, f: &Field, me: Seat, tempo: Option<Seat>, steps: usize) -> f64 {
-        match &self.fast {
-            Some(fast) => fast.share(f, me, tempo, steps),
-            None => self.share(f, me, tempo),
-        }
     }
 }
 
@@ -332,15 +312,6 @@ pub struct Width {
     pub sacrifices: usize,
 }
 
-/// What a value is asked for: a candidate's own value, or only to rank the
-/// sacrifices and the birth cells before the candidates are built (where a
-/// cheaper, rougher value may do: `best`'s `rank`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Purpose {
-    Value,
-    Rank,
-}
-
 /// The candidate moves of the side to move in `s`, each with `value(s, m)`
 /// (the mover's value after `m`), best first; ties keep the generation
 /// order (pass, kills, births), so the result is deterministic. Empty once
@@ -348,29 +319,9 @@ pub enum Purpose {
 pub fn candidates(
     s: &GolState,
     width: Width,
-    mut value: impl FnMut(&GolState, Move) -> f64,
+    value: impl FnMut(&GolState, Move) -> f64,
 ) -> Vec<(f64, Move)> {
-    ranked(s, width, false, |p, m, _| value(p, m))
-}
-
-/// [`candidates`] with a value that knows its [`Purpose`]: the sacrifices
-/// and birth cells are ranked by `value(.., Purpose::Rank)`, the candidates
-/// valued by `value(.., Purpose::Value)`.
-pub fn candidates_ranked(
-    s: &GolState,
-    width: Width,
-    value: impl FnMut(&GolState, Move, Purpose) -> f64,
-) -> Vec<(f64, Move)> {
-    ranked(s, width, true, value)
-}
-
-fn ranked(
-    s: &GolState,
-    width: Width,
-    ranked_apart: bool,
-    value: impl FnMut(&GolState, Move, Purpose) -> f64,
-) -> Vec<(f64, Move)> {
-    sorted(|emit| generate(s, width, ranked_apart, value, emit))
+    sorted(|emit| generate(s, width, value, emit))
 }
 
 /// Something that hands its candidates, each with its value, to `emit`
@@ -415,30 +366,9 @@ pub fn best_value(
     s: &GolState,
     width: Width,
     enough: f64,
-    mut value: impl FnMut(&GolState, Move) -> f64,
+    value: impl FnMut(&GolState, Move) -> f64,
 ) -> Option<(f64, Move)> {
-    best_ranked(s, width, enough, false, |p, m, _| value(p, m))
-}
-
-/// [`best_value`] with a value that knows its [`Purpose`] (as
-/// [`candidates_ranked`]).
-pub fn best_value_ranked(
-    s: &GolState,
-    width: Width,
-    enough: f64,
-    value: impl FnMut(&GolState, Move, Purpose) -> f64,
-) -> Option<(f64, Move)> {
-    best_ranked(s, width, enough, true, value)
-}
-
-fn best_ranked(
-    s: &GolState,
-    width: Width,
-    enough: f64,
-    ranked_apart: bool,
-    value: impl FnMut(&GolState, Move, Purpose) -> f64,
-) -> Option<(f64, Move)> {
-    best_until(enough, |emit| generate(s, width, ranked_apart, value, emit))
+    best_until(enough, |emit| generate(s, width, value, emit))
 }
 
 /// Improves a birth one part at a time, as a combinatorial bandit would
@@ -503,30 +433,25 @@ pub fn improve_birth(
 fn generate(
     s: &GolState,
     width: Width,
-    ranked_apart: bool,
-    mut value: impl FnMut(&GolState, Move, Purpose) -> f64,
+    mut value: impl FnMut(&GolState, Move) -> f64,
     mut emit: impl FnMut(f64, Move) -> ControlFlow<()>,
 ) {
-    use Purpose::{Rank, Value};
     if s.outcome().is_some() {
         return;
     }
     let me = s.to_move;
     let f = &s.field;
-    if emit(value(s, Move::Pass, Value), Move::Pass).is_break() {
+    if emit(value(s, Move::Pass), Move::Pass).is_break() {
         return;
     }
     for c in f.living(1 - me) {
-        if emit(value(s, Move::Kill(c), Value), Move::Kill(c)).is_break() {
+        if emit(value(s, Move::Kill(c)), Move::Kill(c)).is_break() {
             return;
         }
     }
     let own: Vec<Cell> = f.living(me).collect();
     if own.len() >= 2 && width.births > 0 && width.sacrifices >= 2 {
-        let mut sac: Vec<(f64, Cell)> = own
-            .iter()
-            .map(|&c| (value(s, Move::Kill(c), Rank), c))
-            .collect();
+        let mut sac: Vec<(f64, Cell)> = own.iter().map(|&c| (value(s, Move::Kill(c)), c)).collect();
         sac.sort_by(|x, y| y.0.total_cmp(&x.0));
         sac.truncate(width.sacrifices);
         let pair = [sac[0].1, sac[1].1];
@@ -537,13 +462,12 @@ fn generate(
                     at,
                     sacrifice: pair,
                 };
-                (value(s, m, Rank), at)
+                (value(s, m), at)
             })
             .collect();
         births.sort_by(|x, y| y.0.total_cmp(&x.0));
         births.truncate(width.births);
-        // The first pair's ranking value is the candidate's own value unless
-        // the ranking is a rougher one.
+        // The first pair's ranking value is the candidate's own value.
         for (v, at) in births {
             for i in 0..sac.len() {
                 for j in i + 1..sac.len() {
@@ -551,11 +475,7 @@ fn generate(
                         at,
                         sacrifice: [sac[i].1, sac[j].1],
                     };
-                    let v = if i == 0 && j == 1 && !ranked_apart {
-                        v
-                    } else {
-                        value(s, m, Value)
-                    };
+                    let v = if i == 0 && j == 1 { v } else { value(s, m) };
                     if emit(v, m).is_break() {
                         return;
                     }

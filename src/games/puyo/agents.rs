@@ -9,7 +9,7 @@
 //! | `best` | our design ([`super::best`]) |
 //! | `beam-v1` | issue 34's `best`, frozen ([`super::best::BestSettings::v1`]) |
 //!
-//! Parameters: see [`super::planner::build_chooser`] and [`decl`]. `best` keeps within
+//! Parameters: see [`super::choosers::build_chooser`] and [`decl`]. `best` keeps within
 //! the move's soft deadline as well as its own `ms` budget.
 
 use std::sync::atomic::AtomicBool;
@@ -20,7 +20,8 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use super::best::{BestPlanner, BestSettings};
-use super::planner::{chooser_decl, chooser_from, Chooser, View};
+use super::choosers::{chooser_decl, chooser_from};
+use super::planner::{Chooser, View};
 use super::rules::{PuyoDuel, PuyoObs};
 use crate::games::params::Decl;
 use crate::games::AgentParams;
@@ -41,7 +42,7 @@ pub const NAMES: &[&str] = &[
 
 /// The parameters of every agent, declared once: what [`build`] reads,
 /// `ladderbot agents --params` prints and `ladderbot tune` moves (the
-/// choosers' own: [`super::planner::chooser_decl`]).
+/// choosers' own: [`super::choosers::chooser_decl`]).
 pub fn decl(name: &str) -> Result<Decl, String> {
     let name = crate::games::agent_name(name, DEFAULT);
     match name {

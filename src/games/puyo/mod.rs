@@ -60,6 +60,7 @@
 pub mod agents;
 pub mod best;
 pub mod board;
+pub mod choosers;
 pub mod failures;
 pub mod lab;
 pub mod planner;

@@ -272,7 +272,7 @@ impl PlayableGame for PuyoDuel {
     /// `seed` under Tsu's rules (`puyo-lab solo`'s measure).
     fn solo_score(agent: &str, params: &AgentParams, seed: u64) -> Option<Result<f64, String>> {
         Some(
-            super::planner::build_chooser(agent, params).map(|mut c| {
+            super::choosers::build_chooser(agent, params).map(|mut c| {
                 f64::from(super::lab::solo_run(c.as_mut(), seed, Over::default()).chain)
             }),
         )

@@ -65,9 +65,6 @@ pub struct BestConfig {
     /// Try the exact solver first when at most this many cells are empty
     /// (0: never).
     pub solve_empties: i32,
-    /// With a deadline, try the solver earlier when the move's time makes
-    /// a proof likely ([`solve_reach`]): off until a match accepts it.
-    pub solve_reach: bool,
     /// Start an iteration only when it is likely to finish, and spend
     /// less on clear moves (else: start one only in the first half of the
     /// soft limit, as `ab-v1`).
@@ -76,40 +73,6 @@ pub struct BestConfig {
     /// move's time towards the hard limit as when the best move changes
     /// (on a game clock, where the hard limit is several times the soft).
     pub fall_extends: bool,
-    /// Under a per-move limit (soft = hard: no bank to save for, so time
-    /// left over is lost), iterations start until the limit instead of
-    /// only when they are likely to finish: a cut-off iteration still
-    /// searches the best move so far one ply deeper first. Off until a
-    /// match accepts it.
-    pub fill_time: bool,
-    /// The solver's static zugzwang bounds (claimeven,
-    /// [`solve::claimeven_bounds`]): off until a match accepts them.
-    pub zugzwang: bool,
-    /// The solver's threads share out the root moves
-    /// ([`solve::RootSolve`]) instead of each solving them all:
-    /// off until a match accepts it.
-    pub root_split: bool,
-    /// With `root_split`: the replies to the first root move are shared
-    /// out too ([`solve::Levers::split_below`]): off until a match
-    /// accepts it.
-    pub split_below: bool,
-    /// The table in buckets of two that keep the costliest position
-    /// ([`Table::with_buckets`]): off until a match accepts it.
-    pub tt_buckets: bool,
-    /// The solver keys its table entries by the canonical image under the
-    /// grid's eight symmetries ([`solve::symmetry`]): off until a match
-    /// accepts it.
-    pub solve_symmetry: bool,
-    /// The solver's enhanced transposition cutoffs ([`solve::Solver::etc`]):
-    /// off until a match accepts them.
-    pub solve_etc: bool,
-    /// The solver settles win, draw or loss only ([`solve::Levers::wdl`]):
-    /// a win or a draw is played at once, without the distance; after a
-    /// proven loss the search chooses among the moves with the time left
-    /// (the one an imperfect opponent is likeliest to get wrong, rather
-    /// than the longest loss against a perfect one). Off until a match
-    /// accepts it.
-    pub solve_wdl: bool,
 }
 
 impl Default for BestConfig {
@@ -170,17 +133,8 @@ impl BestConfig {
             model: Some(Model::shipped()),
             net: None,
             solve_empties: 26,
-            solve_reach: false,
             predict_time: true,
             fall_extends: false,
-            fill_time: false,
-            zugzwang: false,
-            root_split: false,
-            split_below: false,
-            tt_buckets: false,
-            solve_symmetry: false,
-            solve_etc: false,
-            solve_wdl: false,
         }
     }
 
@@ -303,11 +257,6 @@ impl BestConfig {
                 2,
                 "empty cells from which the exact solver is tried (0: never)",
             )
-            .flag(
-                "solve_reach",
-                self.solve_reach,
-                "the solver tried earlier when the move's time makes a proof likely",
-            )
             .int(
                 "solve_share",
                 u64::from(self.solve_share),
@@ -355,46 +304,6 @@ impl BestConfig {
                 "fall_time",
                 self.fall_extends,
                 "more time (towards the hard limit) when the best move's value falls",
-            )
-            .flag(
-                "fill_time",
-                self.fill_time,
-                "under a per-move limit, iterations start until the limit",
-            )
-            .flag(
-                "zugzwang",
-                self.zugzwang,
-                "the solver's static zugzwang (claimeven) bounds",
-            )
-            .flag(
-                "root_split",
-                self.root_split,
-                "the solver's threads share out the root moves",
-            )
-            .flag(
-                "split_below",
-                self.split_below,
-                "with root_split: the first root move's replies shared out too",
-            )
-            .flag(
-                "tt_buckets",
-                self.tt_buckets,
-                "the table in buckets of two that keep the costliest position",
-            )
-            .flag(
-                "solve_symmetry",
-                self.solve_symmetry,
-                "the solver's table entries keyed by the grid's symmetries",
-            )
-            .flag(
-                "solve_etc",
-                self.solve_etc,
-                "the solver's enhanced transposition cutoffs",
-            )
-            .flag(
-                "solve_wdl",
-                self.solve_wdl,
-                "the solver settles win, draw or loss only; the search plays a lost position",
             )
             // The hand evaluation, which the fitted one replaces.
             .only_with(&HAND_WEIGHTS, "fitted", serde_json::Value::from(0))
@@ -476,9 +385,6 @@ impl BestConfig {
         if let Some(e) = p.u64("solve") {
             c.solve_empties = e as i32;
         }
-        if let Some(r) = p.flag("solve_reach") {
-            c.solve_reach = r;
-        }
         if let Some(v) = p.u64("solve_share") {
             c.solve_share = v as u32;
         }
@@ -503,30 +409,6 @@ impl BestConfig {
         if let Some(t) = p.flag("fall_time") {
             c.fall_extends = t;
         }
-        if let Some(t) = p.flag("fill_time") {
-            c.fill_time = t;
-        }
-        if let Some(z) = p.flag("zugzwang") {
-            c.zugzwang = z;
-        }
-        if let Some(r) = p.flag("root_split") {
-            c.root_split = r;
-        }
-        if let Some(b) = p.flag("split_below") {
-            c.split_below = b;
-        }
-        if let Some(b) = p.flag("tt_buckets") {
-            c.tt_buckets = b;
-        }
-        if let Some(y) = p.flag("solve_symmetry") {
-            c.solve_symmetry = y;
-        }
-        if let Some(e) = p.flag("solve_etc") {
-            c.solve_etc = e;
-        }
-        if let Some(w) = p.flag("solve_wdl") {
-            c.solve_wdl = w;
-        }
         Ok(c)
     }
 }
@@ -549,13 +431,11 @@ pub struct Found {
 
 /// How [`deepen`] spends its clock: `predict` starts an iteration only
 /// when it is likely to finish; `fall_extends` stretches the move when the
-/// value falls; `fill` (with `predict`) starts iterations until a per-move
-/// limit (a helper thread does none of these: the main thread decides).
+/// value falls (a helper thread does neither: the main thread decides).
 #[derive(Clone, Copy, Debug, Default)]
 struct Timing {
     predict: bool,
     fall_extends: bool,
-    fill: bool,
     /// The fall that makes a move unclear ([`BestConfig::fall`]).
     fall: i32,
 }
@@ -583,7 +463,6 @@ fn deepen(
     let Timing {
         predict,
         fall_extends,
-        fill,
         fall,
     } = timing;
     let empties = (64 - (me | opp).count_ones()) as i32;
@@ -602,14 +481,7 @@ fn deepen(
                 if !w.clock.may_start_iteration(w.nodes) {
                     break;
                 }
-            } else if !likely_to_finish(
-                &mut w.clock,
-                w.nodes,
-                last,
-                before,
-                (stable, unclear),
-                fill,
-            ) {
+            } else if !likely_to_finish(&mut w.clock, w.nodes, last, before, (stable, unclear)) {
                 break;
             }
         }
@@ -656,23 +528,18 @@ pub const FALL: i32 = 30;
 /// Whether the next iteration is likely to finish in the share of the
 /// budget this move deserves (see [`deepen`]); `settled` is how many
 /// iterations in a row gave the same best move, and whether the last one
-/// was unclear. With `fill`, under a per-move limit
-/// ([`SearchClock::per_move`]) any iteration may start before the limit.
+/// was unclear.
 fn likely_to_finish(
     clock: &mut SearchClock,
     nodes: u64,
     last: Option<Duration>,
     before: Option<Duration>,
     settled: (u32, bool),
-    fill: bool,
 ) -> bool {
     let (stable, unclear) = settled;
     // The node limit, the stop flag and the hard limit first.
     if !clock.may_start_iteration_at(nodes, 1.0) {
         return false;
-    }
-    if fill && clock.per_move() {
-        return true;
     }
     let (Some(budget), Some(elapsed), Some(last)) = (clock.budget(), clock.elapsed(), last) else {
         return true;
@@ -730,11 +597,7 @@ fn with_helpers<R: Send>(
 impl Best {
     pub fn new(cfg: BestConfig) -> Self {
         Best {
-            table: if cfg.tt_buckets {
-                Table::with_buckets(cfg.tt_bits)
-            } else {
-                Table::new(cfg.tt_bits)
-            },
+            table: Table::new(cfg.tt_bits),
             cfg,
         }
     }
@@ -779,31 +642,17 @@ impl Best {
         let empties = 64 - (me | opp).count_ones() as i32;
         let mut spent = 0u64;
         let share = f64::from(self.cfg.solve_share) / 100.0;
-        let reach = if self.cfg.solve_reach {
-            solve_reach(self.cfg.solve_empties, limits, share)
-        } else {
-            self.cfg.solve_empties
-        };
-        if empties <= reach {
+        if empties <= self.cfg.solve_empties {
             let (solved, nodes) = solve::RootSolve {
                 table: &self.table,
                 helpers,
                 limits: &share_of(limits, share),
                 helper_limits: &share_of(&helper_limits, share),
                 stop,
-                levers: solve::Levers {
-                    zugzwang: self.cfg.zugzwang,
-                    split: self.cfg.root_split,
-                    symmetry: self.cfg.solve_symmetry,
-                    etc: self.cfg.solve_etc,
-                    wdl: self.cfg.solve_wdl,
-                    split_below: self.cfg.split_below,
-                },
+                levers: solve::Levers::default(),
             }
             .solve(me, opp, cells);
             spent = nodes;
-            // Win, draw or loss only: a loss is left to the search.
-            let solved = solved.filter(|s| !self.cfg.solve_wdl || s.value >= 0);
             if let Some(s) = solved {
                 return Found {
                     cell: s.cell,
@@ -831,7 +680,6 @@ impl Best {
                 let timing = Timing {
                     predict,
                     fall_extends: self.cfg.fall_extends,
-                    fill: self.cfg.fill_time,
                     fall: self.cfg.fall,
                 };
                 deepen(&mut main, me, opp, cells, 1, max_depth, timing)
@@ -874,44 +722,6 @@ impl Best {
 /// the search takes over, in percent: [`BestConfig::solve_share`]'s
 /// default.
 pub const SOLVE_SHARE: u32 = 60;
-
-/// The median time of a solve at 27 to 32 empty cells, in milliseconds:
-/// the bench of positions from real games at 28, 30 and 32
-/// (`ladderbot bench four3d-solve-deep`, one thread, this project's
-/// 2-core machine: 331, 1,379 and 3,690 ms), the odd counts between them
-/// and 27 by the geometric mean (26 taken as a quarter of 28).
-const SOLVE_MEDIAN_MS: [(i32, u64); 6] = [
-    (27, 165),
-    (28, 330),
-    (29, 675),
-    (30, 1_380),
-    (31, 2_260),
-    (32, 3_700),
-];
-
-/// Where the solver is tried with `solve_reach` on: from `base` empty
-/// cells, or from the most up to 32 whose median solve fits in `share` of
-/// the move's soft limit (a proof at least as likely as not in the time
-/// the solver is given). Without a deadline (a node budget), `base`.
-pub fn solve_reach(base: i32, limits: &Limits, share: f64) -> i32 {
-    let Some(d) = limits.deadline else {
-        return base;
-    };
-    if base <= 0 {
-        return base;
-    }
-    let budget = d
-        .soft
-        .min(d.hard)
-        .saturating_duration_since(d.start)
-        .mul_f64(share);
-    SOLVE_MEDIAN_MS
-        .iter()
-        .filter(|&&(e, ms)| e > base && budget >= Duration::from_millis(ms))
-        .map(|&(e, _)| e)
-        .max()
-        .unwrap_or(base)
-}
 
 /// `limits` cut to `share` of their time (soft and hard) and nodes.
 fn share_of(limits: &Limits, share: f64) -> Limits {
@@ -1236,30 +1046,6 @@ mod tests {
             p.insert(k.into(), v.into());
         }
         assert_eq!(BestConfig::from_params(&p).unwrap(), v1);
-        // The solver's zugzwang bounds: off in every shipped agent, on by name.
-        assert!(!best.zugzwang && !v1.zugzwang && !BestConfig::v2().zugzwang);
-        let mut p = AgentParams::new();
-        p.insert("zugzwang".into(), 1.into());
-        assert!(BestConfig::from_params(&p).unwrap().zugzwang);
-        // So are the root split and the table's buckets.
-        assert!(!best.root_split && !v1.root_split && !BestConfig::v2().root_split);
-        assert!(!best.tt_buckets && !v1.tt_buckets && !BestConfig::v2().tt_buckets);
-        p.insert("root_split".into(), 1.into());
-        p.insert("tt_buckets".into(), 1.into());
-        assert!(!best.solve_symmetry && !BestConfig::v2().solve_symmetry);
-        p.insert("solve_symmetry".into(), 1.into());
-        assert!(!best.solve_etc && !BestConfig::v2().solve_etc);
-        p.insert("solve_etc".into(), 1.into());
-        assert!(!best.solve_wdl && !BestConfig::v2().solve_wdl);
-        p.insert("solve_wdl".into(), 1.into());
-        assert!(!best.split_below && !BestConfig::v2().split_below);
-        p.insert("split_below".into(), 1.into());
-        assert!(!best.fill_time && !BestConfig::v2().fill_time);
-        p.insert("fill_time".into(), 1.into());
-        let c = BestConfig::from_params(&p).unwrap();
-        assert!(c.root_split && c.tt_buckets && c.solve_symmetry && c.solve_etc && c.solve_wdl);
-        assert!(c.split_below && c.fill_time);
-        assert!(Best::new(c).table.has_buckets());
     }
 
     /// Issue 59's search numbers (`tune`'s parameters): each is read, and
@@ -1328,48 +1114,12 @@ mod tests {
         assert_eq!((c.solve_share, c.fall), (35, 55));
     }
 
-    /// `solve_reach`: the solver is tried from as many empty cells as the
-    /// move's time makes a proof likely (the median solve within the
-    /// solver's share), never without a deadline, never when it is off.
-    #[test]
-    fn the_solver_reaches_as_far_as_the_moves_time_makes_a_proof_likely() {
-        let now = std::time::Instant::now();
-        let at = |soft_ms, hard_ms| {
-            Limits::deadline(crate::search::Deadline::new(
-                now,
-                Duration::from_millis(soft_ms),
-                Duration::from_millis(hard_ms),
-                Duration::ZERO,
-            ))
-        };
-        // 100 ms a move: 60 ms for the solver, under any median: 26.
-        assert_eq!(solve_reach(26, &at(100, 100), 0.6), 26);
-        // 600 ms: 360 ms, past 28's median (330) and under 29's (675).
-        assert_eq!(solve_reach(26, &at(600, 600), 0.6), 28);
-        // The soft limit counts, not the hard one.
-        assert_eq!(solve_reach(26, &at(600, 4000), 0.6), 28);
-        assert_eq!(solve_reach(26, &at(2400, 2400), 0.6), 30);
-        assert_eq!(solve_reach(26, &at(60_000, 60_000), 0.6), 32);
-        // A smaller share reaches less far.
-        assert_eq!(solve_reach(26, &at(2400, 2400), 0.1), 27);
-        // A node budget, and a solver that is off, stay where they are.
-        assert_eq!(solve_reach(26, &Limits::playouts(1_000_000), 0.6), 26);
-        assert_eq!(solve_reach(0, &at(60_000, 60_000), 0.6), 0);
-        // A base past the table's reach is kept.
-        assert_eq!(solve_reach(34, &at(600, 600), 0.6), 34);
-        // The agent reads the lever (off by default).
-        assert!(!BestConfig::default().solve_reach);
-        let mut p = AgentParams::new();
-        p.insert("solve_reach".into(), 1.into());
-        assert!(BestConfig::from_params(&p).unwrap().solve_reach);
-    }
-
     #[test]
     fn a_solvable_position_gets_the_solvers_exact_move() {
         use super::solve::plain_solve;
         use super::train::shipped_endgames;
         let stop = AtomicBool::new(false);
-        let (mut checked, mut wdl_losses) = (0, 0);
+        let mut checked = 0;
         for e in shipped_endgames().iter().filter(|e| e.empties() <= 12) {
             let b = e.board();
             let s = b.to_move();
@@ -1387,21 +1137,9 @@ mod tests {
             let after = -plain_solve(opp, me | 1 << f.cell, &mut n);
             // A win at ply p from the root is one ply nearer from the child.
             assert_eq!(after, e.value + e.value.signum(), "{}", e.to_line());
-            // Win, draw or loss only: a win or a draw is played from the
-            // solver, a move that keeps it; a loss is left to the search.
-            let agent = one_thread(&[("solve_wdl", 1), ("solve_etc", 1)]);
-            let f = agent.search(me, opp, &cells, &Limits::playouts(10_000_000), &stop);
-            let after = -plain_solve(opp, me | 1 << f.cell, &mut n);
-            assert_eq!(after.signum(), e.value.signum(), "{}", e.to_line());
-            assert_eq!(f.value.signum(), e.value.signum(), "{}", e.to_line());
-            if e.value >= 0 {
-                assert_eq!(f.depth, e.empties() as i32, "solved, {}", e.to_line());
-            }
-            wdl_losses += (e.value < 0) as usize;
             checked += 1;
         }
         assert!(checked >= 10, "{checked}");
-        assert!(wdl_losses >= 2, "{wdl_losses} lost positions");
     }
 
     #[test]
@@ -1411,10 +1149,10 @@ mod tests {
         let stop = AtomicBool::new(false);
         let ms = Duration::from_millis;
         // Whether the next iteration starts: the last two iterations' times,
-        // (iterations with the same best move, unclear), the fill lever.
-        let starts = |clock: &mut SearchClock, times: (u64, u64), settled, fill| {
+        // (iterations with the same best move, unclear).
+        let starts = |clock: &mut SearchClock, times: (u64, u64), settled| {
             let (last, before) = (Some(ms(times.0)), Some(ms(times.1)));
-            likely_to_finish(clock, 0, last, before, settled, fill)
+            likely_to_finish(clock, 0, last, before, settled)
         };
         // A move that started 35 ms ago with an 80 ms budget.
         let start = Instant::now() - ms(35);
@@ -1423,39 +1161,27 @@ mod tests {
         // The last iteration took 10 ms, the one before 4: the next should
         // take 25 ms and end near 60 ms: it starts for an unclear move
         // (the whole budget) and a fairly clear one (0.9 of it).
-        assert!(starts(&mut clock, (10, 4), (0, true), false));
-        assert!(starts(&mut clock, (10, 4), (1, false), false));
+        assert!(starts(&mut clock, (10, 4), (0, true)));
+        assert!(starts(&mut clock, (10, 4), (1, false)));
         // The last took 20 ms after 5: the next would take 80 ms.
-        assert!(!starts(&mut clock, (20, 5), (0, true), false));
+        assert!(!starts(&mut clock, (20, 5), (0, true)));
         // Early in the budget an iteration starts anyway.
         let early = Limits::deadline(Deadline::per_move(Instant::now(), ms(80), ms(0)));
         let mut clock = SearchClock::new(&early, &stop);
-        assert!(starts(&mut clock, (20, 5), (0, true), false));
+        assert!(starts(&mut clock, (20, 5), (0, true)));
         // A clear move stops sooner than an unclear one.
         let start = Instant::now() - ms(40);
         let limits = Limits::deadline(Deadline::per_move(start, ms(80), ms(0)));
         let mut clock = SearchClock::new(&limits, &stop);
         // The next would end near 60 ms: past a clear move's 56.
-        assert!(starts(&mut clock, (10, 5), (0, true), false));
-        assert!(!starts(&mut clock, (10, 5), (5, false), false));
-        // Filling a per-move limit: the clear move's next iteration starts
-        // too, and so does one that cannot finish, until the limit.
-        assert!(starts(&mut clock, (10, 5), (5, false), true));
-        assert!(!starts(&mut clock, (60, 15), (0, true), false));
-        assert!(starts(&mut clock, (60, 15), (0, true), true));
-        // Not past the limit, whatever the lever.
+        assert!(starts(&mut clock, (10, 5), (0, true)));
+        assert!(!starts(&mut clock, (10, 5), (5, false)));
+        assert!(!starts(&mut clock, (60, 15), (0, true)));
+        // Not past the limit.
         let over = Instant::now() - ms(90);
         let limits = Limits::deadline(Deadline::per_move(over, ms(80), ms(0)));
         let mut clock = SearchClock::new(&limits, &stop);
-        assert!(!starts(&mut clock, (10, 5), (0, true), true));
-        // On a game clock (a soft limit below the hard one) the time left is
-        // saved for later moves: the lever changes nothing.
-        let start = Instant::now() - ms(40);
-        let bank = Deadline::new(start, ms(80), ms(320), ms(0));
-        let mut clock = SearchClock::new(&Limits::deadline(bank), &stop);
-        assert!(!clock.per_move());
-        assert!(!starts(&mut clock, (10, 5), (5, false), true));
-        assert!(!starts(&mut clock, (60, 15), (0, true), true));
+        assert!(!starts(&mut clock, (10, 5), (0, true)));
     }
 
     #[test]

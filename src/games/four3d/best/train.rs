@@ -257,7 +257,6 @@ pub fn solve_wdl(table: &Table, me: u64, opp: u64, max_nodes: u64) -> Option<i32
         zugzwang: true,
         etc: true,
         wdl: true,
-        ..Default::default()
     };
     capped_solve(levers, (-1, 1), table, me, opp, max_nodes).map(i32::signum)
 }

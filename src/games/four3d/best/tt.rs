@@ -8,14 +8,7 @@
 //! move and the ply follow from the bead counts, so the two bitboards are
 //! the whole position.
 //!
-//! Two replacement policies ([`Table::new`], [`Table::with_buckets`]):
-//! one entry per slot, a new position always replacing the old (today's
-//! agents); or buckets of two slots, where the first keeps the position
-//! whose subtree took the most work (log2 of its nodes, [`Table::store_work`];
-//! the search's entries count their depth) and the second takes every
-//! other new position. A solver whose nodes outnumber the entries many
-//! times over loses its costly entries to the cheap ones under the first
-//! policy (issue 59's lever, measured by `bench four3d-solve-deep`).
+//! One entry per slot: a new position always replaces the old.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -51,8 +44,6 @@ pub fn key(me: u64, opp: u64) -> u64 {
 pub struct Table {
     slots: Vec<[AtomicU64; 2]>,
     mask: u64,
-    /// Two slots a bucket, the first kept for the most work.
-    buckets: bool,
 }
 
 const NO_CELL: u64 = 0x7F;
@@ -68,7 +59,6 @@ impl Table {
         let table = Table {
             slots,
             mask: n as u64 - 1,
-            buckets: false,
         };
         // The compiler makes the loop above a zeroed allocation, whose
         // pages the system maps only on first touch (in a search, between
@@ -76,21 +66,6 @@ impl Table {
         // memory is zero, so these stores touch every page now.
         std::hint::black_box(&table).clear();
         table
-    }
-
-    /// A table of `2^bits` entries in buckets of two (`bits` >= 1): a new
-    /// position replaces the bucket's first entry only with at least as
-    /// much work, which then moves to the second; otherwise it takes the
-    /// second.
-    pub fn with_buckets(bits: u32) -> Self {
-        let mut t = Table::new(bits.max(1));
-        t.buckets = true;
-        t
-    }
-
-    /// Whether the table keeps buckets of two.
-    pub fn has_buckets(&self) -> bool {
-        self.buckets
     }
 
     /// Entries the table holds.
@@ -110,7 +85,7 @@ impl Table {
         }
     }
 
-    fn pack(value: i32, depth: i32, bound: Bound, cell: Option<u8>, work: u32) -> u64 {
+    fn pack(value: i32, depth: i32, bound: Bound, cell: Option<u8>) -> u64 {
         let b = match bound {
             Bound::Exact => 1,
             Bound::Lower => 2,
@@ -121,12 +96,6 @@ impl Table {
             | (depth.clamp(-1, 126) as i8 as u8 as u64) << 16
             | b << 24
             | c << 26
-            | u64::from(work.min(63)) << 33
-    }
-
-    /// The work of a stored entry (0 for an empty slot).
-    fn work(data: u64) -> u32 {
-        ((data >> 33) & 63) as u32
     }
 
     /// The entry in slot `i` if it holds `key`.
@@ -160,69 +129,23 @@ impl Table {
     /// The entry of `key`, if stored.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let i = (key & self.mask) as usize;
-        match self.read(i, key) {
-            None if self.buckets => self.read(i ^ 1, key),
-            e => e,
-        }
+        self.read((key & self.mask) as usize, key)
     }
 
-    /// Stores an entry whose work is its depth (the search's entries).
+    /// Stores an entry: the same position's slot is replaced unless it
+    /// holds it searched deeper (and the new entry is not exact); a new
+    /// position takes its slot.
     #[inline]
     pub fn store(&self, key: u64, value: i32, depth: i32, bound: Bound, cell: Option<u8>) {
-        self.store_work(key, value, depth, bound, cell, depth.clamp(0, 63) as u32);
-    }
-
-    /// Stores an entry with its `work` (log2 of its subtree's nodes, at
-    /// most 63): the same position's slot is replaced unless it holds it
-    /// searched deeper (and the new entry is not exact); a new position
-    /// takes its slot, or with buckets the place [`Table::with_buckets`]
-    /// says.
-    #[inline]
-    pub fn store_work(
-        &self,
-        key: u64,
-        value: i32,
-        depth: i32,
-        bound: Bound,
-        cell: Option<u8>,
-        work: u32,
-    ) {
         let i = (key & self.mask) as usize;
-        let slots: &[usize] = if self.buckets { &[i & !1, i | 1] } else { &[i] };
-        let data = Self::pack(value, depth, bound, cell, work);
-        let write = |j: usize, data: u64| {
-            let s = &self.slots[j];
-            s[0].store(key ^ data, Ordering::Relaxed);
-            s[1].store(data, Ordering::Relaxed);
-        };
-        for &j in slots {
-            if let Some(old) = self.read(j, key) {
-                if old.depth > depth && bound != Bound::Exact {
-                    return;
-                }
-                write(j, data);
+        if let Some(old) = self.read(i, key) {
+            if old.depth > depth && bound != Bound::Exact {
                 return;
             }
         }
-        if !self.buckets {
-            write(i, data);
-            return;
-        }
-        let (first, second) = (&self.slots[i & !1], &self.slots[i | 1]);
-        let (check, kept) = (
-            first[0].load(Ordering::Relaxed),
-            first[1].load(Ordering::Relaxed),
-        );
-        if work >= Self::work(kept) {
-            // The first slot's entry moves to the second, whole (its check
-            // word stays the xor of its own key and data).
-            second[0].store(check, Ordering::Relaxed);
-            second[1].store(kept, Ordering::Relaxed);
-            write(i & !1, data);
-        } else {
-            write(i | 1, data);
-        }
+        let (s, data) = (&self.slots[i], Self::pack(value, depth, bound, cell));
+        s[0].store(key ^ data, Ordering::Relaxed);
+        s[1].store(data, Ordering::Relaxed);
     }
 }
 
@@ -300,41 +223,6 @@ mod tests {
         assert_eq!(t.probe(k).unwrap().cell, None);
         t.clear();
         assert_eq!(t.probe(k), None);
-    }
-
-    #[test]
-    fn a_bucket_keeps_the_costliest_position_and_the_newest() {
-        let (plain, bucketed) = (Table::new(4), Table::with_buckets(4));
-        assert!(!plain.has_buckets() && bucketed.has_buckets());
-        // Every key in slot 6 (the bucket of slots 6 and 7).
-        let k = |j: u64| 6 + (j << 4);
-        let value = |t: &Table, j: u64| t.probe(k(j)).map(|e| e.value);
-        for t in [&plain, &bucketed] {
-            t.store_work(k(0), 1, 120, Bound::Exact, Some(3), 30);
-            for j in 1..10 {
-                t.store_work(k(j), 2, 120, Bound::Exact, None, 5);
-            }
-        }
-        assert_eq!(value(&plain, 0), None);
-        assert_eq!(value(&plain, 9), Some(2));
-        assert_eq!(value(&bucketed, 0), Some(1));
-        assert_eq!(bucketed.probe(k(0)).unwrap().cell, Some(3));
-        assert_eq!(value(&bucketed, 9), Some(2));
-        assert_eq!(value(&bucketed, 8), None);
-        // More work takes the first slot; what it kept moves to the second.
-        bucketed.store_work(k(10), 3, 120, Bound::Exact, None, 31);
-        assert_eq!(value(&bucketed, 10), Some(3));
-        assert_eq!(value(&bucketed, 0), Some(1));
-        assert_eq!(value(&bucketed, 9), None);
-        // The same position is updated where it is, in either slot.
-        bucketed.store_work(k(0), 4, 120, Bound::Exact, None, 2);
-        assert_eq!(value(&bucketed, 0), Some(4));
-        assert_eq!(value(&bucketed, 10), Some(3));
-        // A shallower bound still leaves a deeper entry alone.
-        bucketed.store_work(k(10), 5, 3, Bound::Upper, None, 40);
-        assert_eq!(value(&bucketed, 10), Some(3));
-        // Other slots are untouched.
-        assert_eq!(bucketed.probe(k(0) + 2), None);
     }
 
     #[test]

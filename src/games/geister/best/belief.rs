@@ -116,30 +116,6 @@ impl Belief {
         out
     }
 
-    /// The probability that the opponent piece on each square is blue (0
-    /// where none stands).
-    pub fn blue_by_square(&self) -> [f64; 36] {
-        let mut out = [0.0; 36];
-        let mut prev = 0.0;
-        for (c, &cum) in self.colourings.iter().zip(&self.cumulative) {
-            let w = cum - prev;
-            prev = cum;
-            let mut bits = c.blue_squares;
-            while bits != 0 {
-                out[bits.trailing_zeros() as usize] += w;
-                bits &= bits - 1;
-            }
-        }
-        out
-    }
-
-    /// The opponent's blues on the board (the same in every colouring).
-    pub fn blues(&self) -> u32 {
-        self.colourings
-            .first()
-            .map_or(0, |c| c.blue_pieces.count_ones())
-    }
-
     /// The opponent-red bit mask of a colouring, for
     /// [`super::board::Board::from_view`] (known colours aside).
     pub fn red_mask(c: &Colouring) -> u8 {

@@ -78,13 +78,6 @@ impl Evidence {
         self.watch.our_move(view, mv);
     }
 
-    /// Remembers `view` as the position right after the observer's own
-    /// move, without naming the move (for an observer whose moves we only
-    /// see on the board, as in [`super::bluff`]).
-    pub fn after_own_move(&mut self, view: &View) {
-        self.watch.last = Some((*view.own_places(), *view.opp_places()));
-    }
-
     /// Whether piece `p` skipped a sure escape (so it is taken as red).
     pub fn marked_red(&self, p: u8) -> bool {
         self.red[p as usize]

@@ -357,18 +357,6 @@ impl Adaptive {
         self.games
     }
 
-    /// The model as it stands refitted toward itself on `revealed`, the
-    /// samples of this game whose colours are already known (pieces
-    /// captured so far), with a pull worth `strength` samples: the
-    /// in-game update of the `live` lever. Cheap: only this game's samples.
-    pub fn within_game(&self, revealed: &[Sample]) -> BeliefModel {
-        if revealed.is_empty() {
-            return self.current.clone();
-        }
-        let l2 = self.strength / revealed.len() as f64;
-        fit_toward(revealed, &self.current.weights, l2)
-    }
-
     /// Learns from one more game's samples.
     pub fn learn(&mut self, game: &[Sample]) {
         if game.is_empty() {

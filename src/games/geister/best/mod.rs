@@ -45,17 +45,14 @@
 //! to an opponent piece), `bait` (3: a red stepping next to an opponent
 //! piece) and `caution` (0.3: a capture's weight is multiplied by it for
 //! every red of the other side already taken), `guard` (4: a capture of a
-//! piece one step from its exit), and `bluff` (0: off; see
-//! [`bluff`]). `ismcts-v1` has no reuse,
+//! piece one step from its exit). `ismcts-v1` has no reuse,
 //! `bait`, `caution` and `guard` 1, and the `v1` model.
 
 pub mod belief;
-pub mod bluff;
 pub mod board;
 pub mod evidence;
 pub mod learned;
 pub mod policy;
-pub mod prefs;
 pub mod probe;
 pub mod risk;
 pub mod search;
@@ -76,7 +73,6 @@ use crate::search::Limits;
 use serde_json::Value;
 
 use belief::Belief;
-use bluff::Exposure;
 use board::{board_move, real_move, Board, ESCAPE};
 use evidence::{Evidence, Features};
 use learned::{Adaptive, BeliefModel, Sample};
@@ -99,33 +95,7 @@ pub struct BestConfig {
     /// Independent searches run at once, one per thread, their root
     /// statistics summed (root parallelisation); 1 = this thread only.
     pub threads: usize,
-    /// The bluffing lever ([`bluff`]): among the root moves with at least
-    /// `1 - bluff` times the chosen move's visits, play the one after which
-    /// our colours are least readable; 0 = off.
-    pub bluff: f64,
-    /// With learned beliefs and `adapt` > 0: each time a capture reveals an
-    /// opponent colour, refit the beliefs within the game on the pieces
-    /// revealed so far ([`Adaptive::within_game`]), so that a first game
-    /// learns what the opponent's moves mean from its own captured pieces.
-    pub live: bool,
-    /// A stranger's moves may not mean what the prior learned from our own
-    /// agents: on a first game the likelihoods' inverse temperature is
-    /// `belief * stranger`, rising to `belief` as the session's refits
-    /// learn the opponent (1 = off).
-    pub stranger: f64,
-    /// Captures that count the risk ([`risk`]): with three of the
-    /// opponent's reds taken, the belief's chance that a capture's target
-    /// is blue is shrunk this share of the way to an even chance before the
-    /// root's moves are compared (0 = off).
-    pub doubt: f64,
-    /// With `trust` < 1 ([`TreeConfig::trust`]): the ply from which the
-    /// root trusts the belief fully again (300, the ply limit: the whole
-    /// game).
-    pub trust_until: u32,
 }
-
-/// Games of a session after which `stranger` no longer tempers the beliefs.
-pub const STRANGER_GAMES: usize = 10;
 
 /// The source of the per-piece blue-likelihoods.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -173,11 +143,6 @@ impl BestConfig {
             },
             adapt: 100.0,
             threads: 2,
-            bluff: 0.0,
-            live: false,
-            stranger: 1.0,
-            doubt: 0.0,
-            trust_until: 300,
         }
     }
 
@@ -194,11 +159,6 @@ impl BestConfig {
             policy: PlayoutPolicy::default(),
             adapt: 100.0,
             threads: 2,
-            bluff: 0.0,
-            live: false,
-            stranger: 1.0,
-            doubt: 0.0,
-            trust_until: 300,
         }
     }
 
@@ -224,22 +184,12 @@ impl BestConfig {
         }
     }
 
-    /// The name `prefs` gives [`PlayoutPolicy::prefs`] (none for a model
-    /// read from a file).
-    fn prefs_name(&self) -> Option<&'static str> {
-        match self.policy.prefs {
-            None => Some("hand"),
-            Some(m) if std::ptr::eq(m, prefs::Prefs::shipped()) => Some("learned"),
-            Some(_) => None,
-        }
-    }
-
     /// The parameters of the agent `name` built over `self` (`best` over
     /// the default, `ismcts-v1` and `dmc-v1` over theirs): the tree
     /// (`exploration`, `threshold`, `reuse`), the beliefs (`beliefs`,
     /// `belief`, `adapt`), the playout policy's depth and weights
-    /// (`capture`, `forward`, `run`, `danger`, `bait`, `caution`, `guard`),
-    /// `threads` and `bluff`.
+    /// (`capture`, `forward`, `run`, `danger`, `bait`, `caution`, `guard`)
+    /// and `threads`.
     pub fn decl(&self, name: &str) -> Decl {
         // A weight as the profile writes it (0.3, not 0.30000001192...),
         // tuned by a tenth of itself.
@@ -264,31 +214,10 @@ impl BestConfig {
                 1,
                 "visits of a leaf before it is expanded",
             )
-            .float(
-                "prior",
-                t.prior,
-                0.0..=100.0,
-                0.05,
-                "weight of the learned preferences as the tree's prior at our nodes (0: off)",
-            )
             .flag(
                 "reuse",
                 t.reuse,
                 "keep the subtree of the moves played for the next search",
-            )
-            .float(
-                "trust",
-                t.trust,
-                0.0..=1.0,
-                0.05,
-                "share of the belief's confidence that a piece is blue kept when the root values taking it, on a first game (1: off)",
-            )
-            .int(
-                "trust_until",
-                u64::from(self.trust_until),
-                0..=300,
-                5,
-                "the ply from which the root trusts the belief fully again (300: trust holds the whole game)",
             )
             .text(
                 "beliefs",
@@ -336,18 +265,6 @@ impl BestConfig {
             pol.caution,
             "playouts: a capture's factor per red already taken",
         );
-        d = d.text(
-            "prefs",
-            Value::from(self.prefs_name().unwrap_or("file")),
-            "the playouts' move preferences: hand (the weights above) or learned (prefs.json), or a model file",
-        );
-        d = d.float(
-            "contempt",
-            f64::from(pol.contempt),
-            0.0..=0.5,
-            0.02,
-            "a draw's value below 1/2 for us: play for a win at the ply limit (0: a draw is 1/2)",
-        );
         d = weight(
             d,
             "guard",
@@ -367,40 +284,6 @@ impl BestConfig {
             0.0..=1e9,
             10.0,
             "samples' worth of the starting belief model when refitted after each game (0: never)",
-        )
-        .float(
-            "stranger",
-            self.stranger,
-            0.0..=1.0,
-            0.05,
-            "the beliefs' inverse temperature on a first game, as a share of belief (1: off)",
-        )
-        .float(
-            "doubt",
-            self.doubt,
-            0.0..=1.0,
-            0.05,
-            "with three reds taken, the share of the way a capture's blue chance is shrunk to even (0: off)",
-        )
-        .flag(
-            "live",
-            self.live,
-            "refit the beliefs within the game each time a capture reveals a colour",
-        )
-        .float(
-            "bluff",
-            self.bluff,
-            0.0..=1.0,
-            0.05,
-            "share of the chosen move's visits a less readable move may lack (0: off)",
-        )
-        // The hand weights of the playouts, which learned preferences replace.
-        .only_with(
-            &[
-                "capture", "forward", "run", "danger", "bait", "caution", "guard",
-            ],
-            "prefs",
-            Value::from("hand"),
         )
     }
 
@@ -434,59 +317,20 @@ impl BestConfig {
                 }
             };
         }
-        if let Some(v) = p.value("prefs") {
-            c.policy.prefs = match v.as_str() {
-                Some("hand") => None,
-                Some("learned") => Some(prefs::Prefs::shipped()),
-                Some(path) => Some(
-                    prefs::load_file(std::path::Path::new(path))
-                        .map_err(|e| format!("{name}: prefs: {e}"))?,
-                ),
-                None => {
-                    return Err(format!(
-                        "{name}: prefs must be 'hand', 'learned' or a model file, not {v}"
-                    ))
-                }
-            };
-        }
         if let Some(x) = p.f64("exploration") {
             c.tree.exploration = x;
         }
         if let Some(x) = p.u64("threshold") {
             c.tree.expand_threshold = x as u32;
         }
-        if let Some(x) = p.f64("prior") {
-            c.tree.prior = x;
-        }
         if let Some(x) = p.flag("reuse") {
             c.tree.reuse = x;
-        }
-        if let Some(x) = p.f64("trust") {
-            c.tree.trust = x;
-        }
-        if let Some(x) = p.u64("trust_until") {
-            c.trust_until = x as u32;
         }
         if let Some(x) = p.f64("belief") {
             c.belief = x;
         }
         if let Some(x) = p.f64("adapt") {
             c.adapt = x;
-        }
-        if let Some(x) = p.f64("contempt") {
-            c.policy.contempt = x as f32;
-        }
-        if let Some(x) = p.f64("stranger") {
-            c.stranger = x;
-        }
-        if let Some(x) = p.flag("live") {
-            c.live = x;
-        }
-        if let Some(x) = p.f64("doubt") {
-            c.doubt = x;
-        }
-        if let Some(x) = p.f64("bluff") {
-            c.bluff = x;
         }
         if let Some(x) = p.u64("threads") {
             c.threads = x as usize;
@@ -538,17 +382,9 @@ pub struct Best {
     pending: Vec<(u8, Features)>,
     /// One search per thread (the first runs on the caller's thread).
     searches: Vec<Search>,
-    /// What our moves told the opponent (with `bluff` > 0).
-    exposure: Exposure,
-    /// The beliefs refitted within this game (`live`), and how many
-    /// opponent colours were known when they were.
-    live_model: Option<BeliefModel>,
-    revealed_at_fit: usize,
     pub last: LastChoice,
     /// The last search's root and beliefs, for pondering below our move.
     searched_from: Option<(Board, Belief)>,
-    /// What this game's captures say about the belief ([`risk::Calibration`]).
-    calibration: risk::Calibration,
 }
 
 impl Best {
@@ -566,12 +402,8 @@ impl Best {
             },
             pending: Vec::new(),
             searches: Vec::new(),
-            exposure: Exposure::new(),
-            live_model: None,
-            revealed_at_fit: 0,
             last: LastChoice::default(),
             searched_from: None,
-            calibration: risk::Calibration::default(),
         }
     }
 
@@ -589,7 +421,7 @@ impl Best {
             return self.fallback(view, &legal);
         }
         let l = self.likelihoods(view);
-        let belief = Belief::new(view, &l, self.inverse_temperature());
+        let belief = Belief::new(view, &l, self.config.belief);
         let base = Board::from_view(view, 0);
         let threads = self.config.threads.max(1);
         self.searches.resize_with(threads, Search::new);
@@ -605,15 +437,11 @@ impl Best {
             })
             .collect();
         let seeds: Vec<u64> = (0..threads).map(|_| self.rng.gen()).collect();
-        let tree = TreeConfig {
-            trust: self.trust(view.ply()),
-            ..self.config.tree
-        };
         let root = Root {
             base: &base,
             belief: &belief,
             policy: &self.config.policy,
-            tree: &tree,
+            tree: &self.config.tree,
         };
         let run = |search: &mut Search, i: usize| {
             let mut rng = SmallRng::seed_from_u64(seeds[i]);
@@ -628,99 +456,17 @@ impl Best {
         } else {
             r
         };
-        self.searched_from = Some((base, belief.clone()));
+        self.searched_from = Some((base, belief));
         self.last.iterations = r.iterations;
         self.last.value = (r.visits > 0).then_some(r.value);
         let chosen = r
             .best
             .and_then(|m| real_move(view, m))
             .filter(|&mv| view.is_legal(mv));
-        let chosen = chosen.map(|mv| self.count_the_risk(view, mv, &belief));
         match chosen {
-            Some(mv) if self.config.bluff > 0.0 => self.bluff(view, mv, r.visits),
             Some(mv) => mv,
             None => self.fallback(view, &legal),
         }
-    }
-
-    /// [`risk::reconsider`] over the root's merged statistics (with `doubt`
-    /// > 0 and three reds taken; otherwise `chosen`).
-    fn count_the_risk(&self, view: &View, chosen: Move, belief: &Belief) -> Move {
-        if self.config.doubt <= 0.0 || view.opp_captured(Colour::Red) < 3 {
-            return chosen;
-        }
-        let root: Vec<risk::RootStat> = search::merged_root(&self.searches)
-            .into_iter()
-            .filter_map(|(m, visits, reward)| {
-                real_move(view, m)
-                    .filter(|&mv| view.is_legal(mv))
-                    .map(|mv| (mv, visits, reward))
-            })
-            .collect();
-        let mv = risk::reconsider(
-            view,
-            chosen,
-            &root,
-            &belief.blue_probabilities(),
-            self.config.doubt,
-        );
-        if mv != chosen {
-            tracing::debug!(
-                ply = view.ply(),
-                ?chosen,
-                ?mv,
-                "a capture gave way to its risk"
-            );
-        }
-        mv
-    }
-
-    /// The bluffing lever: among the root moves searched nearly as often as
-    /// `chosen` (`visits`), the one after which the opponent reads our
-    /// colours worst ([`Exposure::readability`]).
-    fn bluff(&self, view: &View, chosen: Move, visits: u32) -> Move {
-        let model = BeliefModel::shipped();
-        let floor = (1.0 - self.config.bluff) * visits as f64;
-        let score = |mv| self.exposure.readability(view, mv, model);
-        let mut best = (chosen, score(chosen).unwrap_or(f64::INFINITY));
-        for (m, v, _) in search::merged_root(&self.searches) {
-            if (v as f64) < floor {
-                continue;
-            }
-            let Some(mv) = real_move(view, m).filter(|&mv| view.is_legal(mv)) else {
-                continue;
-            };
-            if let Some(r) = score(mv) {
-                if r < best.1 {
-                    best = (mv, r);
-                }
-            }
-        }
-        best.0
-    }
-
-    /// The inverse temperature of the likelihoods now: `belief`, times
-    /// `stranger` on a first game against an opponent, rising to `belief`
-    /// over the first [`STRANGER_GAMES`] games the model has learned from.
-    fn inverse_temperature(&self) -> f64 {
-        let learned = self.games_learned().min(STRANGER_GAMES) as f64 / STRANGER_GAMES as f64;
-        let s = self.config.stranger.clamp(0.0, 1.0);
-        self.config.belief * (s + (1.0 - s) * learned)
-    }
-
-    /// How far the root trusts the belief about a piece it could take now
-    /// ([`TreeConfig::trust`]): the setting at the start of a first game
-    /// against an opponent, moved by what this game's captures showed
-    /// ([`risk::Calibration`]), and rising to 1 (the belief as it is) over
-    /// the first [`STRANGER_GAMES`] games the model has learned from, as
-    /// the refits learn what this opponent's moves mean.
-    fn trust(&self, ply: u32) -> f64 {
-        let learned = self.games_learned().min(STRANGER_GAMES) as f64 / STRANGER_GAMES as f64;
-        if ply >= self.config.trust_until {
-            return 1.0;
-        }
-        let t = self.calibration.trust(self.config.tree.trust);
-        t + (1.0 - t) * learned
     }
 
     /// Each opponent piece's blue-likelihood from the configured source
@@ -729,11 +475,7 @@ impl Best {
         match self.config.beliefs {
             Beliefs::Seed => self.likelihood.likelihoods(view),
             Beliefs::Learned(shipped) => {
-                let model = self
-                    .live_model
-                    .as_ref()
-                    .or(self.adaptive.as_ref().map(|a| a.model()))
-                    .unwrap_or(shipped);
+                let model = self.adaptive.as_ref().map_or(shipped, |a| a.model());
                 let mut out = [f64::NEG_INFINITY; PIECES];
                 for (p, o) in out.iter_mut().enumerate() {
                     let p = p as u8;
@@ -773,38 +515,7 @@ impl Best {
         }
         self.likelihood.reset();
         self.evidence.reset();
-        self.exposure.reset();
         self.pending.clear();
-        self.live_model = None;
-        self.revealed_at_fit = 0;
-        self.calibration.reset();
-    }
-
-    /// The `live` lever: when more opponent colours are known than at the
-    /// last refit, refit the beliefs on this game's samples of the pieces
-    /// now revealed.
-    fn refit_within_game(&mut self, view: &View) {
-        let Some(adaptive) = self.adaptive.as_ref() else {
-            return;
-        };
-        let revealed = (0..PIECES as u8)
-            .filter(|&p| view.opp_colour(p).is_some())
-            .count();
-        if revealed <= self.revealed_at_fit {
-            return;
-        }
-        self.revealed_at_fit = revealed;
-        let samples: Vec<Sample> = self
-            .pending
-            .iter()
-            .filter_map(|&(p, features)| {
-                view.opp_colour(p).map(|c| Sample {
-                    features,
-                    blue: c == Colour::Blue,
-                })
-            })
-            .collect();
-        self.live_model = Some(adaptive.within_game(&samples));
     }
 
     /// Games the learned model has been refitted on so far.
@@ -912,7 +623,7 @@ impl Best {
         let mine = ask.then(|| self.decide(view, limits, &AtomicBool::new(false)));
         if let (Some(mv), true) = (mine, tracing::enabled!(tracing::Level::DEBUG)) {
             let l = self.likelihoods(view);
-            let blue = Belief::new(view, &l, self.inverse_temperature()).blue_probabilities();
+            let blue = Belief::new(view, &l, self.config.belief).blue_probabilities();
             let root: Vec<String> = search::merged_root(&self.searches)
                 .into_iter()
                 .filter(|r| r.1 > 0)
@@ -933,12 +644,8 @@ impl Best {
 
     /// What the opponent's last move told us, read off `view` (our turn).
     fn observe_turn(&mut self, view: &View) {
-        self.calibration.observe(view);
         self.likelihood.observe(view);
         self.evidence.observe(view);
-        if self.config.bluff > 0.0 {
-            self.exposure.our_turn(view);
-        }
         if self.adaptive.is_some() {
             for p in 0..PIECES as u8 {
                 if view.opp_colour(p).is_none() {
@@ -948,31 +655,12 @@ impl Best {
                 }
             }
         }
-        if self.config.live {
-            self.refit_within_game(view);
-        }
     }
 
-    /// Remembers our move `mv` in `view`, to read the opponent's answer
-    /// (and, with `trust` < 1, what the belief said of a piece it takes).
+    /// Remembers our move `mv` in `view`, to read the opponent's answer.
     fn note_our_move(&mut self, view: &View, mv: Move) {
-        if self.config.tree.trust < 1.0 {
-            if let Some(q) = risk::unknown_target(view, mv) {
-                let l = self.likelihoods(view);
-                let belief = Belief::new(view, &l, self.inverse_temperature());
-                let on_board = (0..PIECES as u8)
-                    .filter(|&p| view.opp(p).on_board())
-                    .count();
-                let p0 = f64::from(belief.blues()) / on_board.max(1) as f64;
-                self.calibration
-                    .took(q, belief.blue_probabilities()[q as usize], p0);
-            }
-        }
         self.likelihood.our_move(view, mv);
         self.evidence.our_move(view, mv);
-        if self.config.bluff > 0.0 {
-            self.exposure.our_move(view, mv);
-        }
     }
 }
 

@@ -18,7 +18,6 @@ use rand::Rng;
 use super::board::{
     distance, BMove, Board, ADJACENT, ESCAPE, EXITS, EXIT_DISTANCE, NEIGHBOURS, WITHIN,
 };
-use super::prefs::{Prefs, StepContext};
 use crate::search::Outcome;
 
 /// Weights of the playout moves (multiplied together) and the depth.
@@ -44,13 +43,6 @@ pub struct PlayoutPolicy {
     pub guard: f32,
     /// Plies before the playout is cut and evaluated (0: to the end).
     pub depth: u32,
-    /// Learned move preferences ([`Prefs`]): when set, step 4 weighs the
-    /// moves by them instead of the hand-set weights above.
-    pub prefs: Option<&'static Prefs>,
-    /// A draw is worth 1/2 less this to side 0 (the searching player) and
-    /// 1/2 plus this to the other: with contempt the search plays for a
-    /// win where the ply limit would end the game drawn (0: a draw is 1/2).
-    pub contempt: f32,
 }
 
 impl Default for PlayoutPolicy {
@@ -64,8 +56,6 @@ impl Default for PlayoutPolicy {
             caution: 1.0,
             guard: 1.0,
             depth: 0,
-            prefs: None,
-            contempt: 0.0,
         }
     }
 }
@@ -163,7 +153,6 @@ impl PlayoutPolicy {
         if let Some(m) = free_run(b, s) {
             return m;
         }
-        let learned = self.prefs.map(|p| (p, StepContext::of(b)));
         let mut moves = [BMove { from: 0, to: 0 }; 32];
         let mut weights = [0f32; 32];
         let mut n = 0;
@@ -176,13 +165,7 @@ impl PlayoutPolicy {
                 if to == u8::MAX || own >> to & 1 == 1 {
                     continue;
                 }
-                let w = match &learned {
-                    Some((prefs, ctx)) => {
-                        let (x, wary) = ctx.bits(from, to);
-                        prefs.weight(x, wary)
-                    }
-                    None => self.hand_weight(b, from, to),
-                };
+                let w = self.weight(b, from, to);
                 moves[n] = BMove { from, to };
                 weights[n] = w;
                 total += w;
@@ -200,10 +183,10 @@ impl PlayoutPolicy {
         moves[n.saturating_sub(1)]
     }
 
-    /// The hand-set weight of the step `from` -> `to` of the side to move
-    /// on `b` (step 4 without [`PlayoutPolicy::prefs`]).
+    /// The weight of the step `from` -> `to` of the side to move on `b`
+    /// (step 4).
     #[inline]
-    pub fn hand_weight(&self, b: &Board, from: u8, to: u8) -> f32 {
+    fn weight(&self, b: &Board, from: u8, to: u8) -> f32 {
         let s = b.to_move as usize;
         let o = 1 - s;
         let opp = b.pieces(o);
@@ -233,21 +216,12 @@ impl PlayoutPolicy {
         w
     }
 
-    /// The reward of an outcome for side 0, a draw less the contempt.
-    #[inline]
-    pub fn value(&self, o: Outcome) -> f64 {
-        match o {
-            Outcome::Draw => 0.5 - f64::from(self.contempt),
-            o => reward(o),
-        }
-    }
-
     /// Plays `b` out; the reward for side 0.
     pub fn playout<R: Rng + ?Sized>(&self, b: &mut Board, rng: &mut R) -> f64 {
         let mut plies = 0;
         loop {
             if let Some(o) = b.outcome {
-                return self.value(o);
+                return reward(o);
             }
             if self.depth > 0 && plies >= self.depth {
                 return evaluate(b);

@@ -24,8 +24,7 @@ use rand::Rng;
 
 use super::belief::Belief;
 use super::board::{BMove, Board, MoveList, ESCAPE, EXITS};
-use super::policy::PlayoutPolicy;
-use super::prefs::{Prefs, StepContext};
+use super::policy::{reward, PlayoutPolicy};
 use crate::search::{Budget, Limits};
 
 /// The least time kept between the last iteration's start and the hard
@@ -70,21 +69,6 @@ pub struct TreeConfig {
     /// Keep the subtree of the move played and the opponent's answer for
     /// the next search ([`Search::played`]).
     pub reuse: bool,
-    /// Weight of learned move preferences as a prior at our nodes
-    /// (progressive bias: `prior * p / (visits + 1)` added to UCB1, untried
-    /// moves taken most preferred first); 0 = off. The preferences are the
-    /// playouts' ([`prefs`](super::policy::PlayoutPolicy::prefs)) when they
-    /// have learned ones, else the shipped model.
-    pub prior: f64,
-    /// How far the root trusts the belief about a piece it could take
-    /// (issue 60: captures that count the risk). A root move that takes an
-    /// opponent piece is valued from its iterations split by the piece's
-    /// colour in them, `p' v_blue + (1 - p') v_red`, where `p'` is the
-    /// belief's blue chance `p` pulled toward the count's `p0` (the blues
-    /// left over the pieces left): `p' = p0 + trust (p - p0)` when `p >
-    /// p0`. 1 = the belief as it is (off); 0 = a capture needs the count's
-    /// odds alone to be worth it.
-    pub trust: f64,
 }
 
 impl Default for TreeConfig {
@@ -94,8 +78,6 @@ impl Default for TreeConfig {
             expand_threshold: 4,
             max_nodes: 1 << 20,
             reuse: false,
-            prior: 0.0,
-            trust: 1.0,
         }
     }
 }
@@ -112,9 +94,6 @@ pub struct Node {
     /// Iterations in which this node's move was legal when its parent was left.
     pub available: u32,
     pub reward: f64,
-    /// The policy's probability of this move when its parent was expanded
-    /// (0 without a prior).
-    pub prior: f32,
     first: u32,
     count: u32,
 }
@@ -127,7 +106,6 @@ impl Node {
             visits: 0,
             available: 0,
             reward: 0.0,
-            prior: 0.0,
             first: NONE,
             count: 0,
         }
@@ -155,12 +133,6 @@ pub struct Search {
     played: Option<BMove>,
     /// Scratch for re-rooting.
     spare: Vec<Node>,
-    /// With `trust` < 1, per root child (in order): the blue chance its
-    /// capture is counted with (`None`: it takes nothing), and its results
-    /// split by the colour the taken piece had in the iteration (blue,
-    /// red): visits and rewards ([`TreeConfig::trust`]).
-    counted: Vec<Option<f64>>,
-    split: Vec<[(u32, f64); 2]>,
 }
 
 /// What a search found.
@@ -307,29 +279,13 @@ impl Search {
     /// Adds `i`'s children for the position `b` (its mover to move): every
     /// step, and an escape for each of the mover's pieces on an exit (ours
     /// only if blue: we know our colours).
-    fn expand(&mut self, i: usize, b: &Board, list: &mut MoveList, prefs: Option<&Prefs>) {
+    fn expand(&mut self, i: usize, b: &Board, list: &mut MoveList) {
         let s = b.to_move as usize;
         b.moves_into(list);
         let first = self.nodes.len() as u32;
         for &m in list.as_slice() {
             if m.to != ESCAPE {
                 self.nodes.push(Node::new(m, s as u8));
-            }
-        }
-        // Our steps get the policy's probabilities (we know our colours).
-        if let (Some(prefs), 0) = (prefs, s) {
-            let ctx = StepContext::of(b);
-            let kids = &mut self.nodes[first as usize..];
-            let mut total = 0f32;
-            for n in kids.iter_mut() {
-                let (x, wary) = ctx.bits(n.mv.from, n.mv.to);
-                n.prior = prefs.weight(x, wary);
-                total += n.prior;
-            }
-            if total > 0.0 {
-                for n in kids.iter_mut() {
-                    n.prior /= total;
-                }
             }
         }
         let runners = if s == 0 { b.blue[0] } else { b.pieces(1) };
@@ -346,66 +302,20 @@ impl Search {
         n.count = count;
     }
 
-    /// Prepares the root's captures to be counted with `trust`
-    /// ([`TreeConfig::trust`]; nothing with 1): each root child taking an
-    /// opponent piece gets the blue chance it is counted with, and empty
-    /// split results.
-    fn count_captures(&mut self, base: &Board, belief: &Belief, trust: f64) {
-        self.counted.clear();
-        self.split.clear();
-        if trust >= 1.0 || belief.is_empty() {
-            return;
-        }
-        let theirs = base.pieces(1);
-        let blue_at = belief.blue_by_square();
-        let p0 = f64::from(belief.blues()) / f64::from(theirs.count_ones().max(1));
-        let trust = trust.max(0.0);
-        let kids = self.root_children().len();
-        for k in 0..kids {
-            let to = self.root_children()[k].mv.to;
-            let counted = (to != ESCAPE && theirs >> to & 1 == 1).then(|| {
-                let p = blue_at[to as usize];
-                if p > p0 {
-                    p0 + trust * (p - p0)
-                } else {
-                    p
-                }
-            });
-            self.counted.push(counted);
-        }
-        self.split = vec![[(0, 0.0); 2]; kids];
-    }
-
-    /// A root child's mean as the root counts it: a capture's from its
-    /// split results at its counted blue chance, when both colours have
-    /// results; else its mean.
-    fn counted_mean(&self, k: usize) -> f64 {
-        let n = &self.nodes[k];
-        let first = self.nodes[0].first as usize;
-        match (self.counted.get(k - first), self.split.get(k - first)) {
-            (Some(Some(p)), Some(&[(nb, rb), (nr, rr)])) if nb > 0 && nr > 0 => {
-                p * rb / f64::from(nb) + (1.0 - p) * rr / f64::from(nr)
-            }
-            _ => n.reward / f64::from(n.visits.max(1)),
-        }
-    }
-
     /// The available child of `i` with the best UCB1 value under `b`'s
     /// colours (an untried one first); counts availability.
-    fn select(&mut self, i: usize, b: &Board, c: f64, prior: f64) -> Option<usize> {
+    fn select(&mut self, i: usize, b: &Board, c: f64) -> Option<usize> {
         let s = b.to_move as usize;
         let (first, count) = (self.nodes[i].first as usize, self.nodes[i].count as usize);
         let mut untried = None;
-        let mut untried_p = -1f32;
         for k in first..first + count {
             let n = &mut self.nodes[k];
             if n.mv.to == ESCAPE && b.blue[s] >> n.mv.from & 1 == 0 {
                 continue;
             }
             n.available += 1;
-            if n.visits == 0 && n.prior > untried_p {
+            if n.visits == 0 && untried.is_none() {
                 untried = Some(k);
-                untried_p = n.prior;
             }
         }
         if untried.is_some() {
@@ -419,14 +329,7 @@ impl Search {
                 continue;
             }
             let m = n.visits as f64;
-            let mean = if i == 0 && !self.counted.is_empty() {
-                self.counted_mean(k)
-            } else {
-                n.reward / m
-            };
-            let v = mean
-                + c * ((n.available as f64).ln() / m).sqrt()
-                + prior * f64::from(n.prior) / (m + 1.0);
+            let v = n.reward / m + c * ((n.available as f64).ln() / m).sqrt();
             if v > best_v {
                 best_v = v;
                 best = Some(k);
@@ -446,8 +349,8 @@ impl Search {
         let Root {
             base,
             belief,
-            policy,
             tree: cfg,
+            ..
         } = root;
         let reused = cfg.reuse && self.reroot(base);
         self.played = None;
@@ -463,16 +366,13 @@ impl Search {
         if base.outcome.is_some() || belief.is_empty() {
             return SearchResult::default();
         }
-        // The prior: the playouts' learned preferences, else the shipped ones.
-        let prefs = (cfg.prior > 0.0).then(|| policy.prefs.unwrap_or(Prefs::shipped()));
         if !self.nodes[0].expanded() {
-            self.expand(0, base, &mut list, prefs);
+            self.expand(0, base, &mut list);
         }
-        self.count_captures(base, belief, cfg.trust);
         let mut budget = Budget::new(&within_hard_limit(limits), stop).with_check_every(16);
         let mut path = std::mem::take(&mut self.path);
         while budget.tick() {
-            self.iterate(root, prefs, None, &mut path, &mut list, rng);
+            self.iterate(root, None, &mut path, &mut list, rng);
         }
         self.path = path;
         let iterations = budget.done();
@@ -496,7 +396,6 @@ impl Search {
     fn iterate<R: Rng + ?Sized>(
         &mut self,
         root: Root<'_>,
-        prefs: Option<&Prefs>,
         forced: Option<usize>,
         path: &mut Vec<usize>,
         list: &mut MoveList,
@@ -517,7 +416,7 @@ impl Search {
         let mut i = 0;
         let r = loop {
             if let Some(o) = b.outcome {
-                break policy.value(o);
+                break reward(o);
             }
             if !self.nodes[i].expanded() {
                 let grow = i == 0
@@ -526,14 +425,14 @@ impl Search {
                 if !grow {
                     break policy.playout(&mut b, rng);
                 }
-                self.expand(i, &b, list, prefs);
+                self.expand(i, &b, list);
             }
             let next = match forced {
                 Some(k) if i == 0 => {
                     self.nodes[k].available += 1;
                     Some(k)
                 }
-                _ => self.select(i, &b, cfg.exploration, cfg.prior),
+                _ => self.select(i, &b, cfg.exploration),
             };
             let Some(k) = next else {
                 break policy.playout(&mut b, rng);
@@ -546,18 +445,6 @@ impl Search {
             let n = &mut self.nodes[k];
             n.visits += 1;
             n.reward += if n.mover == 0 { r } else { 1.0 - r };
-        }
-        // A capture at the root: its result by the taken piece's colour.
-        if let (Some(&k), false) = (path.get(1), self.split.is_empty()) {
-            let first = self.nodes[0].first as usize;
-            if let (Some(Some(_)), Some(s)) =
-                (self.counted.get(k - first), self.split.get_mut(k - first))
-            {
-                let to = self.nodes[k].mv.to;
-                let red = usize::from(colouring.blue_squares >> to & 1 == 0);
-                s[red].0 += 1;
-                s[red].1 += r;
-            }
         }
     }
 
@@ -573,12 +460,7 @@ impl Search {
         stop: &AtomicBool,
         rng: &mut R,
     ) -> u64 {
-        let Root {
-            base,
-            belief,
-            policy,
-            tree: cfg,
-        } = root;
+        let Root { base, belief, .. } = root;
         let Some(m) = self.played else {
             return 0;
         };
@@ -591,12 +473,11 @@ impl Search {
         let Some(k) = self.child(0, m) else {
             return 0;
         };
-        let prefs = (cfg.prior > 0.0).then(|| policy.prefs.unwrap_or(Prefs::shipped()));
         let mut list = MoveList::default();
         let mut budget = Budget::new(limits, stop).with_check_every(16);
         let mut path = std::mem::take(&mut self.path);
         while budget.tick() {
-            self.iterate(root, prefs, Some(k), &mut path, &mut list, rng);
+            self.iterate(root, Some(k), &mut path, &mut list, rng);
         }
         self.path = path;
         budget.done()
@@ -682,55 +563,6 @@ mod tests {
                         }
             })
             .fold((0, 0), |(v, a), n| (v + n.visits, a + n.available))
-    }
-
-    /// The search from a position where our A on (2,2) may take the
-    /// opponent's `a` on (2,1), its last red or its last blue (three of
-    /// each taken): the capture wins or loses at once. The belief gives
-    /// `a` blue at 0.88; the count says even.
-    fn last_two(trust: f64) -> (Search, SearchResult) {
-        use crate::games::geister::testing::view;
-        let v = view("22R44R34R14R15B25B35B45B", "21u40u99r99r99r99b99b99b");
-        let belief = belief_of_a(&v, 2.0);
-        let p = belief.blue_by_square()[8];
-        assert!((p - 2f64.exp() / (1.0 + 2f64.exp())).abs() < 1e-9, "{p}");
-        assert_eq!(belief.blues(), 1);
-        let tree = TreeConfig {
-            trust,
-            ..TreeConfig::default()
-        };
-        search_from(&v, &belief, tree, 4000, 5)
-    }
-
-    #[test]
-    fn a_capture_the_belief_is_sure_of_is_counted_at_the_counts_odds_without_trust() {
-        let take = BMove { from: 14, to: 8 };
-        // Trusted: the belief's likely blue is taken.
-        let (s, r) = last_two(1.0);
-        assert_eq!(r.best, Some(take));
-        assert!(
-            s.counted.is_empty() && s.split.is_empty(),
-            "off: nothing kept"
-        );
-        // Not trusted: taking is a coin toss (won or lost at once) and the
-        // search plays on instead.
-        let (s, r) = last_two(0.0);
-        assert_ne!(r.best, Some(take), "{r:?}");
-        let kids = s.root_children();
-        let k = kids.iter().position(|n| n.mv == take).unwrap();
-        assert_eq!(s.counted[k], Some(0.5), "the count's odds: 1 blue of 2");
-        let [(nb, rb), (nr, rr)] = s.split[k];
-        // Its iterations split by a's colour: all of them, blue wins, red loses.
-        assert_eq!(nb + nr, kids[k].visits);
-        assert!(nr > 0 && nb > 0, "{nb} {nr}");
-        assert_eq!((rb, rr), (f64::from(nb), 0.0));
-        let first = s.nodes[0].first as usize;
-        assert!((s.counted_mean(first + k) - 0.5).abs() < 1e-9);
-        // Moves that take nothing are counted as they are.
-        assert!(kids
-            .iter()
-            .enumerate()
-            .all(|(i, n)| (n.mv.to == 8) == s.counted[i].is_some()));
     }
 
     #[test]

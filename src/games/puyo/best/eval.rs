@@ -39,18 +39,12 @@ impl Potential {
 /// dropped puyos vanish with the group, so what the chain does depends only
 /// on the field's puyos in that group: each such set is resolved once.
 pub fn potential(b: &Board, max_need: u8) -> Potential {
-    potential_by_column(b, max_need).0
-}
-
-/// [`potential`], and the longest chain a trigger on each column starts.
-pub fn potential_by_column(b: &Board, max_need: u8) -> (Potential, [u8; COLS]) {
-    let mut by_col = [0u8; COLS];
     let occ = b.occupied();
     let mut best = Potential::default();
     // Sets already resolved: (group, links, cleared less the dropped puyos).
     let mut done: [(u128, u8, u8); 24] = [(0, 0, 0); 24];
     let mut n_done = 0;
-    for (col, col_best) in by_col.iter_mut().enumerate() {
+    for col in 0..COLS {
         let h = b.height(col);
         if h >= ROWS {
             continue;
@@ -106,13 +100,12 @@ pub fn potential_by_column(b: &Board, max_need: u8) -> (Potential, [u8; COLS]) {
                 cleared: cleared + need,
                 col: col as u8,
             };
-            *col_best = (*col_best).max(links);
             if found.key() > best.key() {
                 best = found;
             }
         }
     }
-    (best, by_col)
+    best
 }
 
 /// Every cell above a cell of `x` in its column.
@@ -164,10 +157,6 @@ pub struct Weights {
     /// Per unit of squared step between neighbouring columns beyond two
     /// rows (a well or a cliff that pairs cannot fill).
     pub tear: i32,
-    /// Per link of the longest chain a trigger on another column than the
-    /// best one's starts (the same chain reached from another column
-    /// counts: a field with more than one way to fire).
-    pub second: i32,
     /// Per group of two same-coloured puyos (issue 49's whole-field
     /// terms: [`groups_value`]).
     pub link2: i32,
@@ -198,7 +187,6 @@ impl Default for Weights {
             death_at: 9,
             short: 3,
             tear: 0,
-            second: 0,
             link2: 0,
             link3: 0,
             lone: 0,
@@ -271,7 +259,7 @@ pub fn room(hs: &[i32; COLS], col: usize) -> i32 {
 
 /// The build value of a settled, living field (higher is better).
 pub fn evaluate(b: &Board, w: &Weights) -> i32 {
-    let (p, by_col) = potential_by_column(b, w.max_need);
+    let p = potential(b, w.max_need);
     let waste = p.waste(b) as i32;
     let mut v = p.links as i32 * w.chain - p.need as i32 * w.need - waste * w.waste;
     if p.links > 0 {
@@ -281,17 +269,6 @@ pub fn evaluate(b: &Board, w: &Weights) -> i32 {
     let hs = heights(b);
     if p.links > 0 {
         v += room(&hs, p.col as usize) * w.room + hs[p.col as usize] * w.trigger_y;
-    }
-    if w.second != 0 {
-        // A chain triggered on another column (another chain, or the same
-        // one reached from elsewhere): what is left when the pairs do not
-        // fit the best trigger.
-        let second = (0..COLS)
-            .filter(|&c| c != p.col as usize)
-            .map(|c| by_col[c])
-            .max()
-            .unwrap_or(0);
-        v += second as i32 * w.second;
     }
     v + shape_value(b, w) + groups_value(b, w)
 }
@@ -347,26 +324,6 @@ pub fn shape_value(b: &Board, w: &Weights) -> i32 {
 mod tests {
     use super::*;
     use crate::games::puyo::board::Pair;
-
-    #[test]
-    fn a_second_chain_on_another_column_counts_with_its_weight() {
-        // Three reds on the left, three greens on the right: one puyo
-        // starts a chain on columns 0-1 and another on columns 4-5.
-        let b = Board::from_rows(&["R....G", "R....G", "R....G"]).unwrap();
-        let (p, by_col) = potential_by_column(&b, 2);
-        assert_eq!(by_col, [1, 1, 0, 0, 1, 1]);
-        assert_eq!(p.links, 1);
-        let w = Weights::default();
-        let with = Weights { second: 500, ..w };
-        assert_eq!(evaluate(&b, &with) - evaluate(&b, &w), 500);
-        // One chain, reached from one column only (ojama beside it): no
-        // second one. (The same chain reached from a neighbouring column
-        // would count: the weight rewards a field with more than one way
-        // to fire.)
-        let one = Board::from_rows(&["R@....", "R@....", "R@...."]).unwrap();
-        assert_eq!(potential_by_column(&one, 2).1, [1, 0, 0, 0, 0, 0]);
-        assert_eq!(evaluate(&one, &with), evaluate(&one, &w));
-    }
 
     #[test]
     fn the_losing_column_costs_only_under_a_rule_that_has_one() {

@@ -69,7 +69,7 @@ pub struct BestSettings {
     pub race: bool,
     /// The evaluation (`need`, `w_chain`, `w_need`, `w_waste`, `w_link`,
     /// `w_shape`, `w_death`, `death_at`, `w_room`, `w_trigger_y`,
-    /// `w_short`, `w_tear`, `w_second`).
+    /// `w_short`, `w_tear`, and the whole-field terms).
     pub weights: Weights,
 }
 
@@ -287,13 +287,6 @@ impl BestSettings {
         );
         d = weight(
             d,
-            "w_second",
-            w.second,
-            50,
-            "per link of the longest chain from another column",
-        );
-        d = weight(
-            d,
             "w_link2",
             w.link2,
             10,
@@ -384,7 +377,6 @@ impl BestSettings {
             ("w_trigger_y", &mut w.trigger_y),
             ("w_short", &mut w.short),
             ("w_tear", &mut w.tear),
-            ("w_second", &mut w.second),
             ("w_link2", &mut w.link2),
             ("w_link3", &mut w.link3),
             ("w_lone", &mut w.lone),
@@ -785,8 +777,8 @@ mod tests {
         assert_eq!(v1.budget, Duration::from_millis(35));
         let w = v1.weights;
         assert_eq!(
-            (w.link2, w.link3, w.lone, w.bump, w.tear, w.second, w.excess),
-            (0, 0, 0, 0, 0, 0, 0)
+            (w.link2, w.link3, w.lone, w.bump, w.tear, w.excess),
+            (0, 0, 0, 0, 0, 0)
         );
         assert_eq!(
             (

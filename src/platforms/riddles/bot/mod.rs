@@ -36,9 +36,7 @@ use crate::games::golad::{self, Field, GolState, Move};
 use crate::games::AgentParams;
 use crate::platforms::riddles::codec::{self as riddles, BotView, MoveRequest};
 use crate::runtime::SearchThread;
-use crate::search::deadline::{
-    bank_budget, front_share, plan_weight, planned_budget, BankPlan, PlanMemory, Share,
-};
+use crate::search::deadline::bank_budget;
 use crate::search::{Deadline, Limits};
 
 /// Project rule: every answer within this many milliseconds of reading
@@ -71,8 +69,6 @@ pub struct StdioConfig {
     pub max_answer_ms: u64,
     /// Spend the time bank ([`bank_limits`]) instead of `max_answer_ms`.
     pub bank: bool,
-    /// How the bank is shared out between moves (with `bank`).
-    pub bank_plan: BankPlan,
     /// Think on the opponent's time, from each answer written to the next
     /// request ([`SearchThread::set_ponder`]).
     pub ponder: bool,
@@ -83,34 +79,17 @@ pub struct StdioConfig {
 /// (`time_ms`, when set, is a floor for it), the hard limit up to three
 /// times that but at most a quarter of the bank; both less the margin. The
 /// hard limit is the allowance: the bot answers by then whatever happens.
-/// With the `value` plan the share is weighted by `plan`'s memory of the
-/// previous move ([`planned_budget`]). Also returns the soft limit before
-/// the margin, for [`PlanMemory::book`].
+/// Also returns the soft limit before the margin, for the log.
 pub fn bank_limits(
     cfg: &StdioConfig,
     req: &MoveRequest,
     at: Instant,
-    plan: &PlanMemory,
 ) -> (Limits, Duration, Duration) {
     let bank = Duration::from_millis(req.time_bank_ms);
     let per_move = Duration::from_millis(req.time_per_move_ms.unwrap_or(0));
     // Our moves still to make, this one included.
     let moves_left = req.max_rounds.saturating_sub(req.round) + 1;
-    let (soft, hard) = match cfg.bank_plan {
-        BankPlan::Even => bank_budget(bank, per_move, moves_left, 3, 0.25),
-        BankPlan::Value => {
-            let left = moves_left as f64 / req.max_rounds.max(1) as f64;
-            let share = Share {
-                now: plan_weight(plan.last_value, left),
-                ..Share::even(moves_left)
-            };
-            planned_budget(bank, per_move, moves_left, share, plan.overspend(), 3, 0.25)
-        }
-        BankPlan::Front => {
-            let share = front_share(moves_left, req.max_rounds);
-            planned_budget(bank, per_move, moves_left, share, 1.0, 3, 0.25)
-        }
-    };
+    let (soft, hard) = bank_budget(bank, per_move, moves_left, 3, 0.25);
     let soft = cfg
         .time_ms
         .map_or(soft, |t| soft.max(Duration::from_millis(t)).min(hard));
@@ -184,8 +163,6 @@ struct StdioBot<'a> {
     /// When the last answer was written: no request can have been sent
     /// before it.
     answered_at: Option<Instant>,
-    /// What the bank's plan remembers between moves.
-    plan: PlanMemory,
     out: &'a mut (dyn Write + Send),
 }
 
@@ -203,7 +180,6 @@ impl<'a> StdioBot<'a> {
             view: BotView::new(),
             summary: StdioSummary::default(),
             answered_at: None,
-            plan: PlanMemory::default(),
             out,
         })
     }
@@ -302,7 +278,7 @@ impl<'a> StdioBot<'a> {
     /// (hook: where a request becomes a search): its move, and whether it
     /// is a forced pass ([`answer`]).
     async fn on_move_request(&mut self, req: &MoveRequest, at: Instant) -> (Move, bool) {
-        answer(self.cfg, &self.search, req, at, &mut self.plan).await
+        answer(self.cfg, &self.search, req, at).await
     }
 
     /// Writes the answer to `mv`'s request, flushed, and books it
@@ -344,14 +320,12 @@ impl<'a> StdioBot<'a> {
     }
 }
 
-/// The move for `req`, and whether it is a forced pass; under the bank
-/// policy the move's time and value are booked in `plan`.
+/// The move for `req`, and whether it is a forced pass.
 async fn answer(
     cfg: &StdioConfig,
     search: &SearchThread<GolState>,
     req: &MoveRequest,
     at: Instant,
-    plan: &mut PlanMemory,
 ) -> (Move, bool) {
     let field = match Field::from_riddles(&req.field) {
         Ok(f) => f,
@@ -376,7 +350,7 @@ async fn answer(
     let state = GolState::from_protocol(field, req.round, req.me, req.max_rounds);
     let margin = Duration::from_millis(cfg.margin_ms);
     let (limits, allowance, planned) = if cfg.bank {
-        let (limits, allowance, soft) = bank_limits(cfg, req, at, plan);
+        let (limits, allowance, soft) = bank_limits(cfg, req, at);
         (limits, allowance, Some(soft))
     } else {
         let allowance = Duration::from_millis(cfg.max_answer_ms.min(req.time_bank_ms));
@@ -402,15 +376,11 @@ async fn answer(
         .map_or(at + allowance.saturating_sub(margin), |d| d.hard);
     let give_up = (hard + margin / 4).min(at + allowance.saturating_sub(margin / 2));
     let handle = search.submit(state, limits);
-    let (mv, forced, value) = searched(cfg, search, &state, handle, at, give_up, allowance).await;
-    if let Some(soft) = planned {
-        plan.book(soft, at.elapsed(), value);
-    }
-    (mv, forced)
+    searched(cfg, search, &state, handle, at, give_up, allowance).await
 }
 
-/// The search's answer by `give_up`: its move, whether it is a forced pass,
-/// and its value when it finished.
+/// The search's answer by `give_up`: its move, and whether it is a forced
+/// pass.
 async fn searched(
     cfg: &StdioConfig,
     search: &SearchThread<GolState>,
@@ -419,21 +389,21 @@ async fn searched(
     at: Instant,
     give_up: Instant,
     allowance: Duration,
-) -> (Move, bool, Option<f64>) {
+) -> (Move, bool) {
     let ticket = handle.ticket();
     match tokio::time::timeout_at(give_up.into(), handle).await {
         Ok(Ok(d)) if state.is_legal(&d.mv) => {
             tracing::info!(answer = %d.mv, playouts = d.playouts, value = ?d.value,
                 search_ms = at.elapsed().as_secs_f64() * 1e3, "answer");
-            (d.mv, false, d.value)
+            (d.mv, false)
         }
         Ok(Ok(d)) => {
             tracing::error!(agent = %cfg.agent, answer = %d.mv, "{FORCED_PASS}: the agent chose an illegal move; answering pass");
-            (Move::Pass, true, None)
+            (Move::Pass, true)
         }
         Ok(Err(e)) => {
             tracing::error!(error = %e, "{FORCED_PASS}: the search failed; answering pass");
-            (Move::Pass, true, None)
+            (Move::Pass, true)
         }
         Err(_) => {
             // The move the search had ready (a thread kept off its core on
@@ -447,14 +417,14 @@ async fn searched(
                         answer = %mv,
                         "{LATE_SEARCH}: answering its best move so far"
                     );
-                    (mv, false, None)
+                    (mv, false)
                 }
                 None => {
                     tracing::warn!(
                         allowance_ms = allowance.as_millis() as u64,
                         "{FORCED_PASS}: the search overran with no move ready; answering pass"
                     );
-                    (Move::Pass, true, None)
+                    (Move::Pass, true)
                 }
             }
         }
@@ -476,7 +446,6 @@ mod tests {
             seed: 1,
             max_answer_ms: MAX_ANSWER_MS,
             bank: false,
-            bank_plan: BankPlan::Even,
             ponder: false,
         }
     }
@@ -565,8 +534,7 @@ mod tests {
         let mut c = cfg("best");
         c.bank = true;
         let at = Instant::now();
-        let even = PlanMemory::default();
-        let (limits, allowance, soft) = bank_limits(&c, &req(10_000, 1), at, &even);
+        let (limits, allowance, soft) = bank_limits(&c, &req(10_000, 1), at);
         assert_eq!(soft, Duration::from_millis(199));
         let d = limits.deadline.unwrap();
         // Soft 199 ms and hard 597 ms, less the 20 ms margin: far more
@@ -575,7 +543,7 @@ mod tests {
         assert_eq!(d.hard - at, Duration::from_millis(577));
         assert_eq!(allowance, Duration::from_millis(597));
         // Late with a small bank: a quarter of it at most.
-        let (limits, allowance, _) = bank_limits(&c, &req(400, 100), at, &even);
+        let (limits, allowance, _) = bank_limits(&c, &req(400, 100), at);
         assert_eq!(allowance, Duration::from_millis(100));
         assert_eq!(
             limits.deadline.unwrap().hard - at,
@@ -583,69 +551,23 @@ mod tests {
         );
         // `time_ms` is a floor for the soft limit, never past the hard one.
         c.time_ms = Some(300);
-        let (limits, _, _) = bank_limits(&c, &req(10_000, 1), at, &even);
+        let (limits, _, _) = bank_limits(&c, &req(10_000, 1), at);
         assert_eq!(
             limits.deadline.unwrap().soft - at,
             Duration::from_millis(280)
         );
-        // The even plan ignores what the memory says; the value plan reads it.
-        c.time_ms = None;
-        let mut lead = PlanMemory::default();
-        lead.book(
-            Duration::from_millis(199),
-            Duration::from_millis(199),
-            Some(0.7),
-        );
-        assert_eq!(
-            bank_limits(&c, &req(10_000, 2), at, &lead).2,
-            Duration::from_millis(200)
-        );
-        c.bank_plan = BankPlan::Value;
-        let (_, allowance, soft) = bank_limits(&c, &req(10_000, 2), at, &lead);
-        // A lead to convert: 1.5 shares of (10 000 + 98 x 100) over 1.5 + 98.
-        assert_eq!(soft, Duration::from_secs_f64(19.8 * 1.5 / 99.5));
-        assert_eq!(allowance, soft * 3);
-        // Decided, or spent at twice the plan so far: less.
-        let mut won = lead;
-        won.book(
-            Duration::from_millis(199),
-            Duration::from_millis(199),
-            Some(1.0),
-        );
-        let decided = bank_limits(&c, &req(10_000, 3), at, &won).2;
-        let expected = Duration::from_secs_f64(19.7 * 0.5 / 97.5);
-        assert!(
-            decided.abs_diff(expected) < Duration::from_micros(1),
-            "{decided:?}"
-        );
-        // The front plan: two shares of (10 000 + 99 x 100) over 140 at round 1.
-        c.bank_plan = BankPlan::Front;
-        let (_, _, soft) = bank_limits(&c, &req(10_000, 1), at, &PlanMemory::default());
-        assert_eq!(soft, Duration::from_millis(19_900).mul_f64(2.0 / 140.0));
-        c.bank_plan = BankPlan::Value;
-        let mut slow = PlanMemory::default();
-        slow.book(
-            Duration::from_millis(100),
-            Duration::from_millis(200),
-            Some(0.5),
-        );
-        let half = bank_limits(&c, &req(10_000, 2), at, &slow).2;
-        assert_eq!(half, Duration::from_secs_f64(19.8 / 99.0 / 2.0));
     }
 
     #[tokio::test]
-    async fn the_bank_policy_answers_legally_by_every_plan() {
+    async fn the_bank_policy_answers_legally() {
         let mut c = cfg("best");
         c.bank = true;
-        for plan in [BankPlan::Even, BankPlan::Value, BankPlan::Front] {
-            c.bank_plan = plan;
-            for seat in 0..2 {
-                let (state, lines) = game_lines(seat);
-                let (s, out) = play(&c, &lines).await;
-                assert_eq!(out.len(), 1, "{plan:?}");
-                assert!(state.is_legal(&Move::parse_reply(&out[0]).unwrap()));
-                assert_eq!(s.forced_passes, 0, "{plan:?}");
-            }
+        for seat in 0..2 {
+            let (state, lines) = game_lines(seat);
+            let (s, out) = play(&c, &lines).await;
+            assert_eq!(out.len(), 1);
+            assert!(state.is_legal(&Move::parse_reply(&out[0]).unwrap()));
+            assert_eq!(s.forced_passes, 0);
         }
     }
 
@@ -706,7 +628,7 @@ mod tests {
         for offer in [true, false] {
             let search = SearchThread::<GolState>::spawn(Box::new(Stalls { offer, ready: None }));
             let at = Instant::now();
-            let (mv, forced) = answer(&c, &search, &req, at, &mut PlanMemory::default()).await;
+            let (mv, forced) = answer(&c, &search, &req, at).await;
             // Given up at the allowance less half the margin, not when the
             // agent let go (5 s): the answer is never late.
             assert!(at.elapsed() < Duration::from_secs(2));
