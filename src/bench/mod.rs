@@ -380,7 +380,7 @@ fn four3d_search_positions() -> Vec<Board> {
 /// The positions of `boards` `best` searches (not settled by the threats
 /// at the root): each side to move's beads, the other's, the root cells.
 fn searched(boards: &[Board]) -> Vec<(u64, u64, Vec<u8>)> {
-    use crate::games::four3d::best::search::{root_moves, RootMoves};
+    use crate::games::four3d::best::position::{root_moves, RootMoves};
     boards
         .iter()
         .filter_map(|b| {
@@ -403,7 +403,7 @@ fn searched(boards: &[Board]) -> Vec<(u64, u64, Vec<u8>)> {
 /// per second.
 fn four3d_search(opts: &BenchOptions, depth: i32) -> BenchReport {
     use crate::games::four3d::best::eval::Weights;
-    use crate::games::four3d::best::search::{plain_alphabeta, INF};
+    use crate::games::four3d::best::{plain::plain_alphabeta, position::INF};
     use crate::games::four3d::best::{Best, BestConfig};
     use crate::search::Limits;
     use std::sync::atomic::AtomicBool;
@@ -673,9 +673,9 @@ pub const FOUR3D_SOLVE_LEVER_CAP: u64 = 20_000_000;
 /// each of the solver's levers off, and whether every value matched its
 /// label.
 fn four3d_solve(opts: &BenchOptions) -> BenchReport {
-    use crate::games::four3d::best::solve::{plain_solve, Solver};
-    use crate::games::four3d::best::train::shipped_endgames;
+    use crate::games::four3d::best::endgames::shipped_endgames;
     use crate::games::four3d::best::tt::Table;
+    use crate::games::four3d::best::{plain::plain_solve, solve::Solver};
     use crate::search::{Limits, SearchClock};
     use std::collections::BTreeMap;
     use std::sync::atomic::AtomicBool;
@@ -836,9 +836,9 @@ pub const FOUR3D_DEEP_CAP: u64 = 1_000_000_000;
 /// root moves shared out: see docs/four3d-results.md) are not run. Long
 /// (minutes): not in CI.
 fn four3d_solve_deep() -> BenchReport {
-    use crate::games::four3d::best::search::{root_moves, RootMoves};
+    use crate::games::four3d::best::endgames::deep_endgames;
+    use crate::games::four3d::best::position::{root_moves, RootMoves};
     use crate::games::four3d::best::solve::{Levers, RootSolve};
-    use crate::games::four3d::best::train::deep_endgames;
     use crate::games::four3d::best::tt::Table;
     use crate::search::Limits;
     use std::collections::BTreeMap;

@@ -10,12 +10,12 @@ use clap::{Args, Subcommand};
 
 use super::CliError;
 use crate::games::four3d::agents;
+use crate::games::four3d::best::fitted::fitted_value;
 use crate::games::four3d::best::fitted::Model;
 use crate::games::four3d::best::judge::{self, Band, Row};
 use crate::games::four3d::best::nnue::Net;
 use crate::games::four3d::best::train::{
-    self, accuracy, fitted_value, hand_value, label_game, pick_endgames, LabelPlan, PlayedGame,
-    Sample,
+    self, accuracy, hand_value, label_game, pick_endgames, LabelPlan, PlayedGame, Sample,
 };
 use crate::games::four3d::best::tt::Table;
 use crate::games::four3d::best::{Best, BestConfig};

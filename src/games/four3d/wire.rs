@@ -200,7 +200,8 @@ impl crate::games::PlayableGame for Board {
     /// `best`'s exact solver, from [`SOLVE_FROM`] empty cells: each drop's
     /// exact value in turn (a table shared by the drops), the best kept.
     fn solve_position(&self, seat: crate::model::Seat, max_nodes: u64) -> Option<(f64, Peg)> {
-        use super::best::{train, tt::Table};
+        use super::best::position::{result_of, sides};
+        use super::best::{solve::solve_exact, tt::Table};
         if self.to_move() != seat || self.outcome().is_some() || 64 - self.ply() > SOLVE_FROM {
             return None;
         }
@@ -212,8 +213,8 @@ impl crate::games::PlayableGame for Board {
             let v = match b.outcome() {
                 Some(o) => o.reward_for(seat, 0.5),
                 None => {
-                    let (me, opp) = train::sides(&b);
-                    1.0 - train::result_of(train::solve_exact(&table, me, opp, max_nodes)?)
+                    let (me, opp) = sides(&b);
+                    1.0 - result_of(solve_exact(&table, me, opp, max_nodes)?)
                 }
             };
             if best.is_none_or(|(bv, _)| v > bv) {

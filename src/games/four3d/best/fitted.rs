@@ -26,10 +26,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::eval::{sparse_count, LineCounts, PARITY};
-use super::search::{drops, WON};
-use super::threats::above;
-use crate::search::Seat;
+use super::eval::{sparse_count, LineCounts, Weights, PARITY};
+use super::position::{drops, sides, WON};
+use super::threats::{above, threats};
+use crate::games::four3d::Board;
+use crate::search::{Game as _, Seat};
 
 /// Features per phase.
 pub const FEATURES: usize = 18;
@@ -266,6 +267,29 @@ impl Model {
         }
         (s as i32).clamp(-(WON - 1), WON - 1)
     }
+}
+
+/// The fitted model's inputs of a position.
+pub fn inputs_of(b: &Board) -> [f64; INPUTS] {
+    let (me, opp) = sides(b);
+    let seat = b.to_move();
+    let empty = !(me | opp);
+    let lc = LineCounts::new([b.stones(0), b.stones(1)], &Weights::default());
+    let f = features(
+        lc.ones,
+        lc.twos,
+        seat,
+        me,
+        opp,
+        threats(me, empty),
+        threats(opp, empty),
+    );
+    inputs(&f, b.ply())
+}
+
+/// The fitted model's value of a position, in evaluation units.
+pub fn fitted_value(m: &Model, b: &Board) -> f64 {
+    crate::search::logistic::dot(&m.to_inputs(), &inputs_of(b)) * SCALE
 }
 
 #[cfg(test)]

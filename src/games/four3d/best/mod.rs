@@ -14,10 +14,13 @@
 //! ahead and share the table (Lazy SMP); the main thread's answer is
 //! played.
 
+pub mod endgames;
 pub mod eval;
 pub mod fitted;
 pub mod judge;
 pub mod nnue;
+pub mod plain;
+pub mod position;
 pub mod search;
 pub mod solve;
 pub mod threats;
@@ -31,7 +34,8 @@ use std::time::Duration;
 use self::eval::Weights;
 use self::fitted::Model;
 use self::nnue::Net;
-use self::search::{root_moves, Features, Knobs, RootMove, RootMoves, Worker, WON};
+use self::position::{root_moves, RootMoves, WON};
+use self::search::{Features, Knobs, RootMove, Worker};
 use self::tt::Table;
 use super::{Board, Peg};
 use crate::games::params::Decl;
@@ -1116,8 +1120,8 @@ mod tests {
 
     #[test]
     fn a_solvable_position_gets_the_solvers_exact_move() {
-        use super::solve::plain_solve;
-        use super::train::shipped_endgames;
+        use super::endgames::shipped_endgames;
+        use super::plain::plain_solve;
         let stop = AtomicBool::new(false);
         let mut checked = 0;
         for e in shipped_endgames().iter().filter(|e| e.empties() <= 12) {

@@ -42,7 +42,7 @@ use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use super::fitted::{Model, SCALE};
-use super::search::WON;
+use super::position::WON;
 use super::threats::threats;
 use crate::games::four3d::Board;
 use crate::search::Game as _;
@@ -322,7 +322,7 @@ impl Net {
     /// The value `best` gives the quiet position `b` with `model` and this
     /// network, in evaluation units, inside the non-proven range.
     pub fn with_model_value(&self, model: &Model, b: &Board) -> f64 {
-        let linear = super::train::fitted_value(model, b);
+        let linear = super::fitted::fitted_value(model, b);
         (linear + f64::from(self.value_of(b))).clamp(-f64::from(WON - 1), f64::from(WON - 1))
     }
 
@@ -509,7 +509,7 @@ impl Example {
     pub fn new(b: &Board, label: f64, model: &Model, inputs: Inputs) -> Self {
         Example {
             inputs: perspectives(b, inputs),
-            base: (super::train::fitted_value(model, b) / SCALE) as f32,
+            base: (super::fitted::fitted_value(model, b) / SCALE) as f32,
             label: label as f32,
         }
     }
@@ -682,7 +682,7 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::four3d::best::train::replay;
+    use crate::games::four3d::best::position::replay;
     use crate::games::four3d::Peg;
 
     /// A network reading `inputs` with random weights of the trained sizes.

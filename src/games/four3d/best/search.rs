@@ -16,20 +16,14 @@
 //! ply `p` from the root is worth `WIN - p` (a loss the negation), so a
 //! quicker win is a better one.
 
-use super::eval::{evaluate, evaluate_with, LineCounts, Weights};
+use super::eval::{evaluate_with, LineCounts, Weights};
 use super::fitted::Model;
 use super::nnue::{Accumulator, Net};
-use super::threats::{made_threats, threats};
+use super::position::{drops, from_table, settle, to_table, Settled, INF, STATIC, WON};
+use super::threats::made_threats;
 use super::tt::{key, Table};
 use crate::search::Bound;
 use crate::search::SearchClock;
-
-/// A win now (at the root's ply); a win at ply `p` is `WIN - p`.
-pub const WIN: i32 = 10_000;
-/// Values beyond this are wins or losses.
-pub const WON: i32 = WIN - 100;
-/// Above every value: the root's window.
-pub const INF: i32 = WIN + 1;
 
 /// The search's switches: each one a lever measured on its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,50 +99,6 @@ impl Default for Knobs {
     }
 }
 
-/// The static move order: cells on seven lines (the eight corners and
-/// the eight cells of the central cube) before the others.
-const fn static_order() -> [i32; 64] {
-    let mut out = [0; 64];
-    let mut c = 0;
-    while c < 64 {
-        let l = crate::games::four3d::lines::CELL_LINES[c].len as i32;
-        out[c] = l;
-        c += 1;
-    }
-    out
-}
-static STATIC: [i32; 64] = static_order();
-
-/// The droppable cells (the lowest free cell of every peg that has one).
-#[inline]
-pub fn drops(occ: u64) -> u64 {
-    ((occ << 16) | 0xFFFF) & !occ
-}
-
-/// A win or loss as stored in the table: relative to the node, not the root.
-#[inline]
-pub(super) fn to_table(v: i32, ply: i32) -> i32 {
-    if v >= WON {
-        v + ply
-    } else if v <= -WON {
-        v - ply
-    } else {
-        v
-    }
-}
-
-#[inline]
-pub(super) fn from_table(v: i32, ply: i32) -> i32 {
-    if v >= WON {
-        v - ply
-    } else if v <= -WON {
-        v + ply
-    } else {
-        v
-    }
-}
-
-/// What one search thread owns.
 pub struct Worker<'a> {
     pub weights: Weights,
     pub features: Features,
@@ -613,159 +563,11 @@ impl<'a> Worker<'a> {
     }
 }
 
-/// The moves of the root worth searching, and whether the position is
-/// already decided: a winning drop (`Decided::Win`), two opponent threats
-/// to block or only drops under opponent threats (`Decided::Loss`, with a
-/// move that at least blocks), or exactly one sensible drop.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RootMoves {
-    /// Play this cell: it wins now, or it is the only move that does not
-    /// lose at once.
-    Only(u8),
-    /// The game is lost whatever we do; this cell is as good as any.
-    Lost(u8),
-    /// Search these cells.
-    Search(Vec<u8>),
-}
-
-/// Sorts out the root (see [`RootMoves`]).
-pub fn root_moves(me: u64, opp: u64) -> RootMoves {
-    let occ = me | opp;
-    let empty = !occ;
-    let d = drops(occ);
-    debug_assert!(d != 0, "a live position has a drop");
-    let first = |m: u64| m.trailing_zeros() as u8;
-    let win = d & threats(me, empty);
-    if win != 0 {
-        return RootMoves::Only(first(win));
-    }
-    let t_opp = threats(opp, empty);
-    let forced = d & t_opp;
-    if forced != 0 {
-        if forced & (forced - 1) != 0 {
-            return RootMoves::Lost(first(forced));
-        }
-        return RootMoves::Only(first(forced));
-    }
-    let safe = d & !(t_opp >> 16);
-    if safe == 0 {
-        return RootMoves::Lost(first(d));
-    }
-    if safe & (safe - 1) == 0 {
-        return RootMoves::Only(first(safe));
-    }
-    let mut cells = Vec::with_capacity(16);
-    let mut m = safe;
-    while m != 0 {
-        cells.push(m.trailing_zeros() as u8);
-        m &= m - 1;
-    }
-    cells.sort_by_key(|&c| std::cmp::Reverse(STATIC[c as usize]));
-    RootMoves::Search(cells)
-}
-
-/// What the threats alone decide at a node, before any search.
-pub(super) enum Settled {
-    /// The node's value: a draw on a full board, a win on the spot, or a
-    /// loss to two threats (or to nothing but drops under a threat).
-    Value(i32),
-    /// The drops worth searching: the one forced block (`forced`) or every
-    /// drop not right under an opponent threat; both sides' threats.
-    Open {
-        moves: u64,
-        forced: bool,
-        t_me: u64,
-        t_opp: u64,
-    },
-}
-
-/// Settles a node by its threats (`me` to move, `ply` from the root), the
-/// same way in `best`'s search and in the plain reference.
-pub(super) fn settle(me: u64, opp: u64, ply: i32) -> Settled {
-    let occ = me | opp;
-    let empty = !occ;
-    let d = drops(occ);
-    if d == 0 {
-        return Settled::Value(0);
-    }
-    let t_me = threats(me, empty);
-    if d & t_me != 0 {
-        return Settled::Value(WIN - ply - 1);
-    }
-    let t_opp = threats(opp, empty);
-    let forced = d & t_opp;
-    let moves = if forced != 0 {
-        if forced & (forced - 1) != 0 {
-            return Settled::Value(-(WIN - ply - 2));
-        }
-        forced
-    } else {
-        let safe = d & !(t_opp >> 16);
-        if safe == 0 {
-            return Settled::Value(-(WIN - ply - 2));
-        }
-        safe
-    };
-    Settled::Open {
-        moves,
-        forced: forced != 0,
-        t_me,
-        t_opp,
-    }
-}
-
-/// Plain alpha-beta (no table, static order, no null windows, no
-/// extension) with the same rules and evaluation: the reference of
-/// `ladderbot bench four3d-search`. The value of `me` to move, `depth`
-/// plies deep; `nodes` counts the nodes.
-#[allow(clippy::too_many_arguments)]
-pub fn plain_alphabeta(
-    me: u64,
-    opp: u64,
-    depth: i32,
-    mut alpha: i32,
-    beta: i32,
-    ply: i32,
-    w: &Weights,
-    nodes: &mut u64,
-) -> i32 {
-    *nodes += 1;
-    let (moves, t_me, t_opp) = match settle(me, opp, ply) {
-        Settled::Value(v) => return v,
-        Settled::Open {
-            moves, t_me, t_opp, ..
-        } => (moves, t_me, t_opp),
-    };
-    if depth <= 0 {
-        let seat = ((me | opp).count_ones() & 1) as usize;
-        return evaluate(me, opp, seat, t_me, t_opp, w);
-    }
-    let mut best = -INF;
-    let mut m = moves;
-    while m != 0 {
-        let c = m.trailing_zeros();
-        m &= m - 1;
-        let v = -plain_alphabeta(
-            opp,
-            me | 1u64 << c,
-            depth - 1,
-            -beta,
-            -alpha,
-            ply + 1,
-            w,
-            nodes,
-        );
-        best = best.max(v);
-        alpha = alpha.max(v);
-        if alpha >= beta {
-            break;
-        }
-    }
-    best
-}
-
 #[cfg(test)]
 pub(super) mod tests {
+    use super::super::plain::plain_alphabeta;
+    use super::super::position::{root_moves, RootMoves};
+    use super::super::threats::threats;
     use super::*;
     use crate::games::four3d::{Board, Peg};
     use crate::search::{Game, Limits};

@@ -21,7 +21,7 @@
 //!   or loss; then a win is searched again for the fewest moves and a loss
 //!   for the most.
 
-use super::search::{from_table, settle, to_table, Settled, INF, WIN};
+use super::position::{drops, from_table, settle, to_table, Settled, INF, WIN};
 use super::threats::{made_threats, three_of_four};
 use super::tt::{key, Table};
 use crate::search::{Bound, Limits, SearchClock};
@@ -86,7 +86,7 @@ pub fn claimeven_bounds(me: u64, opp: u64, ply: i32, empties: i32) -> (i32, i32)
             // The drop on the odd peg: its lowest free cell.
             let peg = (odd | odd >> 32) & 0xFFFF;
             let spread = peg | peg << 16 | peg << 32 | peg << 48;
-            let c = super::search::drops(occ) & spread;
+            let c = drops(occ) & spread;
             let rest = free & !c;
             if has_line(opp | (rest & EVEN_LAYERS)) {
                 (-INF, INF)
@@ -103,7 +103,7 @@ pub fn claimeven_bounds(me: u64, opp: u64, ply: i32, empties: i32) -> (i32, i32)
 /// The eight symmetries of the 4x4 grid of pegs (the height is never
 /// moved: gravity fixes it), on a whole bitboard at once. Symmetry `s`
 /// mirrors x (bit 0 of `s`), then y (bit 1), then swaps x and y (bit 2).
-/// The training lab turns its positions with them ([`super::train`]).
+/// The training lab turns its positions with them.
 pub mod symmetry {
     const X_LO: u64 = 0x1111_1111_1111_1111;
     const Y_LO: u64 = 0x000F_000F_000F_000F;
@@ -157,7 +157,7 @@ pub struct Solver<'a> {
     pub ordering: bool,
     /// The static zugzwang bounds ([`claimeven_bounds`]; off by default:
     /// the agents solve without them, the labelling lab's
-    /// [`super::train::solve_wdl`] with them).
+    /// [`solve_wdl`] with them).
     pub zugzwang: bool,
     /// Enhanced transposition cutoffs ([`ETC_EMPTIES`]): before searching
     /// a node's moves, the table is probed for each position they lead
@@ -366,7 +366,7 @@ impl<'a> Solver<'a> {
                 made &= !t_me;
                 // A threat on a cell the opponent can drop on next must be
                 // answered at once.
-                let next_drops = super::search::drops(occ | 1u64 << c);
+                let next_drops = drops(occ | 1u64 << c);
                 if made & next_drops != 0 {
                     s += 1 << 24;
                 }
@@ -442,7 +442,7 @@ impl<'a> Solver<'a> {
 
 /// The levers of a solve, each measured on its own (`bench
 /// four3d-solve-deep`): off in the agents, on in the labelling lab's
-/// [`super::train::solve_wdl`].
+/// [`solve_wdl`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Levers {
     /// The static zugzwang bounds on every thread ([`Solver::zugzwang`]).
@@ -502,17 +502,53 @@ impl RootSolve<'_> {
     }
 }
 
-/// The exact value of a position by the plain reference: alpha-beta to the
-/// end of the game with no table, static order, no bounds (the search's
-/// [`super::search::plain_alphabeta`] with unlimited depth); `nodes`
-/// counts its nodes.
-pub fn plain_solve(me: u64, opp: u64, nodes: &mut u64) -> i32 {
-    let w = super::eval::Weights::default();
-    super::search::plain_alphabeta(me, opp, 64, -INF, INF, 0, &w, nodes)
+/// Solves `me` to move against `opp` exactly within `max_nodes` (one
+/// thread, `table` shared with earlier solves): `None` when the cap
+/// stopped it.
+pub fn solve_exact(table: &Table, me: u64, opp: u64, max_nodes: u64) -> Option<i32> {
+    capped_solve(
+        Levers::default(),
+        (-WIN - 1, WIN + 1),
+        table,
+        me,
+        opp,
+        max_nodes,
+    )
+}
+
+/// Settles `me` to move against `opp` as a win (1), draw (0) or loss (-1)
+/// within `max_nodes` (one thread, `table` shared with earlier solves of
+/// this kind): a null window around the draw, with the solver's claimeven
+/// bounds and transposition cutoffs, which change its speed, not its
+/// values.
+pub fn solve_wdl(table: &Table, me: u64, opp: u64, max_nodes: u64) -> Option<i32> {
+    let levers = Levers {
+        zugzwang: true,
+        etc: true,
+        wdl: true,
+    };
+    capped_solve(levers, (-1, 1), table, me, opp, max_nodes).map(i32::signum)
+}
+
+/// `me` to move against `opp` solved within `window` by a solver with
+/// `levers` under a cap of `max_nodes`; `None` when the cap stopped it.
+fn capped_solve(
+    levers: Levers,
+    (alpha, beta): (i32, i32),
+    table: &Table,
+    me: u64,
+    opp: u64,
+    max_nodes: u64,
+) -> Option<i32> {
+    let stop = AtomicBool::new(false);
+    let mut s = levers.solver(table, SearchClock::new(&Limits::playouts(max_nodes), &stop));
+    let v = s.solve(me, opp, alpha, beta, 0);
+    (!s.aborted()).then_some(v)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::plain::plain_solve;
     use super::super::search::tests::late_position;
     use super::*;
     use crate::search::{Game, Limits};
@@ -584,7 +620,7 @@ mod tests {
         // them: the value lies inside the static bounds; the rule bounds
         // some of them (random positions hold lines for both sides too
         // often for it to fire).
-        use super::super::train::shipped_endgames;
+        use super::super::endgames::shipped_endgames;
         let (mut bounded, mut all) = (0, 0);
         for e in shipped_endgames().iter().filter(|e| e.empties() <= 12) {
             let b = e.board();
@@ -603,13 +639,13 @@ mod tests {
                 all += 1;
             };
             check(me, opp);
-            let mut first = super::super::search::drops(me | opp);
+            let mut first = drops(me | opp);
             while first != 0 {
                 let c = first.trailing_zeros();
                 first &= first - 1;
                 let (me2, opp2) = (opp, me | 1u64 << c);
                 check(me2, opp2);
-                let mut second = super::super::search::drops(me2 | opp2);
+                let mut second = drops(me2 | opp2);
                 while second != 0 {
                     let d = second.trailing_zeros();
                     second &= second - 1;
@@ -623,7 +659,7 @@ mod tests {
 
     #[test]
     fn the_root_plays_the_fastest_win_and_the_slowest_loss() {
-        use super::super::search::{root_moves, RootMoves};
+        use super::super::position::{root_moves, RootMoves};
         let stop = AtomicBool::new(false);
         let mut checked = 0;
         for seed in 0..2000 {
@@ -647,7 +683,7 @@ mod tests {
                 .map(|&c| {
                     let mut n = 0;
                     let w = super::super::eval::Weights::default();
-                    -super::super::search::plain_alphabeta(
+                    -super::super::plain::plain_alphabeta(
                         opp,
                         me | 1 << c,
                         64,
