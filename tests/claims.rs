@@ -126,13 +126,15 @@ fn puyo_best_values_more_fields_than_beam_v1() {
 fn puyo_template_moves_stay_within_three_times_the_claimed_7_3_ms() {
     use ladderbot::games::puyo::board::{Board, Over};
     use ladderbot::games::puyo::choosers::template_planner;
-    use ladderbot::games::puyo::lab::{COMPLETE_AT, MAX_MOVES};
+    use ladderbot::games::puyo::solo::MAX_MOVES;
+    // The lab's mark of a completed template (`ladderbot-lab puyo completion`).
+    const COMPLETE_AT: f64 = 0.95;
     use ladderbot::games::puyo::planner::tidy_move;
     use ladderbot::games::puyo::rules::{pairs_from, VISIBLE_PAIRS};
     let _one = one_at_a_time();
     // README and docs/puyo-results.md: all 23 templates (`puyo-lab completion
     // --templates all`, depth 3) take at most 7.3 ms a move. The runs of
-    // `puyo-lab completion` (lab::completion_run) on sequences 1-10; each
+    // `puyo-lab completion` (the lab's completion_run) on sequences 1-10; each
     // move timed three times and its least time kept, so that a try the
     // scheduler interrupted does not count as the move's own time. Measured
     // here: at most 5-11 ms (the most of one try: 26 ms, on busy cores).

@@ -11,17 +11,13 @@
 
 mod analyze;
 mod bench_cmd;
-mod four3d_lab;
-mod geister_beliefs;
-mod geister_captures;
-mod golad_lab;
+mod check_answers;
 mod latency;
 mod match_cmd;
 mod merge;
 mod openings_cmd;
-pub(crate) mod out;
+pub mod out;
 mod play;
-mod puyo_lab;
 mod referee;
 mod report;
 mod serve;
@@ -94,19 +90,10 @@ pub enum Command {
     Report(report::ReportArgs),
     /// Run two bot programs against each other over the Riddles.io GOLAD protocol.
     Referee(referee::RefereeArgs),
-    /// Fit the learned Geister belief model on records, and score belief sources.
-    GeisterBeliefs(geister_beliefs::GeisterBeliefsArgs),
-    /// Replay recorded Geister games from one player's seat and ask an agent, wherever a piece of
-    /// unknown colour could be taken, whether it would take it: reds and blues taken by ply.
-    GeisterCaptures(geister_captures::GeisterCapturesArgs),
-    /// Puyo Puyo one-player experiments: template completion and solo chains.
-    PuyoLab(puyo_lab::PuyoLabArgs),
-    /// Score Four data: self-play games, labelled positions, the fitted evaluation and its
-    /// network, the solver's endgame set, and the offline judge of evaluations.
-    Four3dLab(four3d_lab::Four3dLabArgs),
-    /// GOLAD data: fit the value model, measure how far the candidates reach in recorded
-    /// games, and check a bot's answers to a transcript.
-    GoladLab(golad_lab::GoladLabArgs),
+    /// Check a GOLAD bot's answers to a recorded Riddles.io engine transcript on the rules: one
+    /// legal move per `action move`, no `pass` (unless --allow-pass) and no forced pass in the
+    /// bot's log. Exit 1 on any problem.
+    CheckAnswers(check_answers::CheckArgs),
     /// Find where recorded games were lost: a reference's value of every position, each game's
     /// decisive move, and the losses by phase and by player.
     Analyze(Box<analyze::AnalyzeArgs>),
@@ -152,7 +139,8 @@ pub const EXIT_USAGE: u8 = 2;
 pub const EXIT_RETRY: u8 = 75;
 
 impl CliError {
-    fn code(&self) -> u8 {
+    /// The exit code this failure deserves.
+    pub fn code(&self) -> u8 {
         match self {
             CliError::Usage(_) => EXIT_USAGE,
             CliError::Runtime(_) => EXIT_FAILED,
@@ -161,7 +149,8 @@ impl CliError {
             CliError::Interrupted(_) | CliError::Stopped(_) => 130,
         }
     }
-    fn message(&self) -> String {
+    /// What `error:` says on stderr.
+    pub fn message(&self) -> String {
         match self {
             CliError::Usage(m) | CliError::Runtime(m) => m.clone(),
             CliError::Retry(m) => format!("{m} (worth retrying later)"),
@@ -276,25 +265,9 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             start_logging(&cli.log_format, &settings)?;
             bench_cmd::run(args)
         }
-        Command::Four3dLab(args) => {
+        Command::CheckAnswers(args) => {
             start_logging(&cli.log_format, &settings)?;
-            four3d_lab::run(args)
-        }
-        Command::GoladLab(args) => {
-            start_logging(&cli.log_format, &settings)?;
-            golad_lab::run(args)
-        }
-        Command::PuyoLab(args) => {
-            start_logging(&cli.log_format, &settings)?;
-            puyo_lab::run(args)
-        }
-        Command::GeisterBeliefs(args) => {
-            start_logging(&cli.log_format, &settings)?;
-            geister_beliefs::run(args)
-        }
-        Command::GeisterCaptures(args) => {
-            start_logging(&cli.log_format, &settings)?;
-            geister_captures::run(args)
+            check_answers::run(args)
         }
         Command::Report(args) => {
             start_logging(&cli.log_format, &settings)?;
@@ -416,7 +389,7 @@ fn start_logging_with(
 /// ([`crate::records::read_record_files`]): a torn last line is skipped with
 /// a warning naming it; an unreadable file, a bad line (named `file:line`)
 /// or no record at all is a usage error.
-pub(crate) fn read_games(
+pub fn read_games(
     cmd: &str,
     files: &[std::path::PathBuf],
 ) -> Result<crate::records::RecordFiles, CliError> {
@@ -436,18 +409,14 @@ pub(crate) fn read_games(
 /// again): one that cannot is a usage error, exit 2, as for `analyze --out`.
 /// Every command's output files are checked here, so that each says the
 /// same thing (`X is a file, not a folder`).
-pub(crate) fn check_writable(cmd: &str, path: &std::path::Path) -> Result<(), CliError> {
+pub fn check_writable(cmd: &str, path: &std::path::Path) -> Result<(), CliError> {
     writable(cmd, path, true)
 }
 
 /// [`check_writable`] for an output folder (`tune --out DIR`): `dir` is
 /// made if missing, without a word (it is the output asked for), and must
 /// be able to hold `file`.
-pub(crate) fn check_out_folder(
-    cmd: &str,
-    dir: &std::path::Path,
-    file: &str,
-) -> Result<(), CliError> {
+pub fn check_out_folder(cmd: &str, dir: &std::path::Path, file: &str) -> Result<(), CliError> {
     writable(cmd, &dir.join(file), false)
 }
 

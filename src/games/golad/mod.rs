@@ -15,10 +15,7 @@
 //!   evaluation (`ab-v1`), or over the learned value model (`best`).
 //! - [`propose`]: the pairwise move proposer (issue 61): births whose
 //!   parts pay together.
-//! - [`reach`]: how far a candidate generator reaches: the played move and
-//!   a wide scoring's best among the candidates (issue 61).
 //! - [`value`]: the learned value model (issue 33) and its features.
-//! - [`train`]: its training data and fit (`ladderbot golad-lab`).
 //! - [`mcts_v1`]: the agent that was `best` before issue 10, the baseline.
 //! - [`control`]: a two-ply search over a territory evaluation (issue 10's
 //!   first lever).
@@ -31,14 +28,12 @@ pub mod field;
 pub mod mcts_v1;
 pub mod moves;
 pub mod propose;
-pub mod reach;
 pub mod reference;
 pub mod rules;
 pub mod seed_agents;
 pub mod territory;
 #[cfg(test)]
 pub mod testing;
-pub mod train;
 pub mod value;
 pub mod wire;
 

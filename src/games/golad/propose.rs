@@ -254,10 +254,36 @@ pub fn best_value(
     best_until(enough, |emit| generate(s, p, value, emit))
 }
 
+/// Every move of the wide scoring in `s`, in a fixed order: the pass,
+/// every kill of a living cell of either side, then every birth cell next
+/// to a living one with every pair of the mover's own cells. None once the
+/// game is over.
+pub fn wide_moves(s: &GolState, mut each: impl FnMut(Move)) {
+    if s.outcome().is_some() {
+        return;
+    }
+    each(Move::Pass);
+    for seat in [s.to_move, 1 - s.to_move] {
+        for c in s.field.living(seat) {
+            each(Move::Kill(c));
+        }
+    }
+    let own: Vec<Cell> = s.field.living(s.to_move).collect();
+    for at in frontier(&s.field) {
+        for i in 0..own.len() {
+            for j in i + 1..own.len() {
+                each(Move::Birth {
+                    at,
+                    sacrifice: [own[i], own[j]],
+                });
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::golad::reach::wide_moves;
     use crate::games::golad::Field;
 
     fn cell(x: u8, y: u8) -> Cell {

@@ -50,9 +50,7 @@
 //! - [`planner`]: the seed's choosers (template, potential, combined).
 //! - [`best`]: our own agent (a beam search ten pairs deep over sampled
 //!   pairs, valued by the chain a few dropped puyos start; firing policy).
-//! - [`lab`]: one-player runs (completion, solo).
-//! - [`failures`]: why a solo run fell short (died, broken, tall, full,
-//!   early).
+//! - [`solo`]: one-player runs (a chooser alone until its final chain).
 //! - [`rules`]: the duel ([`Model`](crate::model::Model)), pairs and ojama.
 //! - [`agents`]: the agents by name.
 //! - [`wire`]: [`PlayableGame`](crate::games::PlayableGame) (id `puyo`), JSON.
@@ -61,12 +59,11 @@ pub mod agents;
 pub mod best;
 pub mod board;
 pub mod choosers;
-pub mod failures;
-pub mod lab;
 pub mod planner;
 pub mod reference;
 pub mod relation;
 pub mod rules;
+pub mod solo;
 pub mod template;
 pub mod wire;
 

@@ -273,7 +273,7 @@ impl PlayableGame for PuyoDuel {
     fn solo_score(agent: &str, params: &AgentParams, seed: u64) -> Option<Result<f64, String>> {
         Some(
             super::choosers::build_chooser(agent, params).map(|mut c| {
-                f64::from(super::lab::solo_run(c.as_mut(), seed, Over::default()).chain)
+                f64::from(super::solo::solo_run(c.as_mut(), seed, Over::default()).chain)
             }),
         )
     }

@@ -17,14 +17,12 @@
 pub mod endgames;
 pub mod eval;
 pub mod fitted;
-pub mod judge;
 pub mod nnue;
 pub mod plain;
 pub mod position;
 pub mod search;
 pub mod solve;
 pub mod threats;
-pub mod train;
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -751,7 +749,7 @@ fn share_of(limits: &Limits, share: f64) -> Limits {
 }
 
 /// A value for the mover in 0..=1 from a search value.
-fn share(v: i32) -> f64 {
+pub fn share(v: i32) -> f64 {
     if v >= WON {
         1.0
     } else if v <= -WON {

@@ -53,7 +53,6 @@ pub mod board;
 pub mod evidence;
 pub mod learned;
 pub mod policy;
-pub mod probe;
 pub mod risk;
 pub mod search;
 
@@ -601,7 +600,8 @@ impl Best {
         mv
     }
 
-    /// One of our turns of a recorded game, replayed ([`probe`]): the view
+    /// One of our turns of a recorded game, replayed (the lab's capture
+    /// probe, `ladderbot-lab geister captures`): the view
     /// is observed as in play; with `ask`, the move we would choose is
     /// searched (with a fresh tree) and returned; the move that goes on is
     /// `played`, the record's.

@@ -3,20 +3,23 @@
 //! held-out games beside the territory evaluation's; and how far `best`'s
 //! candidates reach on recorded games.
 
-use super::out::say;
+mod reach;
+mod train;
+
+use crate::say;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use super::four3d_lab::runtime;
-use super::CliError;
-use crate::games::golad::moves::Move;
-use crate::games::golad::reach::Reach;
-use crate::games::golad::train::{
+use crate::common::parallel;
+use ladderbot::cli::CliError;
+use ladderbot::games::golad::moves::Move;
+use ladderbot::games::golad::value::{ValueModel, NAMES};
+use ladderbot::games::golad::GolState;
+use reach::Reach;
+use train::{
     accuracy, fit, fit_territory, model_accuracy, samples_of, territory_inputs, GameRecord, Sample,
 };
-use crate::games::golad::value::{ValueModel, NAMES};
-use crate::games::golad::GolState;
 
 #[derive(Debug, Args)]
 pub struct GoladLabArgs {
@@ -35,31 +38,6 @@ pub enum LabCommand {
     /// agent's evaluation) are among the candidates the search gives that side at the root, as a
     /// reply to the root's moves, and deeper; and the value the candidates lose.
     Candidates(CandidatesArgs),
-    /// Check a bot's answers to a recorded engine transcript on the rules: one legal move per
-    /// `action move`, no `pass` (unless --allow-pass) and no forced pass in the bot's log.
-    /// Exit 1 on any problem.
-    CheckAnswers(CheckArgs),
-}
-
-#[derive(Debug, Args)]
-pub struct CheckArgs {
-    /// The transcript: a recorded one (`< ` engine lines, `> ` bot lines) or the engine's lines
-    /// alone, as they were piped to the bot.
-    #[arg(long, value_name = "FILE")]
-    pub transcript: PathBuf,
-    /// The bot's stdout: one answer a line.
-    #[arg(long, value_name = "FILE")]
-    pub answers: PathBuf,
-    /// The bot's stderr: any forced pass it reports (the fallback when no searched move could
-    /// be used) fails the check.
-    #[arg(long, value_name = "FILE")]
-    pub bot_log: Option<PathBuf>,
-    /// Accept `pass` answers the log does not mark as forced (for an agent that may choose to pass).
-    #[arg(long)]
-    pub allow_pass: bool,
-    /// Print the result as one JSON object.
-    #[arg(long)]
-    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -77,7 +55,7 @@ pub struct CandidatesArgs {
     #[arg(long, default_value = "best", value_parser = ["best", "ab-v1", "ab-v2"])]
     pub agent: String,
     /// A parameter of the agent (repeatable): `reply_births=16` measures a wider reply.
-    #[arg(long = "param", value_parser = super::parse_param, value_name = "KEY=VALUE")]
+    #[arg(long = "param", value_parser = ladderbot::cli::parse_param, value_name = "KEY=VALUE")]
     pub params: Vec<(String, serde_json::Value)>,
     /// Threads.
     #[arg(long, default_value_t = 2)]
@@ -128,37 +106,11 @@ pub fn run(args: GoladLabArgs) -> Result<(), CliError> {
     match args.command {
         LabCommand::Train(a) => train(a),
         LabCommand::Candidates(a) => candidates(a),
-        LabCommand::CheckAnswers(a) => check_answers(a),
     }
 }
 
-/// What `f` gives for each item, in order, the items split in contiguous
-/// parts over `jobs` threads.
-fn on_threads<T: Sync, I: IntoIterator>(
-    items: &[T],
-    jobs: usize,
-    f: impl Fn(&T) -> I + Sync,
-) -> Vec<I::Item>
-where
-    I::Item: Send,
-{
-    let chunk = items
-        .len()
-        .div_ceil(jobs.clamp(1, items.len().max(1)))
-        .max(1);
-    std::thread::scope(|sc| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| {
-                let f = &f;
-                sc.spawn(move || part.iter().flat_map(f).collect::<Vec<_>>())
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    })
+fn runtime(what: &str, e: impl std::fmt::Display) -> CliError {
+    CliError::Runtime(format!("golad {what}: {e}"))
 }
 
 /// Paths as a command line gives them, space-separated.
@@ -170,16 +122,16 @@ fn paths(p: &[PathBuf]) -> String {
 }
 
 /// The GOLAD records of every file, in order, for the command `cmd`, by
-/// the one reader of JSON lines ([`crate::records::read_json_lines`]: a
+/// the one reader of JSON lines ([`ladderbot::records::read_json_lines`]: a
 /// torn last line skipped with a warning): a missing file, a bad line or no
-/// record at all is bad input (exit 2), as [`super::read_games`] says it,
+/// record at all is bad input (exit 2), as [`ladderbot::cli::read_games`] says it,
 /// and a record of another game is named (`FILE:LINE: a four3d game, not
 /// golad`). Only the fields GOLAD's labs read are required (the shipped
 /// records keep no more).
 fn read_records(cmd: &str, files: &[PathBuf]) -> Result<Vec<GameRecord>, CliError> {
     let mut records = Vec::new();
     for path in files {
-        let read = crate::records::read_json_lines::<serde_json::Value>(path, "JSON value")
+        let read = ladderbot::records::read_json_lines::<serde_json::Value>(path, "JSON value")
             .map_err(|e| CliError::Usage(format!("{cmd}: {e}")))?;
         for (line, v) in read.values {
             let bad = |m: String| CliError::Usage(format!("{cmd}: {}:{line}: {m}", path.display()));
@@ -212,39 +164,6 @@ fn model_file<T>(
     let bad = |e: String| CliError::Usage(format!("{cmd}: --model {}: {e}", path.display()));
     let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
     parse(&text).map_err(bad)
-}
-
-fn read_text(path: &std::path::Path) -> Result<String, CliError> {
-    std::fs::read(path)
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
-        .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))
-}
-
-/// `golad-lab check-answers`: exit 0 when every request got a legal move.
-fn check_answers(a: CheckArgs) -> Result<(), CliError> {
-    use crate::platforms::riddles::check;
-    let engine = check::engine_lines(&read_text(&a.transcript)?);
-    let answers: Vec<String> = read_text(&a.answers)?.lines().map(str::to_string).collect();
-    let log = a.bot_log.as_deref().map(read_text).transpose()?;
-    let c = check::check_answers(&engine, &answers, log.as_deref(), a.allow_pass);
-    if a.json {
-        let line = serde_json::to_string(&c).map_err(|e| CliError::Runtime(e.to_string()))?;
-        say!("{line}");
-    } else {
-        for p in &c.problems {
-            say!("problem: {p}");
-        }
-        say!("{}", c.summary());
-    }
-    if c.ok() {
-        Ok(())
-    } else {
-        Err(CliError::Runtime(format!(
-            "{}: {} problem(s) in the answers",
-            a.answers.display(),
-            c.problems.len()
-        )))
-    }
 }
 
 fn train(a: TrainArgs) -> Result<(), CliError> {
@@ -475,16 +394,16 @@ fn positions_of(
     })
 }
 
-/// `golad-lab candidates`: the table of [`crate::games::golad::reach`].
+/// `golad-lab candidates`: the table of [`ladderbot::games::golad::reach`].
 fn candidates(a: CandidatesArgs) -> Result<(), CliError> {
-    use crate::games::golad::best::{leaf_value, BestConfig};
-    use crate::games::golad::reach::{reach, wide, Wide};
+    use ladderbot::games::golad::best::{leaf_value, BestConfig};
+    use reach::{reach, wide, Wide};
     if a.every == 0 || a.holdout == 0 || a.jobs == 0 {
         return Err(CliError::Usage(
             "--every, --holdout and --jobs must be at least 1".into(),
         ));
     }
-    let params = super::params_from(&a.params);
+    let params = ladderbot::cli::params_from(&a.params);
     let base = match a.agent.as_str() {
         "ab-v1" => BestConfig::v1(),
         "ab-v2" => BestConfig::v2(),
@@ -510,15 +429,20 @@ fn candidates(a: CandidatesArgs) -> Result<(), CliError> {
     }
     let started = std::time::Instant::now();
     let eval = cfg.territory();
-    let measured: Vec<(Wide, [Option<Reach>; 3])> =
-        on_threads(&positions, a.jobs, |&(s, m): &(GolState, Move)| {
-            let w = wide(&s, m, |p, x| leaf_value(&eval, &cfg, p, x))?;
-            let at = DEPTHS.map(|(ply, _)| {
-                let (cands, searched) = cfg.candidates_at(&eval, &s, ply);
-                reach(&w, &cands, searched)
-            });
-            Some((w, at))
+    let measured: Vec<(Wide, [Option<Reach>; 3])> = parallel(positions.len(), a.jobs, |i| {
+        let (s, m) = positions[i];
+        let Some(w) = wide(&s, m, |p, x| leaf_value(&eval, &cfg, p, x)) else {
+            return Ok(None);
+        };
+        let at = DEPTHS.map(|(ply, _)| {
+            let (cands, searched) = cfg.candidates_at(&eval, &s, ply);
+            reach(&w, &cands, searched)
         });
+        Ok(Some((w, at)))
+    })?
+    .into_iter()
+    .flatten()
+    .collect();
     let secs = started.elapsed().as_secs_f64();
     let mut sums: [ReachSum; 3] = Default::default();
     let mut ranks: Vec<usize> = Vec::new();

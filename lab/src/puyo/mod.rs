@@ -2,16 +2,19 @@
 //! sequences (the seed's completion and solo experiments). Each prints a
 //! summary, or with `--json` one JSON object on the last line.
 
-use super::out::say;
+mod failures;
+mod runs;
+
+use crate::say;
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use super::CliError;
-use crate::games::puyo::board::Over;
-use crate::games::puyo::failures::{Diagnosis, Failure};
-use crate::games::puyo::wire::parse_options;
-use crate::games::puyo::{lab, planner};
-use crate::games::AgentParams;
+use failures::{Diagnosis, Failure};
+use ladderbot::cli::CliError;
+use ladderbot::games::puyo::board::Over;
+use ladderbot::games::puyo::wire::parse_options;
+use ladderbot::games::puyo::{planner, solo};
+use ladderbot::games::AgentParams;
 
 #[derive(Debug, Args)]
 pub struct PuyoLabArgs {
@@ -114,12 +117,12 @@ fn parse_params(raw: &[String]) -> Result<AgentParams, CliError> {
 
 /// One traced move on stderr: the pairs (current first), where the
 /// current one went, the chain it fired, then the field, top row first.
-fn print_step(s: &lab::SoloStep) {
+fn print_step(s: &solo::SoloStep) {
     let pairs: Vec<String> = s
         .pairs
         .iter()
         .map(|p| {
-            let k = crate::games::puyo::board::KIND_CHARS;
+            let k = ladderbot::games::puyo::board::KIND_CHARS;
             format!("{}{}", k[p.axis as usize], k[p.child as usize])
         })
         .collect();
@@ -142,7 +145,7 @@ fn print_step(s: &lab::SoloStep) {
 struct RandomChooser(rand::rngs::SmallRng);
 
 impl planner::Chooser for RandomChooser {
-    fn choose(&mut self, v: &planner::View) -> crate::games::puyo::board::Placement {
+    fn choose(&mut self, v: &planner::View) -> ladderbot::games::puyo::board::Placement {
         use rand::seq::SliceRandom;
         let pair = v.pairs[0];
         let moves: Vec<_> = v.board.placements(pair).collect();
@@ -160,16 +163,18 @@ fn solo_chooser(
     params: &AgentParams,
     seed: u64,
 ) -> Result<Box<dyn planner::Chooser>, String> {
-    use crate::games::puyo::agents::{DEFAULT, NAMES};
+    use ladderbot::games::puyo::agents::{DEFAULT, NAMES};
     use rand::SeedableRng;
-    match crate::games::agent_name(agent, DEFAULT) {
+    match ladderbot::games::agent_name(agent, DEFAULT) {
         "random" => {
-            crate::games::params::Decl::new("random").read(params)?;
+            ladderbot::games::params::Decl::new("random").read(params)?;
             Ok(Box::new(RandomChooser(
                 rand::rngs::SmallRng::seed_from_u64(seed),
             )))
         }
-        name if NAMES.contains(&name) => crate::games::puyo::choosers::build_chooser(name, params),
+        name if NAMES.contains(&name) => {
+            ladderbot::games::puyo::choosers::build_chooser(name, params)
+        }
         other => Err(format!(
             "puyo-lab solo: unknown agent '{other}' (puyo agents: {})",
             NAMES.join(", ")
@@ -187,7 +192,7 @@ pub fn run(args: PuyoLabArgs) -> Result<(), CliError> {
 /// The game-over rule of `--rules` and `--over`, as the game options
 /// would give it.
 fn rule(rules: &str, over: &Option<String>) -> Result<Over, CliError> {
-    let mut options = crate::games::GameOptions::new();
+    let mut options = ladderbot::games::GameOptions::new();
     options.insert("rules".into(), json!(rules));
     if let Some(o) = over {
         options.insert("over".into(), json!(o));
@@ -219,11 +224,11 @@ fn completion(a: CompletionArgs) -> Result<(), CliError> {
     params.insert("depth".into(), json!(a.depth));
     // Checks the parameters too (unknown ones are errors).
     let planner =
-        crate::games::puyo::choosers::template_planner(&params).map_err(CliError::Usage)?;
-    let runs: Vec<lab::CompletionRun> = (0..a.sequences)
-        .map(|i| lab::completion_run(&planner, a.seed + i, over))
+        ladderbot::games::puyo::choosers::template_planner(&params).map_err(CliError::Usage)?;
+    let runs: Vec<runs::CompletionRun> = (0..a.sequences)
+        .map(|i| runs::completion_run(&planner, a.seed + i, over))
         .collect();
-    let cap = lab::MAX_MOVES as f64;
+    let cap = solo::MAX_MOVES as f64;
     let n = runs.len() as f64;
     let done: Vec<f64> = runs.iter().filter_map(|r| r.moves.map(f64::from)).collect();
     let failed = runs.len() - done.len();
@@ -289,14 +294,14 @@ fn solo(a: SoloArgs) -> Result<(), CliError> {
     solo_chooser(&a.agent, &params, a.seed).map_err(CliError::Usage)?;
     // `random` draws each sequence's placements from its own seed, so that
     // the runs do not depend on --jobs.
-    let fresh_each_sequence = crate::games::agent_name(&a.agent, "") == "random";
+    let fresh_each_sequence = ladderbot::games::agent_name(&a.agent, "") == "random";
     if a.jobs == 0 || (a.trace && a.jobs > 1) {
         return Err(CliError::Usage(
             "puyo-lab solo: --jobs must be at least 1, and 1 with --trace".into(),
         ));
     }
     let next = std::sync::atomic::AtomicU64::new(0);
-    let mut played_runs: Vec<(lab::SoloRun, Diagnosis)> = std::thread::scope(|s| {
+    let mut played_runs: Vec<(solo::SoloRun, Diagnosis)> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..a.jobs.min(a.sequences as usize))
             .map(|_| {
                 s.spawn(|| {
@@ -315,12 +320,12 @@ fn solo(a: SoloArgs) -> Result<(), CliError> {
                         if a.trace {
                             eprintln!("== sequence {}", a.seed + i);
                         }
-                        let trace: &mut dyn FnMut(&lab::SoloStep) = if a.trace {
+                        let trace: &mut dyn FnMut(&solo::SoloStep) = if a.trace {
                             &mut print_step
                         } else {
                             &mut |_| {}
                         };
-                        done.push(lab::solo_run_diagnosed(
+                        done.push(runs::solo_run_diagnosed(
                             chooser.as_mut(),
                             a.seed + i,
                             over,
@@ -336,7 +341,7 @@ fn solo(a: SoloArgs) -> Result<(), CliError> {
             .collect()
     });
     played_runs.sort_by_key(|r| r.0.seed);
-    let runs: Vec<lab::SoloRun> = played_runs.iter().map(|r| r.0).collect();
+    let runs: Vec<solo::SoloRun> = played_runs.iter().map(|r| r.0).collect();
     // Why the runs under --short links fell short.
     let failed: Vec<serde_json::Value> = played_runs
         .iter()
@@ -354,7 +359,7 @@ fn solo(a: SoloArgs) -> Result<(), CliError> {
     let played: u32 = runs.iter().map(|r| r.played).sum();
     let ms_per_move = runs.iter().map(|r| r.total_ms).sum::<f64>() / played.max(1) as f64;
     let max_ms = runs.iter().map(|r| r.max_ms).fold(0.0, f64::max);
-    let fired: Vec<&lab::SoloRun> = runs.iter().filter(|r| r.fire_move.is_some()).collect();
+    let fired: Vec<&solo::SoloRun> = runs.iter().filter(|r| r.fire_move.is_some()).collect();
     let mean_chain = mean(runs.iter().map(|r| r.chain as f64));
     let mean_attack = mean(runs.iter().map(|r| r.attack as f64));
     let mean_score = mean(runs.iter().map(|r| r.score as f64));

@@ -2,25 +2,26 @@
 //! self-play games, labelled positions, the fitted evaluation and its
 //! accuracy, and the solver's benchmark set.
 
-use super::out::say;
-use std::io::Write as _;
+mod judge;
+mod net;
+mod train;
+
+use crate::say;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 
-use super::CliError;
-use crate::games::four3d::agents;
-use crate::games::four3d::best::fitted::fitted_value;
-use crate::games::four3d::best::fitted::Model;
-use crate::games::four3d::best::judge::{self, Band, Row};
-use crate::games::four3d::best::nnue::Net;
-use crate::games::four3d::best::train::{
-    self, accuracy, hand_value, label_game, pick_endgames, LabelPlan, PlayedGame, Sample,
-};
-use crate::games::four3d::best::tt::Table;
-use crate::games::four3d::best::{Best, BestConfig};
-use crate::games::four3d::Board;
-use crate::games::AgentParams;
+use crate::common::{parallel, read_jsonl, write_lines};
+use judge::{Band, Row};
+use ladderbot::cli::CliError;
+use ladderbot::games::four3d::agents;
+use ladderbot::games::four3d::best::fitted::fitted_value;
+use ladderbot::games::four3d::best::fitted::Model;
+use ladderbot::games::four3d::best::nnue::Net;
+use ladderbot::games::four3d::best::tt::Table;
+use ladderbot::games::four3d::best::{Best, BestConfig};
+use ladderbot::games::four3d::Board;
+use train::{accuracy, hand_value, label_game, pick_endgames, LabelPlan, PlayedGame, Sample};
 
 #[derive(Debug, Args)]
 pub struct Four3dLabArgs {
@@ -115,8 +116,8 @@ pub struct SelfplayArgs {
     #[arg(long, default_value = "ab-v1")]
     pub agent: String,
     /// An agent parameter KEY=VALUE (a number, or text) (repeatable).
-    #[arg(long = "param", value_name = "KEY=VALUE")]
-    pub params: Vec<String>,
+    #[arg(long = "param", value_parser = ladderbot::cli::parse_param, value_name = "KEY=VALUE")]
+    pub params: Vec<(String, serde_json::Value)>,
     /// Nodes per move.
     #[arg(long, default_value_t = 10_000)]
     pub nodes: u64,
@@ -281,72 +282,8 @@ pub struct GamesArgs {
     pub out: PathBuf,
 }
 
-pub(super) fn runtime(what: &str, e: impl std::fmt::Display) -> CliError {
-    CliError::Runtime(format!("four3d-lab {what}: {e}"))
-}
-
-/// The lines of a JSON-lines file, by the one reader
-/// ([`crate::records::read_json_lines`]: a torn last line skipped with a
-/// warning, a bad line elsewhere an error naming it).
-pub(super) fn read_jsonl<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, CliError> {
-    let read = crate::records::read_json_lines::<T>(path, "valid line").map_err(CliError::Usage)?;
-    Ok(read.values.into_iter().map(|(_, v)| v).collect())
-}
-
-fn write_lines(path: &Path, lines: impl IntoIterator<Item = String>) -> Result<(), CliError> {
-    let mut f = std::io::BufWriter::new(
-        std::fs::File::create(path)
-            .map_err(|e| runtime("write", format!("{}: {e}", path.display())))?,
-    );
-    for l in lines {
-        writeln!(f, "{l}").map_err(|e| runtime("write", e))?;
-    }
-    f.flush().map_err(|e| runtime("write", e))
-}
-
-/// Runs `work(i)` for `i` in `0..n` on `jobs` threads; results in order.
-fn parallel<T: Send>(
-    n: usize,
-    jobs: usize,
-    work: impl Fn(usize) -> Result<T, String> + Sync,
-) -> Result<Vec<T>, CliError> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let next = AtomicUsize::new(0);
-    let mut slots: Vec<Option<Result<T, String>>> = (0..n).map(|_| None).collect();
-    let results = std::sync::Mutex::new(&mut slots);
-    std::thread::scope(|s| {
-        for _ in 0..jobs.max(1) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= n {
-                    break;
-                }
-                let r = work(i);
-                if let Ok(mut g) = results.lock() {
-                    g[i] = Some(r);
-                }
-            });
-        }
-    });
-    slots
-        .into_iter()
-        .map(|r| {
-            r.unwrap_or_else(|| Err("not run".into()))
-                .map_err(CliError::Runtime)
-        })
-        .collect()
-}
-
-fn params_of(list: &[String]) -> Result<AgentParams, CliError> {
-    let mut p = AgentParams::new();
-    for kv in list {
-        let (k, v) = kv
-            .split_once('=')
-            .ok_or_else(|| CliError::Usage(format!("--param {kv}: expected KEY=VALUE")))?;
-        let value = serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::String(v.into()));
-        p.insert(k.into(), value);
-    }
-    Ok(p)
+fn runtime(what: &str, e: impl std::fmt::Display) -> CliError {
+    CliError::Runtime(format!("four3d {what}: {e}"))
 }
 
 /// A span of plies `FROM-TO` (inclusive, FROM <= TO).
@@ -369,7 +306,7 @@ fn parse_ply_span(s: &str) -> Result<(u32, u32), String> {
 pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
     match args.command {
         LabCommand::Selfplay(a) => {
-            let mut params = params_of(&a.params)?;
+            let mut params = ladderbot::cli::params_from(&a.params);
             params.entry("threads".to_string()).or_insert(1.into());
             // Fail early on a bad agent or parameter.
             agents::build(&a.agent, &params, a.seed).map_err(CliError::Usage)?;
@@ -570,7 +507,8 @@ pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
 }
 
 fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
-    use crate::games::four3d::best::nnue::{self, Example, TrainConfig};
+    use ladderbot::games::four3d::best::nnue;
+    use net::{Example, TrainConfig};
     if a.holdout < 2 {
         return Err(CliError::Usage("--holdout must be at least 2".into()));
     }
@@ -637,8 +575,8 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
     // The kept network: the last epoch's, or the one with the lowest
     // validation log loss (its epoch and loss).
     let mut kept: Option<(nnue::FloatNet, usize, f64)> = None;
-    let last = nnue::train(&fit_on, inputs, &cfg, |epoch, loss, net| {
-        let v = (!check.is_empty()).then(|| nnue::log_loss(net, &check));
+    let last = net::train(&fit_on, inputs, &cfg, |epoch, loss, net| {
+        let v = (!check.is_empty()).then(|| net::log_loss(net, &check));
         eprintln!(
             "four3d-lab train-net: epoch {} of {}: training log loss {loss:.4}{}",
             epoch + 1,
@@ -665,12 +603,12 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
         "epoch_kept": kept_epoch,
         "validation_log_loss": validation,
         "held_out_log_loss": {
-            "ab-v2": nnue::log_loss(&zero, &held),
-            "ab-v2+net": nnue::log_loss(&net, &held),
+            "ab-v2": net::log_loss(&zero, &held),
+            "ab-v2+net": net::log_loss(&net, &held),
         },
         "training_log_loss": {
-            "ab-v2": nnue::log_loss(&zero, &fit_on),
-            "ab-v2+net": nnue::log_loss(&net, &fit_on),
+            "ab-v2": net::log_loss(&zero, &fit_on),
+            "ab-v2+net": net::log_loss(&net, &fit_on),
         },
     });
     let about = format!(
@@ -719,7 +657,7 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
 
 /// The drops of each opening of a suite file.
 fn opening_pegs(path: &Path) -> Result<Vec<Vec<u8>>, CliError> {
-    use crate::runner::openings::{Book, OpeningOrder};
+    use ladderbot::runner::openings::{Book, OpeningOrder};
     let book = Book::load::<Board>(path, &Default::default(), OpeningOrder::Sequential)
         .map_err(CliError::Usage)?;
     book.openings
@@ -870,7 +808,7 @@ fn run_judge(a: &JudgeArgs) -> Result<(), CliError> {
                     ..cfg.clone()
                 });
                 let stop = std::sync::atomic::AtomicBool::new(false);
-                let limits = crate::search::Limits::playouts(a.lost_nodes);
+                let limits = ladderbot::search::Limits::playouts(a.lost_nodes);
                 let g = &games[i];
                 let Some(loser) = judge::loser(g) else {
                     return Ok((None, None));
@@ -922,10 +860,10 @@ fn run_judge(a: &JudgeArgs) -> Result<(), CliError> {
 fn searched_share(
     agent: &mut Best,
     b: &Board,
-    limits: &crate::search::Limits,
+    limits: &ladderbot::search::Limits,
     stop: &std::sync::atomic::AtomicBool,
 ) -> Option<f64> {
-    use crate::search::{Agent as _, Game as _};
+    use ladderbot::search::{Agent as _, Game as _};
     if b.outcome().is_some() {
         return None;
     }
@@ -967,7 +905,7 @@ fn judge_table(rows_of: &[(String, Vec<Row>)]) -> String {
 }
 
 fn run_games(a: &GamesArgs) -> Result<(), CliError> {
-    let read = super::read_games("four3d-lab games", &a.records)?;
+    let read = ladderbot::cli::read_games("four3d-lab games", &a.records)?;
     let mut games = Vec::new();
     let mut skipped = 0;
     for r in read.records.iter().map(|r| &r.record) {
@@ -977,12 +915,12 @@ fn run_games(a: &GamesArgs) -> Result<(), CliError> {
                 r.id, r.game
             )));
         }
-        if r.reason == crate::records::EndReason::Aborted {
+        if r.reason == ladderbot::records::EndReason::Aborted {
             skipped += 1;
             continue;
         }
         if let Some(name) = &a.lost_by {
-            let named = |p: &String| crate::runner::platform_results::is_named(p, name);
+            let named = |p: &String| ladderbot::runner::platform_results::is_named(p, name);
             let Some(seat) = r.players.iter().position(named) else {
                 continue;
             };

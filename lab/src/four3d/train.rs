@@ -13,17 +13,17 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
-use super::endgames::Endgame;
-use super::eval::{evaluate, Weights};
-use super::fitted::{inputs_of, Model, INPUTS};
-pub use super::position::replay;
-use super::position::{result_of, root_moves, sides, RootMoves};
-use super::solve::{solve_exact, solve_wdl};
-use super::threats::threats;
-use super::tt::Table;
-use crate::games::four3d::tactics::{candidate_cells, random_peg_of};
-use crate::games::four3d::Board;
-use crate::search::{logistic, Agent, Game, Limits};
+use ladderbot::games::four3d::best::endgames::Endgame;
+use ladderbot::games::four3d::best::eval::{evaluate, Weights};
+use ladderbot::games::four3d::best::fitted::{inputs_of, Model, INPUTS};
+pub use ladderbot::games::four3d::best::position::replay;
+use ladderbot::games::four3d::best::position::{result_of, root_moves, sides, RootMoves};
+use ladderbot::games::four3d::best::solve::{solve_exact, solve_wdl};
+use ladderbot::games::four3d::best::threats::threats;
+use ladderbot::games::four3d::best::tt::Table;
+use ladderbot::games::four3d::tactics::{candidate_cells, random_peg_of};
+use ladderbot::games::four3d::Board;
+use ladderbot::search::{logistic, Agent, Game, Limits};
 
 /// One played game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -117,12 +117,15 @@ pub fn self_play_game(
 }
 
 /// The drops `pegs` under symmetry `s` of the grid of pegs
-/// ([`super::solve::symmetry`], 0..8; 0 leaves them as they are): the
+/// ([`ladderbot::games::four3d::best::solve::symmetry`], 0..8; 0 leaves them as they are): the
 /// same game on a mirrored or turned board, whose every position has the
 /// value of the original's (the lines map to lines, and gravity is kept).
 pub fn pegs_image(s: u8, pegs: &[u8]) -> Vec<u8> {
     pegs.iter()
-        .map(|&p| super::solve::symmetry::apply(s, 1u64 << (p & 15)).trailing_zeros() as u8)
+        .map(|&p| {
+            ladderbot::games::four3d::best::solve::symmetry::apply(s, 1u64 << (p & 15))
+                .trailing_zeros() as u8
+        })
         .collect()
 }
 
@@ -208,7 +211,7 @@ pub fn label_game(
     game: &PlayedGame,
     plan: &LabelPlan,
     table: &Table,
-    deep: &super::Best,
+    deep: &ladderbot::games::four3d::best::Best,
 ) -> Result<Vec<Sample>, String> {
     let stop = AtomicBool::new(false);
     let mut out = Vec::new();
@@ -243,7 +246,9 @@ pub fn label_game(
                 // whatever was searched before it.
                 deep.clear_table();
                 let limits = Limits::playouts(plan.deep_nodes);
-                super::share(deep.search(me, opp, &cells, &limits, &stop).value)
+                ladderbot::games::four3d::best::share(
+                    deep.search(me, opp, &cells, &limits, &stop).value,
+                )
             });
         let label = match (solved, searched) {
             (Some((label, _)), _) => label,
@@ -314,7 +319,8 @@ pub fn accuracy(
     let (mut right, mut loss) = (0usize, 0.0);
     for s in samples {
         let v = value(&replay(&s.pegs)?);
-        let p = logistic::sigmoid(v / super::fitted::SCALE).clamp(1e-12, 1.0 - 1e-12);
+        let p = logistic::sigmoid(v / ladderbot::games::four3d::best::fitted::SCALE)
+            .clamp(1e-12, 1.0 - 1e-12);
         loss -= s.label * p.ln() + (1.0 - s.label) * (1.0 - p).ln();
         if s.label != 0.5 {
             a.decisive += 1;
@@ -371,11 +377,11 @@ pub fn pick_endgames(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::four3d::best::endgames::shipped_endgames;
-    use crate::games::four3d::best::plain::plain_solve;
-    use crate::games::four3d::best::{Best, BestConfig};
-    use crate::games::four3d::tactics::pegs_of;
-    use crate::games::four3d::Peg;
+    use ladderbot::games::four3d::best::endgames::shipped_endgames;
+    use ladderbot::games::four3d::best::plain::plain_solve;
+    use ladderbot::games::four3d::best::{Best, BestConfig};
+    use ladderbot::games::four3d::tactics::pegs_of;
+    use ladderbot::games::four3d::Peg;
 
     /// `best` on one thread with a small table, else as `config`.
     fn small_agent(config: BestConfig) -> Best {
@@ -519,14 +525,14 @@ mod tests {
             for seat in 0..2 {
                 assert_eq!(
                     b.stones(seat),
-                    super::super::solve::symmetry::apply(s, end.stones(seat))
+                    ladderbot::games::four3d::best::solve::symmetry::apply(s, end.stones(seat))
                 );
             }
             // The same side has a line, so the game ends the same way.
             for seat in 0..2 {
                 assert_eq!(
-                    super::super::solve::has_line(b.stones(seat)),
-                    super::super::solve::has_line(end.stones(seat))
+                    ladderbot::games::four3d::best::solve::has_line(b.stones(seat)),
+                    ladderbot::games::four3d::best::solve::has_line(end.stones(seat))
                 );
             }
             distinct.insert(image);
@@ -549,7 +555,7 @@ mod tests {
             let mut n = 0;
             let v = plain_solve(me, opp, &mut n);
             for s in 1..8u8 {
-                let apply = |x| super::super::solve::symmetry::apply(s, x);
+                let apply = |x| ladderbot::games::four3d::best::solve::symmetry::apply(s, x);
                 let mut n = 0;
                 assert_eq!(plain_solve(apply(me), apply(opp), &mut n), v);
             }
@@ -597,7 +603,12 @@ mod tests {
                     };
                     let stop = AtomicBool::new(false);
                     let f = agent().search(me, opp, &cells, &Limits::playouts(3000), &stop);
-                    assert_eq!(super::super::share(f.value), s.label, "{:?}", s.pegs);
+                    assert_eq!(
+                        ladderbot::games::four3d::best::share(f.value),
+                        s.label,
+                        "{:?}",
+                        s.pegs
+                    );
                 }
                 LabelKind::Result => {
                     assert!(s.ply() < 20);

@@ -8,9 +8,9 @@
 use serde::Serialize;
 
 use super::train::{replay, LabelKind, PlayedGame, Sample};
-use crate::games::four3d::Board;
-use crate::search::logistic;
-use crate::search::Game as _;
+use ladderbot::games::four3d::Board;
+use ladderbot::search::logistic;
+use ladderbot::search::Game as _;
 
 /// A band of plies, both ends included.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -116,7 +116,8 @@ pub fn judge(
                     1
                 };
                 right += usize::from(predicted == result_of_share(s.label));
-                let p = logistic::sigmoid(v / super::fitted::SCALE).clamp(1e-12, 1.0 - 1e-12);
+                let p = logistic::sigmoid(v / ladderbot::games::four3d::best::fitted::SCALE)
+                    .clamp(1e-12, 1.0 - 1e-12);
                 loss -= s.label * p.ln() + (1.0 - s.label) * (1.0 - p).ln();
             }
             if n > 0 {
@@ -144,7 +145,9 @@ pub fn loser(game: &PlayedGame) -> Option<usize> {
 /// loser is to move and `share` (its win share as a search sees it;
 /// `None` where nothing is searched: a forced drop) is at most
 /// `threshold`: where the search first calls the game lost. `None` for a
-/// drawn game and for one the search never calls lost.
+/// drawn game and for one the search never calls lost. (The lab's `judge
+/// --lost` calls [`first_call`] with the loser it knows.)
+#[cfg(test)]
 pub fn first_lost_call(
     game: &PlayedGame,
     from: u32,
@@ -171,7 +174,7 @@ pub fn first_call(
         if b.to_move() == seat && share(&b).is_some_and(|s| s <= threshold) {
             return Ok(Some(n as u32));
         }
-        b.play(crate::games::four3d::Peg(game.pegs[n]));
+        b.play(ladderbot::games::four3d::Peg(game.pegs[n]));
     }
     Ok(None)
 }

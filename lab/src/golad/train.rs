@@ -8,12 +8,12 @@
 
 use serde::Deserialize;
 
-use super::moves::Move;
-use super::territory::Territory;
-use super::value::{inputs, left, ValueModel, INPUTS};
-use super::GolState;
-use crate::model::Outcome;
-use crate::search::logistic::{self, fit_toward};
+use ladderbot::games::golad::moves::Move;
+use ladderbot::games::golad::territory::Territory;
+use ladderbot::games::golad::value::{inputs, left, ValueModel, INPUTS};
+use ladderbot::games::golad::GolState;
+use ladderbot::model::Outcome;
+use ladderbot::search::logistic::{self, fit_toward};
 
 /// What a record must hold (other fields are ignored).
 #[derive(Clone, Debug, Deserialize)]
@@ -24,9 +24,6 @@ pub struct GameRecord {
     pub players: Vec<String>,
     pub start: serde_json::Value,
     pub moves: Vec<String>,
-    /// The result as recorded (`1-0`, `0-1`, `1/2-1/2`), when it is.
-    #[serde(default)]
-    pub result: Option<String>,
 }
 
 /// One position after a move, from the side that moved.
@@ -208,9 +205,9 @@ pub fn fit_territory(samples: &[Sample], l2: f64) -> ([f64; 2], [f64; 2]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::golad::agents;
-    use crate::games::AgentParams;
-    use crate::search::Limits;
+    use ladderbot::games::golad::agents;
+    use ladderbot::games::AgentParams;
+    use ladderbot::search::Limits;
     use std::sync::atomic::AtomicBool;
 
     /// A recorded game between two built-in agents at small budgets.
@@ -241,7 +238,6 @@ mod tests {
             players: Vec::new(),
             start: start.to_json(),
             moves,
-            result: None,
         }
     }
 

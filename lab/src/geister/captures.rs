@@ -3,19 +3,19 @@
 //! bait: at every turn of one player where a piece of unknown colour could
 //! be taken, would the agent take it, and was it red or blue.
 
-use super::out::say;
+use crate::say;
 use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{params_from, parse_param, CliError};
-use crate::games::geister::agents::best_config;
-use crate::games::geister::best::probe::{self, Counts, Tally, BAND, BANDS};
-use crate::games::geister::best::Best;
-use crate::games::geister::game::record_setups_and_moves;
-use crate::games::geister::{Move, Setup};
-use crate::search::Limits;
-use crate::seed::derive_seed;
+use super::probe::{self, Counts, Tally, BAND, BANDS};
+use ladderbot::cli::{params_from, parse_param, CliError};
+use ladderbot::games::geister::agents::best_config;
+use ladderbot::games::geister::best::Best;
+use ladderbot::games::geister::game::record_setups_and_moves;
+use ladderbot::games::geister::{Move, Setup};
+use ladderbot::search::Limits;
+use ladderbot::seed::derive_seed;
 
 #[derive(Debug, Args)]
 pub struct GeisterCapturesArgs {
@@ -58,7 +58,7 @@ fn load(files: &[PathBuf], player: &str) -> Result<(Vec<Game>, usize), CliError>
     let mut games = Vec::new();
     let mut skipped = 0;
     // A missing, empty or bad file is bad input (exit 2), as everywhere.
-    let read = super::read_games("geister-captures", files)?;
+    let read = ladderbot::cli::read_games("geister-captures", files)?;
     for rec in &read.records {
         let r = &rec.record;
         let at = || format!("geister-captures: {}", rec.at());

@@ -1,15 +1,16 @@
 //! `ladderbot geister-beliefs`: fits the learned Geister belief model on
 //! game records and scores belief sources on held-out records.
 
-use super::out::say;
+use crate::say;
 use std::path::PathBuf;
 
 use clap::Args;
 
-use super::CliError;
-use crate::games::geister::best::learned::{self, Adaptive, BeliefModel, Sample, Scores};
-use crate::games::geister::game::record_setups_and_moves;
-use crate::games::geister::{Move, Setup};
+use super::fit::{score_game, without_features, Scores};
+use ladderbot::cli::CliError;
+use ladderbot::games::geister::best::learned::{self, Adaptive, BeliefModel, Sample};
+use ladderbot::games::geister::game::record_setups_and_moves;
+use ladderbot::games::geister::{Move, Setup};
 
 #[derive(Debug, Args)]
 pub struct GeisterBeliefsArgs {
@@ -83,7 +84,7 @@ fn load(files: &[PathBuf], colours_of: Option<&str>) -> Result<Vec<Game>, CliErr
     // A missing, empty or bad file is bad input (exit 2), as everywhere.
     let read = match files {
         [] => Default::default(),
-        _ => super::read_games("geister-beliefs", files)?,
+        _ => ladderbot::cli::read_games("geister-beliefs", files)?,
     };
     for rec in &read.records {
         let r = &rec.record;
@@ -146,7 +147,7 @@ pub fn run(args: GeisterBeliefsArgs) -> Result<(), CliError> {
                 "geister-beliefs: the training records give no samples".into(),
             ));
         }
-        let dropped = learned::without_features(&mut samples, &args.without)
+        let dropped = without_features(&mut samples, &args.without)
             .map_err(|e| CliError::Usage(format!("geister-beliefs: {e}")))?;
         let m = learned::fit(&samples, args.l2);
         if !dropped.is_empty() {
@@ -200,7 +201,7 @@ pub fn run(args: GeisterBeliefsArgs) -> Result<(), CliError> {
             let current = adaptive.as_ref().map_or(&model, |a| a.model()).clone();
             let mut learnt = Vec::new();
             for &t in &g.targets {
-                let sc = learned::score_game(g.setups, &g.moves, 1 - t, args.seed_beta, &current);
+                let sc = score_game(g.setups, &g.moves, 1 - t, args.seed_beta, &current);
                 total.add(&sc);
                 if i >= ADAPTED_AFTER {
                     later.add(&sc);
@@ -295,7 +296,7 @@ fn samples_of(games: &[Game], without: &[String]) -> Result<Vec<Sample>, CliErro
             samples.extend(learned::samples_from_game(g.setups, &g.moves, 1 - t));
         }
     }
-    learned::without_features(&mut samples, without)
+    without_features(&mut samples, without)
         .map_err(|e| CliError::Usage(format!("geister-beliefs: {e}")))?;
     Ok(samples)
 }
@@ -305,13 +306,7 @@ fn scores_of(games: &[Game], model: &BeliefModel, seed_beta: f64) -> Scores {
     let mut total = Scores::default();
     for g in games {
         for &t in &g.targets {
-            total.add(&learned::score_game(
-                g.setups,
-                &g.moves,
-                1 - t,
-                seed_beta,
-                model,
-            ));
+            total.add(&score_game(g.setups, &g.moves, 1 - t, seed_beta, model));
         }
     }
     total

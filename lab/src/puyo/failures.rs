@@ -5,8 +5,8 @@
 
 use serde::Serialize;
 
-use super::best::eval::potential;
-use super::board::{Board, CELLS, DEATH_COL};
+use ladderbot::games::puyo::best::eval::potential;
+use ladderbot::games::puyo::board::{Board, CELLS, DEATH_COL};
 
 /// Puyos a trigger may need when the potential chain is read.
 const NEED: u8 = 2;

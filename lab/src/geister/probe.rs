@@ -13,13 +13,13 @@
 //! 50: 199 reds and no blue in plies 0-19 of 200 first games against
 //! Naotti-2020): fewer reds taken with as many blues is the aim.
 
-use super::super::geometry::{dist, THEIR_EXITS};
-use super::super::rules::{Colour, Move, Setup};
-use super::super::view::View;
-use super::learned::each_turn_of;
-use super::risk::unknown_target;
-use super::Best;
-use crate::search::Limits;
+use ladderbot::games::geister::best::learned::each_turn_of;
+use ladderbot::games::geister::best::risk::unknown_target;
+use ladderbot::games::geister::best::Best;
+use ladderbot::games::geister::geometry::{dist, THEIR_EXITS};
+use ladderbot::games::geister::rules::{Colour, Move, Setup};
+use ladderbot::games::geister::view::View;
+use ladderbot::search::Limits;
 
 /// Plies in a band of the tally.
 pub const BAND: u32 = 20;
@@ -173,8 +173,8 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::geister::best::BestConfig;
-    use crate::games::geister::rules::{Dir, Geister};
+    use ladderbot::games::geister::best::BestConfig;
+    use ladderbot::games::geister::rules::{Dir, Geister};
 
     #[test]
     fn a_capture_on_offer_is_asked_and_the_record_goes_on() {

@@ -10,9 +10,9 @@
 //!
 //! Pure: no clock, no randomness.
 
-use super::field::frontier;
-use super::moves::{Cell, Move};
-use super::GolState;
+use ladderbot::games::golad::moves::Move;
+use ladderbot::games::golad::propose::wide_moves;
+use ladderbot::games::golad::GolState;
 
 /// Values closer than this are the same value (the evaluation is exact to
 /// far below it; a move that reaches the wide best's value within it is as
@@ -33,33 +33,6 @@ pub fn same_move(a: Move, b: Move) -> bool {
             },
         ) => x == y && ((p == r && q == s) || (p == s && q == r)),
         _ => a == b,
-    }
-}
-
-/// Every move of the wide scoring in `s`, in a fixed order: the pass,
-/// every kill of a living cell of either side, then every birth cell next
-/// to a living one with every pair of the mover's own cells. None once the
-/// game is over.
-pub fn wide_moves(s: &GolState, mut each: impl FnMut(Move)) {
-    if s.outcome().is_some() {
-        return;
-    }
-    each(Move::Pass);
-    for seat in [s.to_move, 1 - s.to_move] {
-        for c in s.field.living(seat) {
-            each(Move::Kill(c));
-        }
-    }
-    let own: Vec<Cell> = s.field.living(s.to_move).collect();
-    for at in frontier(&s.field) {
-        for i in 0..own.len() {
-            for j in i + 1..own.len() {
-                each(Move::Birth {
-                    at,
-                    sacrifice: [own[i], own[j]],
-                });
-            }
-        }
     }
 }
 
@@ -172,7 +145,9 @@ pub fn reach(wide: &Wide, candidates: &[(f64, Move)], searched: usize) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::golad::territory::{candidates, Territory, Width};
+    use ladderbot::games::golad::field::frontier;
+    use ladderbot::games::golad::moves::Cell;
+    use ladderbot::games::golad::territory::{candidates, Territory, Width};
 
     fn cell(x: u8, y: u8) -> Cell {
         Cell { x, y }
