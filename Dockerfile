@@ -27,8 +27,10 @@ ARG RUST_IMAGE=docker.io/library/rust:1-bookworm
 FROM ${RUST_IMAGE} AS build
 WORKDIR /src
 # Everything cargo needs to read the manifest (the bench and the example are declared or found
-# by it), and the sources of the binary.
+# by it; the workspace names the lab beside the engine, whose sources cargo reads but never
+# builds here: only the engine's binary is built), and the sources of the binary.
 COPY Cargo.toml Cargo.lock ./
+COPY lab ./lab
 COPY src ./src
 COPY benches ./benches
 COPY examples ./examples
@@ -51,7 +53,7 @@ RUN --mount=type=cache,id=ladderbot-cargo-registry,target=/usr/local/cargo/regis
     else \
       cargo --version \
       && RUSTFLAGS='-C target-feature=+crt-static' \
-         cargo build --profile upload --locked --target x86_64-unknown-linux-gnu --bin ladderbot \
+         cargo build --profile upload --locked --target x86_64-unknown-linux-gnu -p ladderbot --bin ladderbot \
       && bin=target/x86_64-unknown-linux-gnu/upload/ladderbot; \
     fi \
     && if readelf -l "$bin" | grep -q INTERP || readelf -d "$bin" | grep -q NEEDED; then \

@@ -34,7 +34,7 @@ for style in style-reds style-blues style-mixed style-corners random; do
 done
 
 # Leave one style out; the styles' own colours are scored (`random` is named `random`).
-"$B" geister-beliefs --hold-out --keep own.jsonl \
+"$B" ladderbot-lab geister beliefs --hold-out --keep own.jsonl \
   --train style-reds.jsonl --train style-blues.jsonl --train style-mixed.jsonl \
   --train style-corners.jsonl --train random.jsonl \
   --colours-of 'style-|B:random|A:random' --without slot_ --l2-choices 0.01,0.1,1,10 --out beliefs-styles.json

@@ -24,9 +24,9 @@ TB="--b-param threads=1"
 "$B" match golad --a mcts-v1 --b ai3 --a-playouts 2000 --games 100 --jobs 2 --seed 105 --out d6.jsonl
 # The shipped model: territory, rounds left and a side about to die (the cell-count inputs left
 # out: with them the model predicts as well, and plays far worse; docs/golad-results.md).
-"$B" golad-lab train --records d1.jsonl d2.jsonl d3.jsonl d4.jsonl d5.jsonl d6.jsonl --holdout 5 --l2 0.0001 \
+"$B" ladderbot-lab golad train --records d1.jsonl d2.jsonl d3.jsonl d4.jsonl d5.jsonl d6.jsonl --holdout 5 --l2 0.0001 \
   --without material --without material_x_left --without log_ratio --without log_ratio_x_left \
   --without density --out value-v1.json
 # The same with every input, for the comparison.
-"$B" golad-lab train --records d1.jsonl d2.jsonl d3.jsonl d4.jsonl d5.jsonl d6.jsonl --holdout 5 --l2 0.0001 \
+"$B" ladderbot-lab golad train --records d1.jsonl d2.jsonl d3.jsonl d4.jsonl d5.jsonl d6.jsonl --holdout 5 --l2 0.0001 \
   --out value-all.json

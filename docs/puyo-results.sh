@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 B=${LADDERBOT:-target/release/ladderbot}
 [ -n "${LADDERBOT:-}" ] || cargo build --release --quiet
 LOCK=${LADDERBOT_LOCK:-/tmp/ladderbot-timed.lock}
-L="flock $LOCK $B puyo-lab"
+L="flock $LOCK $B ladderbot-lab puyo"
 
 # Template completion (the seed: 50 trials; stairs 23.40, sandwich 24.06, domino 21.96).
 for t in stairs sandwich domino; do

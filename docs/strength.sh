@@ -53,8 +53,8 @@ step "puyo: tune best's link and shape weights on the solo chain, 100 runs"
 step "puyo: the tuned weights against the defaults on the solo chain, 100 sequences each"
 params=$(sed -n '/^\[agent_params\]/,$p' puyo-tune/tuned.toml | grep ' = ' | sed 's/ = /=/' | sed 's/^/--param /' | tr '\n' ' ')
 # shellcheck disable=SC2086
-"$B" puyo-lab solo --agent best --sequences 100 --seed 1000 $params
-"$B" puyo-lab solo --agent best --sequences 100 --seed 1000
+"$B" ladderbot-lab puyo solo --agent best --sequences 100 --seed 1000 $params
+"$B" ladderbot-lab puyo solo --agent best --sequences 100 --seed 1000
 step "puyo: screen the tuned profile against best in duels by SPRT at 10 ms"
 "$B" match puyo --a-profile puyo-tune/tuned.toml --b best --time-ms 10 --games 200 --jobs 2 \
   --sprt 0,20 --seed 63

@@ -35,7 +35,7 @@ fi
 target=x86_64-unknown-linux-gnu
 # A static binary (glibc's static libraries, from libc6-dev): it runs on any x86-64 Linux.
 (cd "$root" && RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+crt-static" \
-    cargo build --profile upload --locked --target "$target" --bin ladderbot)
+    cargo build --profile upload --locked --target "$target" -p ladderbot --bin ladderbot)
 bin=$root/target/$target/upload/ladderbot
 if ldd "$bin" 2>&1 | grep -q "=>"; then
     echo "upload: $bin links shared libraries:" >&2

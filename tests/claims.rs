@@ -132,12 +132,13 @@ fn puyo_template_moves_stay_within_three_times_the_claimed_7_3_ms() {
     use ladderbot::games::puyo::planner::tidy_move;
     use ladderbot::games::puyo::rules::{pairs_from, VISIBLE_PAIRS};
     let _one = one_at_a_time();
-    // README and docs/puyo-results.md: all 23 templates (`puyo-lab completion
-    // --templates all`, depth 3) take at most 7.3 ms a move. The runs of
-    // `puyo-lab completion` (the lab's completion_run) on sequences 1-10; each
-    // move timed three times and its least time kept, so that a try the
-    // scheduler interrupted does not count as the move's own time. Measured
-    // here: at most 5-11 ms (the most of one try: 26 ms, on busy cores).
+    // README and docs/puyo-results.md: all 23 templates (`ladderbot-lab puyo
+    // completion --templates all`, depth 3) take at most 7.3 ms a move. The
+    // runs of `ladderbot-lab puyo completion` (the lab's completion_run) on
+    // sequences 1-10; each move timed three times and its least time kept,
+    // so that a try the scheduler interrupted does not count as the move's
+    // own time. Measured here: at most 5-11 ms (the most of one try: 26 ms,
+    // on busy cores).
     let mut params = ladderbot::games::AgentParams::new();
     params.insert("templates".into(), "all".into());
     params.insert("depth".into(), 3.into());

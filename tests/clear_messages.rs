@@ -1,6 +1,6 @@
 //! Issue 83, items 4, 5 and 7: messages that say what is wrong, options
 //! that no longer do nothing silently, and the smaller things (merge's
-//! header, the referee's bot stderr, puyo-lab's agents, lab tables).
+//! header, the referee's bot stderr; the lab's are in lab/tests/messages.rs).
 
 mod common;
 
@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use common::*;
-use serde_json::Value;
 
 const LIMIT: Duration = Duration::from_secs(120);
 
@@ -132,37 +131,6 @@ fn play_names_the_records_folder_it_makes() {
     );
     let text = std::fs::read_to_string(tmp.path().join("new/dir/games.jsonl")).unwrap();
     assert_eq!(text.lines().count(), 1, "{text}");
-}
-
-/// Item 4: GOLAD's lab given Score Four records names the record and its
-/// game (it said `invalid type: integer 12, expected a string`), and a
-/// model file that is not one is named.
-#[test]
-fn golad_lab_names_a_record_of_another_game_and_a_bad_model_file() {
-    let tmp = tempfile::tempdir().unwrap();
-    let four3d = tmp.path().join("four3d.jsonl");
-    random_games(&four3d, 2, 3);
-    refused(
-        &["golad-lab", "train", "--records", s(&four3d)],
-        &[&format!("{}:1: a four3d game, not golad", four3d.display())],
-    );
-    let garbage = tmp.path().join("garbage.json");
-    std::fs::write(&garbage, "garbage\n").unwrap();
-    let records = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/docs/golad-records/best-vs-ab-v2.jsonl"
-    );
-    refused(
-        &[
-            "golad-lab",
-            "train",
-            "--records",
-            records,
-            "--model",
-            s(&garbage),
-        ],
-        &[&format!("golad-lab train: --model {}:", garbage.display())],
-    );
 }
 
 /// Item 5: `--increment-ms` adds to the bank the bot keeps for itself
@@ -300,123 +268,4 @@ fn referee_tags_each_line_of_the_bots_stderr() {
             .all(|l| l.starts_with("[bot A] ") || l.starts_with("[bot B] ")),
         "{text}"
     );
-}
-
-/// Item 7: `puyo-lab solo --agent nosuch` said "unknown puyo chooser" and
-/// left out `random`: solo plays every Puyo agent and names them all.
-#[test]
-fn puyo_solo_plays_and_names_every_puyo_agent() {
-    let err = refused(&["puyo-lab", "solo", "--agent", "nosuch"], &["'nosuch'"]);
-    let o = ok(&["agents", "puyo"], None);
-    let listed = stdout(&o);
-    let names = listed
-        .trim()
-        .strip_prefix("puyo: ")
-        .and_then(|l| l.split(" (default").next())
-        .unwrap_or_else(|| panic!("{listed}"));
-    assert!(names.contains("random"), "{names}");
-    assert!(err.contains(names), "{names:?} not in {err}");
-    let o = ok(
-        &["puyo-lab", "solo", "--agent", "random", "--sequences", "2"],
-        None,
-    );
-    assert!(
-        stdout(&o).starts_with("solo random: 2 sequences"),
-        "{}",
-        stdout(&o)
-    );
-}
-
-/// Whether `text` is one JSON object.
-fn is_json(text: &str) -> bool {
-    serde_json::from_str::<Value>(text.trim()).is_ok_and(|v| v.is_object())
-}
-
-/// Item 7: the training commands of the labs printed raw JSON where their
-/// siblings print tables: a table by default now, the JSON with --json.
-#[test]
-fn the_labs_training_commands_print_tables_and_json_behind_a_flag() {
-    let tmp = tempfile::tempdir().unwrap();
-    let d = Some(tmp.path());
-    let golad = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/docs/golad-records/best-vs-ab-v2.jsonl"
-    );
-    ok(
-        &[
-            "four3d-lab",
-            "selfplay",
-            "--games",
-            "6",
-            "--nodes",
-            "200",
-            "--out",
-            "games.jsonl",
-        ],
-        d,
-    );
-    ok(
-        &[
-            "four3d-lab",
-            "label",
-            "--games",
-            "games.jsonl",
-            "--solve-empties",
-            "6",
-            "--max-nodes",
-            "2000",
-            "--out",
-            "samples.jsonl",
-        ],
-        d,
-    );
-    let commands: [(&[&str], &str, &str); 3] = [
-        (
-            &["golad-lab", "train", "--records", golad],
-            "learned model",
-            "fitted_on",
-        ),
-        (
-            &[
-                "four3d-lab",
-                "train",
-                "--samples",
-                "samples.jsonl",
-                "--holdout",
-                "3",
-            ],
-            "sign right",
-            "held_out_solved",
-        ),
-        (
-            &[
-                "four3d-lab",
-                "train-net",
-                "--samples",
-                "samples.jsonl",
-                "--holdout",
-                "3",
-                "--epochs",
-                "1",
-                "--out",
-                "net.json",
-            ],
-            "ab-v2+net",
-            "held_out_log_loss",
-        ),
-    ];
-    for (args, header, key) in commands {
-        let table = stdout(&ok(args, d));
-        assert!(!is_json(&table), "{args:?}: {table}");
-        assert!(
-            table.lines().any(|l| l.contains(header)),
-            "{args:?}: {table}"
-        );
-        let mut with_json = args.to_vec();
-        with_json.push("--json");
-        let o = ok(&with_json, d);
-        let v: Value = serde_json::from_str(stdout(&o).trim())
-            .unwrap_or_else(|e| panic!("{with_json:?}: {e}: {}", stdout(&o)));
-        assert!(!v[key].is_null(), "{with_json:?}: {v}");
-    }
 }

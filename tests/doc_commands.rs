@@ -8,6 +8,10 @@
 //! command that runs ladderbot (`ladderbot ...`, `target/release/ladderbot
 //! ...`, `cargo run --release -- ...`, also behind `flock FILE`, after an
 //! optional `$ ` prompt and leading `LADDERBOT_X=y` assignments) is
+//! checked here; the lab's lines (`ladderbot-lab ...`) are not (this test
+//! cannot rely on the lab's binary): lab/tests/doc_commands.rs parses and
+//! runs them, with the engine's lines that make what they read and those
+//! that read what they make (in [`SKIP`] here). Each engine line is
 //!
 //! - parsed with the real command line (`ladderbot::cli::Cli`): a line that
 //!   no longer parses fails `every_doc_command_parses`, naming the file, the
@@ -79,11 +83,6 @@ const SKIP: &[(&str, &str, &str)] = &[
     ),
     (
         "docs/geister-results.md",
-        "--train tr_rule_nao.jsonl",
-        "records of games against Naotti-2020, which nothing here builds",
-    ),
-    (
-        "docs/geister-results.md",
         "--records us.jsonl",
         "plays on the real GAT server (Java, $LADDERBOT_GAT_SERVER) against Naotti-2020",
     ),
@@ -136,6 +135,22 @@ const SKIP: &[(&str, &str, &str)] = &[
         "docs/floodit-results.md",
         "--profile floodit-best",
         "waits for a second client on the server, which the page leaves to the reader",
+    ),
+    // What the lab makes, the lab's test runs after it (lab/tests/doc_commands.rs).
+    (
+        "docs/four3d.md",
+        "--a best --a-param net_file=net.json --b ab-v2",
+        "plays the network `ladderbot-lab four3d train-net` makes above: run by the lab's test",
+    ),
+    (
+        "docs/four3d-results.md",
+        "--a-param net_file=net-w32-pegs.json",
+        "plays the network `ladderbot-lab four3d train-net` makes above: run by the lab's test",
+    ),
+    (
+        "docs/four3d-results.md",
+        "--a-param net_file=net-sym32.json",
+        "plays the network `ladderbot-lab four3d train-net` makes above: run by the lab's test",
     ),
 ];
 
@@ -439,13 +454,15 @@ enum Step {
     Unreadable(String),
 }
 
-/// The arguments of a ladderbot invocation, or `None` for another program.
+/// The arguments of a ladderbot invocation, or `None` for another program
+/// (the lab, `ladderbot-lab ...`, among them: lab/tests/doc_commands.rs).
 fn ladderbot_args(words: &[String]) -> Option<Vec<String>> {
     let mut w = words;
     while w.len() > 2 && w[0] == "flock" {
         w = &w[2..];
     }
     match w.first()?.as_str() {
+        "ladderbot-lab" | "target/release/ladderbot-lab" | "./target/release/ladderbot-lab" => None,
         "ladderbot" | "target/release/ladderbot" | "./target/release/ladderbot" => {
             Some(w[1..].to_vec())
         }
@@ -870,7 +887,8 @@ fn small(name: &str, value: &str, sub: &str, shards: Option<u64>) -> Option<Stri
         "--nodes" | "--deep-nodes" | "--lost-nodes" => at_most(2000),
         "--max-nodes" => at_most(100_000),
         "--max-rounds" => at_most(10),
-        // `golad-lab candidates`: one position in 64 (a wide scoring is
+        // `ladderbot-lab golad candidates` (lab/tests/doc_commands.rs, which
+        // copies this): one position in 64 (a wide scoring is
         // about 45 ms).
         "--every" => n.filter(|&n| n < 64).map(|_| "64".into()),
         "--bind" => Some("127.0.0.1:0".into()),

@@ -619,9 +619,9 @@ fn named_flags(text: &str) -> Vec<String> {
 }
 
 /// docs/commands.md's table rows of a command (`path`: `["play"]`,
-/// `["golad-lab", "train"]`): the rows whose first cell's command line
+/// `["referee", "golad"]`): the rows whose first cell's command line
 /// starts `ladderbot PATH...` (a cell may name alternatives,
-/// `ladderbot four3d-lab selfplay|label`), as (command line, whole row).
+/// `ladderbot serve|serve-gat`), as (command line, whole row).
 fn command_rows(path: &[&str]) -> Vec<(String, String)> {
     let text = read("docs/commands.md");
     table(&text, "| command | what it does |")
@@ -673,7 +673,7 @@ fn every_flag_of_every_command_is_in_commands_md() {
             paths.push(vec![sub.clone(), s]);
         }
     }
-    assert!(paths.len() > 25, "only {} commands: {paths:?}", paths.len());
+    assert!(paths.len() > 12, "only {} commands: {paths:?}", paths.len());
     let mut stale = Vec::new();
     for path in &paths {
         let path: Vec<&str> = path.iter().map(String::as_str).collect();

@@ -1,6 +1,7 @@
 //! The command line: `play`, `serve`, `serve-gat`, `match`, `merge`,
-//! `latency`, `openings`, `bench`, `report`, `referee`, `geister-beliefs`,
-//! `puyo-lab`, `agents`.
+//! `latency`, `openings`, `bench`, `report`, `referee`, `check-answers`,
+//! `analyze`, `tune`, `agents`. The lab's tasks are another program
+//! (`ladderbot-lab`, the `lab/` crate).
 //!
 //! Each command loads the settings (defaults < profile < `LADDERBOT_*`
 //! environment < flags), starts logging on stderr, and runs. Exit codes:

@@ -8,7 +8,7 @@ use rand::SeedableRng;
 
 use super::agent::{Agent, Decision};
 use super::deadline::{Budget, Limits};
-use super::game::{Game, Outcome};
+use super::game::Game;
 use super::mcts::{PlayoutResult, Policy, RandomPolicy};
 
 /// Statistics of one root candidate.
@@ -26,17 +26,6 @@ impl ArmStats {
         } else {
             self.reward / self.playouts as f64
         }
-    }
-}
-
-/// Plays `mv` from `pos` then random moves to the end; the outcome.
-#[inline]
-pub fn playout_after<G: Game>(pos: &G, mv: G::Move, rng: &mut SmallRng) -> Outcome {
-    let mut p = pos.clone();
-    p.play(mv);
-    match p.outcome() {
-        Some(o) => o,
-        None => p.random_playout(rng),
     }
 }
 

@@ -52,9 +52,6 @@ impl Deadline {
     pub fn soft_passed(&self) -> bool {
         self.soft_passed_at(Instant::now())
     }
-    pub fn hard_passed(&self) -> bool {
-        self.hard_passed_at(Instant::now())
-    }
 }
 
 /// A time manager for a bank with an increment (sudden death plus a bonus

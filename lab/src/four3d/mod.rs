@@ -1,9 +1,10 @@
-//! `ladderbot four3d-lab`: the data behind Score Four's `best` (issue 32):
+//! `ladderbot-lab four3d`: the data behind Score Four's `best`
 //! self-play games, labelled positions, the fitted evaluation and its
 //! accuracy, and the solver's benchmark set.
 
 mod judge;
 mod net;
+mod solve_deep;
 mod train;
 
 use crate::say;
@@ -51,11 +52,22 @@ pub enum LabCommand {
     /// Train the network added to the shipped fitted evaluation on labelled positions
     /// (the games `train` fits on); its held-out log loss beside the fitted one's.
     TrainNet(TrainNetArgs),
+    /// Time the labelling solver's levers (claimeven bounds, transposition cutoffs,
+    /// win/draw/loss only) on the deep set of real games at 28-32 empty cells, one pass,
+    /// one thread, every value checked against its label. Takes minutes.
+    SolveDeep(SolveDeepArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SolveDeepArgs {
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
 pub struct TrainNetArgs {
-    /// Labelled positions from `four3d-lab label` (repeatable; game indexes are
+    /// Labelled positions from `ladderbot-lab four3d label` (repeatable; game indexes are
     /// per file).
     #[arg(long, required = true, value_name = "FILE.jsonl")]
     pub samples: Vec<PathBuf>,
@@ -151,7 +163,7 @@ pub struct SelfplayArgs {
 
 #[derive(Debug, Args)]
 pub struct LabelArgs {
-    /// Games from `four3d-lab selfplay`.
+    /// Games from `ladderbot-lab four3d selfplay`.
     #[arg(long, value_name = "FILE.jsonl")]
     pub games: PathBuf,
     /// Solve positions with at most this many empty cells.
@@ -182,7 +194,7 @@ pub struct LabelArgs {
 
 #[derive(Debug, Args)]
 pub struct TrainArgs {
-    /// Labelled positions from `four3d-lab label`.
+    /// Labelled positions from `ladderbot-lab four3d label`.
     #[arg(long, value_name = "FILE.jsonl")]
     pub samples: PathBuf,
     /// Games whose index is a multiple of this are held out (not fitted on).
@@ -204,7 +216,7 @@ pub struct TrainArgs {
 
 #[derive(Debug, Args)]
 pub struct EndgamesArgs {
-    /// Games from `four3d-lab selfplay`.
+    /// Games from `ladderbot-lab four3d selfplay`.
     #[arg(long, value_name = "FILE.jsonl")]
     pub games: PathBuf,
     /// Empty cells of the positions, comma-separated.
@@ -223,7 +235,7 @@ pub struct EndgamesArgs {
 
 #[derive(Debug, Args)]
 pub struct JudgeArgs {
-    /// Labelled positions from `four3d-lab label`; those of games whose index is a
+    /// Labelled positions from `ladderbot-lab four3d label`; those of games whose index is a
     /// multiple of --holdout are judged (the ones `train` does not fit on).
     #[arg(long, value_name = "FILE.jsonl")]
     pub samples: Option<PathBuf>,
@@ -245,7 +257,7 @@ pub struct JudgeArgs {
     /// Bands of plies, FROM-TO separated by commas.
     #[arg(long, default_value = judge::DEFAULT_BANDS)]
     pub bands: String,
-    /// Lab games (`four3d-lab games`) one side lost: the first ply at which `best`'s
+    /// Lab games (`ladderbot-lab four3d games`) one side lost: the first ply at which `best`'s
     /// search without its network (`ab-v3`), and the same search with each --model and
     /// each --net, calls the loser's position lost.
     #[arg(long, value_name = "FILE.jsonl")]
@@ -337,7 +349,7 @@ pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
             let wins = [0, 1].map(|s| games.iter().filter(|g| g.winner == Some(s)).count());
             let explored: usize = games.iter().map(|g| g.explored.len()).sum();
             eprintln!(
-                "four3d-lab selfplay: {} games, first player won {}, second {}, drawn {}; {} exploratory drops",
+                "four3d selfplay: {} games, first player won {}, second {}, drawn {}; {} exploratory drops",
                 games.len(),
                 wins[0],
                 wins[1],
@@ -376,7 +388,7 @@ pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
                     .map(|s| serde_json::to_string(s).unwrap_or_default()),
             )?;
             eprintln!(
-                "four3d-lab label: {} positions from {} games, {solved} labelled by exact solves, {deep} by deep searches",
+                "four3d label: {} positions from {} games, {solved} labelled by exact solves, {deep} by deep searches",
                 samples.len(),
                 games.len()
             );
@@ -392,13 +404,13 @@ pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
             // Nothing to fit on or to score: bad input, not all-zero figures.
             if samples.is_empty() {
                 return Err(CliError::Usage(format!(
-                    "four3d-lab train: {} holds no labelled position (`four3d-lab label` writes them)",
+                    "four3d train: {} holds no labelled position (`ladderbot-lab four3d label` writes them)",
                     a.samples.display()
                 )));
             }
             if fit_on.is_empty() && a.model.is_none() {
                 return Err(CliError::Usage(format!(
-                    "four3d-lab train: no position to fit on in {}: every game is held out (--holdout {})",
+                    "four3d train: no position to fit on in {}: every game is held out (--holdout {})",
                     a.samples.display(),
                     a.holdout
                 )));
@@ -406,10 +418,7 @@ pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
             let model = match &a.model {
                 Some(path) => {
                     let bad = |e: String| {
-                        CliError::Usage(format!(
-                            "four3d-lab train: --model {}: {e}",
-                            path.display()
-                        ))
+                        CliError::Usage(format!("four3d train: --model {}: {e}", path.display()))
                     };
                     let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
                     Model::from_json(&text).map_err(bad)?
@@ -437,7 +446,7 @@ pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
             report.insert("held_out".into(), test.len().into());
             if let Some(out) = &a.out {
                 let about = format!(
-                    "fitted by `ladderbot four3d-lab train --samples {} --holdout {} --l2 {}` on {} positions ({} solved)",
+                    "fitted by `ladderbot-lab four3d train --samples {} --holdout {} --l2 {}` on {} positions ({} solved)",
                     a.samples.display(),
                     a.holdout,
                     a.l2,
@@ -487,7 +496,7 @@ pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
             let set = pick_endgames(&games, &a.empties, a.per_depth, a.max_nodes)
                 .map_err(CliError::Runtime)?;
             let header = format!(
-                "# Score Four endgames for `ladderbot bench four3d-solve`: EMPTIES VALUE PEGS (drops as hex pegs; value WIN-ply for a win at that ply, 0 a draw).\n# Made by `ladderbot four3d-lab endgames --games {} --empties {} --per-depth {} --max-nodes {}`.",
+                "# Score Four endgames for `ladderbot bench four3d-solve`: EMPTIES VALUE PEGS (drops as hex pegs; value WIN-ply for a win at that ply, 0 a draw).\n# Made by `ladderbot-lab four3d endgames --games {} --empties {} --per-depth {} --max-nodes {}`.",
                 a.games.display(),
                 a.empties.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(","),
                 a.per_depth,
@@ -497,12 +506,24 @@ pub fn run(args: Four3dLabArgs) -> Result<(), CliError> {
                 &a.out,
                 std::iter::once(header).chain(set.iter().map(|e| e.to_line())),
             )?;
-            eprintln!("four3d-lab endgames: {} positions", set.len());
+            eprintln!("four3d endgames: {} positions", set.len());
             Ok(())
         }
         LabCommand::Judge(a) => run_judge(&a),
         LabCommand::Games(a) => run_games(&a),
         LabCommand::TrainNet(a) => run_train_net(&a),
+        LabCommand::SolveDeep(a) => {
+            let r = solve_deep::solve_deep();
+            if a.json {
+                say!(
+                    "{}",
+                    serde_json::to_string(&r).map_err(|e| runtime("solve-deep", e))?
+                );
+            } else {
+                say!("{}", ladderbot::bench::render(&r));
+            }
+            Ok(())
+        }
     }
 }
 
@@ -556,7 +577,7 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
     }
     if fit_on.is_empty() {
         return Err(CliError::Usage(
-            "four3d-lab train-net: no position to train on".into(),
+            "four3d train-net: no position to train on".into(),
         ));
     }
     let cfg = TrainConfig {
@@ -568,7 +589,7 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
     };
     if a.validate >= 2 && check.is_empty() {
         eprintln!(
-            "four3d-lab train-net: --validate {} leaves no game to validate on (too few games): the last epoch's network is kept",
+            "four3d train-net: --validate {} leaves no game to validate on (too few games): the last epoch's network is kept",
             a.validate
         );
     }
@@ -578,7 +599,7 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
     let last = net::train(&fit_on, inputs, &cfg, |epoch, loss, net| {
         let v = (!check.is_empty()).then(|| net::log_loss(net, &check));
         eprintln!(
-            "four3d-lab train-net: epoch {} of {}: training log loss {loss:.4}{}",
+            "four3d train-net: epoch {} of {}: training log loss {loss:.4}{}",
             epoch + 1,
             a.epochs,
             v.map_or(String::new(), |v| format!(", validation {v:.4}"))
@@ -612,7 +633,7 @@ fn run_train_net(a: &TrainNetArgs) -> Result<(), CliError> {
         },
     });
     let about = format!(
-        "trained by `ladderbot four3d-lab train-net --samples {} --holdout {} --epochs {} --validate {} --batch {} --lr {} --l2 {} --seed {} --target {} --inputs {}{}` on {} positions over the shipped eval-v2.json (epoch {kept_epoch} kept)",
+        "trained by `ladderbot-lab four3d train-net --samples {} --holdout {} --epochs {} --validate {} --batch {} --lr {} --l2 {} --seed {} --target {} --inputs {}{}` on {} positions over the shipped eval-v2.json (epoch {kept_epoch} kept)",
         a.samples
             .iter()
             .map(|p| p.display().to_string())
@@ -688,7 +709,7 @@ fn named_file<T>(
     path: &Path,
     parse: impl FnOnce(&str) -> Result<T, String>,
 ) -> Result<(String, &'static T), CliError> {
-    let bad = |e: String| CliError::Usage(format!("four3d-lab judge: {}: {e}", path.display()));
+    let bad = |e: String| CliError::Usage(format!("four3d judge: {}: {e}", path.display()));
     let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
     let value: &'static T = Box::leak(Box::new(parse(&text).map_err(bad)?));
     let name = path
@@ -706,7 +727,7 @@ fn run_judge(a: &JudgeArgs) -> Result<(), CliError> {
     }
     if a.samples.is_none() && a.held_out.is_empty() && a.lost.is_none() {
         return Err(CliError::Usage(
-            "four3d-lab judge: give --samples, --held-out or --lost".into(),
+            "four3d judge: give --samples, --held-out or --lost".into(),
         ));
     }
     let bands = Band::parse_list(&a.bands).map_err(CliError::Usage)?;
@@ -905,13 +926,13 @@ fn judge_table(rows_of: &[(String, Vec<Row>)]) -> String {
 }
 
 fn run_games(a: &GamesArgs) -> Result<(), CliError> {
-    let read = ladderbot::cli::read_games("four3d-lab games", &a.records)?;
+    let read = ladderbot::cli::read_games("four3d games", &a.records)?;
     let mut games = Vec::new();
     let mut skipped = 0;
     for r in read.records.iter().map(|r| &r.record) {
         if r.game != "four3d" {
             return Err(CliError::Usage(format!(
-                "four3d-lab games: game {} is {}, not four3d",
+                "four3d games: game {} is {}, not four3d",
                 r.id, r.game
             )));
         }
@@ -934,13 +955,10 @@ fn run_games(a: &GamesArgs) -> Result<(), CliError> {
             .map(|m| m.as_u64().filter(|&p| p < 16).map(|p| p as u8))
             .collect::<Option<_>>()
             .ok_or_else(|| {
-                CliError::Usage(format!(
-                    "four3d-lab games: game {}: a move is not a peg",
-                    r.id
-                ))
+                CliError::Usage(format!("four3d games: game {}: a move is not a peg", r.id))
             })?;
         train::replay(&pegs)
-            .map_err(|e| CliError::Usage(format!("four3d-lab games: game {}: {e}", r.id)))?;
+            .map_err(|e| CliError::Usage(format!("four3d games: game {}: {e}", r.id)))?;
         games.push(PlayedGame {
             pegs,
             winner: r.winner.map(|w| w as u8),
@@ -954,7 +972,7 @@ fn run_games(a: &GamesArgs) -> Result<(), CliError> {
             .map(|g| serde_json::to_string(g).unwrap_or_default()),
     )?;
     eprintln!(
-        "four3d-lab games: {} games written, {skipped} aborted left out",
+        "four3d games: {} games written, {skipped} aborted left out",
         games.len()
     );
     Ok(())

@@ -1,5 +1,5 @@
 //! Data for `best`'s fitted evaluation and for the solver's benchmark
-//! (`ladderbot four3d-lab`): self-play games, positions labelled by exact
+//! (`ladderbot-lab four3d`): self-play games, positions labelled by exact
 //! solves (late in the game) or by the game's result (earlier), the fit,
 //! and the accuracy of an evaluation at predicting solved results.
 //!

@@ -1,4 +1,4 @@
-//! `ladderbot geister-beliefs`: fits the learned Geister belief model on
+//! `ladderbot-lab geister beliefs`: fits the learned Geister belief model on
 //! game records and scores belief sources on held-out records.
 
 use crate::say;
@@ -84,19 +84,19 @@ fn load(files: &[PathBuf], colours_of: Option<&str>) -> Result<Vec<Game>, CliErr
     // A missing, empty or bad file is bad input (exit 2), as everywhere.
     let read = match files {
         [] => Default::default(),
-        _ => ladderbot::cli::read_games("geister-beliefs", files)?,
+        _ => ladderbot::cli::read_games("geister beliefs", files)?,
     };
     for rec in &read.records {
         let r = &rec.record;
         if r.game != "geister" {
             return Err(CliError::Usage(format!(
-                "geister-beliefs: {}: a {} game, not geister",
+                "geister beliefs: {}: a {} game, not geister",
                 rec.at(),
                 r.game
             )));
         }
         let (setups, moves) = record_setups_and_moves(&r.start, &r.moves)
-            .map_err(|e| CliError::Usage(format!("geister-beliefs: {}: {e}", rec.at())))?;
+            .map_err(|e| CliError::Usage(format!("geister beliefs: {}: {e}", rec.at())))?;
         let targets = (0..2)
             .filter(|&s| {
                 colours_of.is_none_or(|t| t.split('|').any(|alt| r.players[s].contains(alt)))
@@ -117,21 +117,21 @@ pub fn run(args: GeisterBeliefsArgs) -> Result<(), CliError> {
     }
     if !args.keep.is_empty() || !args.l2_choices.is_empty() {
         return Err(CliError::Usage(
-            "geister-beliefs: --keep and --l2-choices go with --hold-out".into(),
+            "geister beliefs: --keep and --l2-choices go with --hold-out".into(),
         ));
     }
     if args.train.is_empty() && args.test.is_empty() {
         return Err(CliError::Usage(
-            "geister-beliefs: give --train and/or --test records".into(),
+            "geister beliefs: give --train and/or --test records".into(),
         ));
     }
     if args.out.is_some() && args.train.is_empty() {
         return Err(CliError::Usage(
-            "geister-beliefs: --out needs --train".into(),
+            "geister beliefs: --out needs --train".into(),
         ));
     }
     if !(args.l2 >= 0.0 && args.l2.is_finite()) {
-        return Err(CliError::Usage("geister-beliefs: --l2 must be >= 0".into()));
+        return Err(CliError::Usage("geister beliefs: --l2 must be >= 0".into()));
     }
     let colours_of = args.colours_of.as_deref();
     let model = if !args.train.is_empty() {
@@ -144,11 +144,11 @@ pub fn run(args: GeisterBeliefsArgs) -> Result<(), CliError> {
         }
         if samples.is_empty() {
             return Err(CliError::Runtime(
-                "geister-beliefs: the training records give no samples".into(),
+                "geister beliefs: the training records give no samples".into(),
             ));
         }
         let dropped = without_features(&mut samples, &args.without)
-            .map_err(|e| CliError::Usage(format!("geister-beliefs: {e}")))?;
+            .map_err(|e| CliError::Usage(format!("geister beliefs: {e}")))?;
         let m = learned::fit(&samples, args.l2);
         if !dropped.is_empty() {
             eprintln!("fitted without {}", dropped.join(", "));
@@ -162,7 +162,7 @@ pub fn run(args: GeisterBeliefsArgs) -> Result<(), CliError> {
         );
         if let Some(out) = &args.out {
             let about = format!(
-                "ladderbot geister-beliefs{} --l2 {}{}{}: {} games, {} samples",
+                "ladderbot-lab geister beliefs{} --l2 {}{}{}: {} games, {} samples",
                 repeat_flag("--train", &args.train),
                 args.l2,
                 repeat_flag("--without", &args.without),
@@ -173,7 +173,7 @@ pub fn run(args: GeisterBeliefsArgs) -> Result<(), CliError> {
                 samples.len()
             );
             std::fs::write(out, m.to_json(&about)).map_err(|e| {
-                CliError::Runtime(format!("geister-beliefs: {}: {e}", out.display()))
+                CliError::Runtime(format!("geister beliefs: {}: {e}", out.display()))
             })?;
         }
         m
@@ -187,7 +187,7 @@ pub fn run(args: GeisterBeliefsArgs) -> Result<(), CliError> {
     };
     if args.adapt.is_some_and(|a| !(a >= 0.0 && a.is_finite())) {
         return Err(CliError::Usage(
-            "geister-beliefs: --adapt must be >= 0".into(),
+            "geister beliefs: --adapt must be >= 0".into(),
         ));
     }
     let mut total = Scores::default();
@@ -276,7 +276,7 @@ fn model_given(path: Option<&std::path::Path>) -> Result<BeliefModel, CliError> 
         return Ok(BeliefModel::shipped().clone());
     };
     let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError::Usage(format!("geister-beliefs: {}: {e}", path.display())))?;
+        .map_err(|e| CliError::Usage(format!("geister beliefs: {}: {e}", path.display())))?;
     BeliefModel::from_json(&text).map_err(CliError::Usage)
 }
 
@@ -297,7 +297,7 @@ fn samples_of(games: &[Game], without: &[String]) -> Result<Vec<Sample>, CliErro
         }
     }
     without_features(&mut samples, without)
-        .map_err(|e| CliError::Usage(format!("geister-beliefs: {e}")))?;
+        .map_err(|e| CliError::Usage(format!("geister beliefs: {e}")))?;
     Ok(samples)
 }
 
@@ -326,12 +326,12 @@ struct HeldOut {
 fn hold_out(args: &GeisterBeliefsArgs) -> Result<(), CliError> {
     if args.train.len() < 2 {
         return Err(CliError::Usage(
-            "geister-beliefs: --hold-out needs two --train files or more".into(),
+            "geister beliefs: --hold-out needs two --train files or more".into(),
         ));
     }
     if !args.test.is_empty() || args.adapt.is_some() {
         return Err(CliError::Usage(
-            "geister-beliefs: --hold-out scores on the --train files themselves; \
+            "geister beliefs: --hold-out scores on the --train files themselves; \
              no --test or --adapt"
                 .into(),
         ));
@@ -343,7 +343,7 @@ fn hold_out(args: &GeisterBeliefsArgs) -> Result<(), CliError> {
     };
     if choices.iter().any(|l| !(*l >= 0.0 && l.is_finite())) {
         return Err(CliError::Usage(
-            "geister-beliefs: every L2 must be >= 0".into(),
+            "geister beliefs: every L2 must be >= 0".into(),
         ));
     }
     let current = model_given(args.model.as_deref())?;
@@ -396,7 +396,7 @@ fn hold_out(args: &GeisterBeliefsArgs) -> Result<(), CliError> {
         }
         let m = learned::fit(&all, choices[chosen]);
         let about = format!(
-            "ladderbot geister-beliefs --hold-out{}{} --l2 {}{}: {} samples; \
+            "ladderbot-lab geister beliefs --hold-out{}{} --l2 {}{}: {} samples; \
              worst held-out log loss {:.4}",
             repeat_flag("--train", &args.train),
             repeat_flag("--keep", &args.keep),
@@ -406,7 +406,7 @@ fn hold_out(args: &GeisterBeliefsArgs) -> Result<(), CliError> {
             worst_fitted[chosen]
         );
         std::fs::write(out, m.to_json(&about))
-            .map_err(|e| CliError::Runtime(format!("geister-beliefs: {}: {e}", out.display())))?;
+            .map_err(|e| CliError::Runtime(format!("geister beliefs: {}: {e}", out.display())))?;
     }
     if args.json {
         let per: Vec<serde_json::Value> = rows

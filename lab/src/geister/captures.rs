@@ -1,4 +1,4 @@
-//! `ladderbot geister-captures`: the capture probe ([`probe`]) over
+//! `ladderbot-lab geister captures`: the capture probe ([`probe`]) over
 //! recorded games, a fast offline measure of how an agent's settings take
 //! bait: at every turn of one player where a piece of unknown colour could
 //! be taken, would the agent take it, and was it red or blue.
@@ -58,10 +58,10 @@ fn load(files: &[PathBuf], player: &str) -> Result<(Vec<Game>, usize), CliError>
     let mut games = Vec::new();
     let mut skipped = 0;
     // A missing, empty or bad file is bad input (exit 2), as everywhere.
-    let read = ladderbot::cli::read_games("geister-captures", files)?;
+    let read = ladderbot::cli::read_games("geister captures", files)?;
     for rec in &read.records {
         let r = &rec.record;
-        let at = || format!("geister-captures: {}", rec.at());
+        let at = || format!("geister captures: {}", rec.at());
         if r.game != "geister" {
             return Err(CliError::Usage(format!(
                 "{}: a {} game, not geister",
@@ -87,16 +87,16 @@ fn load(files: &[PathBuf], player: &str) -> Result<(Vec<Game>, usize), CliError>
 pub fn run(args: GeisterCapturesArgs) -> Result<(), CliError> {
     let params = params_from(&args.params);
     let config = best_config(&args.agent, &params)
-        .map_err(|e| CliError::Usage(format!("geister-captures: {e}")))?;
+        .map_err(|e| CliError::Usage(format!("geister captures: {e}")))?;
     if args.playouts == 0 {
         return Err(CliError::Usage(
-            "geister-captures: --playouts must be at least 1".into(),
+            "geister captures: --playouts must be at least 1".into(),
         ));
     }
     let (games, skipped) = load(&args.records, &args.player)?;
     if games.is_empty() {
         return Err(CliError::Usage(format!(
-            "geister-captures: no game has a player named like '{}' ({skipped} skipped)",
+            "geister captures: no game has a player named like '{}' ({skipped} skipped)",
             args.player
         )));
     }
@@ -132,7 +132,7 @@ pub fn run(args: GeisterCapturesArgs) -> Result<(), CliError> {
     }
     if tally.games as usize != games.len() {
         return Err(CliError::Runtime(format!(
-            "geister-captures: {} of {} games replayed (a replay failed)",
+            "geister captures: {} of {} games replayed (a replay failed)",
             tally.games,
             games.len()
         )));

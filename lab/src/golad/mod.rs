@@ -1,4 +1,4 @@
-//! `ladderbot golad-lab`: the learned value model of GOLAD's `best`
+//! `ladderbot-lab golad`: the learned value model of GOLAD's `best`
 //! (issue 33): fit it on recorded games and report its accuracy on
 //! held-out games beside the territory evaluation's; and how far `best`'s
 //! candidates reach on recorded games.
@@ -170,7 +170,7 @@ fn train(a: TrainArgs) -> Result<(), CliError> {
     if a.holdout < 2 {
         return Err(CliError::Usage("--holdout must be at least 2".into()));
     }
-    let records = read_records("golad-lab train", &a.records)?;
+    let records = read_records("golad train", &a.records)?;
     let mut samples: Vec<Sample> = Vec::new();
     for (i, r) in records.iter().enumerate() {
         samples.extend(samples_of(i, r, 1).map_err(CliError::Usage)?);
@@ -194,17 +194,17 @@ fn train(a: TrainArgs) -> Result<(), CliError> {
         samples.into_iter().partition(|s| s.game % a.holdout == 0);
     if fit_on.is_empty() {
         return Err(CliError::Usage(format!(
-            "golad-lab train: no position to fit on: {} game(s) in the records, those whose \
+            "golad train: no position to fit on: {} game(s) in the records, those whose \
              index is a multiple of --holdout {} held out",
             records.len(),
             a.holdout
         )));
     }
     let model = match &a.model {
-        Some(path) => model_file("golad-lab train", path, ValueModel::from_json)?,
+        Some(path) => model_file("golad train", path, ValueModel::from_json)?,
         None => {
             let about = format!(
-                "fitted by `ladderbot golad-lab train --records {} --holdout {} --l2 {}{}` on {} positions of {} games",
+                "fitted by `ladderbot-lab golad train --records {} --holdout {} --l2 {}{}` on {} positions of {} games",
                 paths(&a.records),
                 a.holdout,
                 a.l2,
@@ -394,7 +394,7 @@ fn positions_of(
     })
 }
 
-/// `golad-lab candidates`: the table of [`ladderbot::games::golad::reach`].
+/// `golad candidates`: the table of [`ladderbot::games::golad::reach`].
 fn candidates(a: CandidatesArgs) -> Result<(), CliError> {
     use ladderbot::games::golad::best::{leaf_value, BestConfig};
     use reach::{reach, wide, Wide};
@@ -410,7 +410,7 @@ fn candidates(a: CandidatesArgs) -> Result<(), CliError> {
         _ => BestConfig::default(),
     };
     let cfg = BestConfig::from_params_over(&params, base, &a.agent).map_err(CliError::Usage)?;
-    let records = read_records("golad-lab candidates", &a.games.records)?;
+    let records = read_records("golad candidates", &a.games.records)?;
     let Positions {
         positions,
         games,

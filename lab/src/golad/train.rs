@@ -1,4 +1,4 @@
-//! The data behind `best`'s learned value model (`ladderbot golad-lab`):
+//! The data behind `best`'s learned value model (`ladderbot-lab golad`):
 //! positions from recorded games (the JSON lines `ladderbot match --out`
 //! writes), labelled by the game's result for the side that just moved;
 //! the fit of both heads; and the accuracy of a value at predicting the

@@ -1,4 +1,4 @@
-//! `ladderbot puyo-lab`: Puyo Puyo one-player experiments on seeded pair
+//! `ladderbot-lab puyo`: Puyo Puyo one-player experiments on seeded pair
 //! sequences (the seed's completion and solo experiments). Each prints a
 //! summary, or with `--json` one JSON object on the last line.
 
@@ -176,7 +176,7 @@ fn solo_chooser(
             ladderbot::games::puyo::choosers::build_chooser(name, params)
         }
         other => Err(format!(
-            "puyo-lab solo: unknown agent '{other}' (puyo agents: {})",
+            "puyo solo: unknown agent '{other}' (puyo agents: {})",
             NAMES.join(", ")
         )),
     }
@@ -204,19 +204,19 @@ fn completion(a: CompletionArgs) -> Result<(), CliError> {
     let over = rule(&a.rules, &a.over)?;
     if !(1..=3).contains(&a.depth) {
         return Err(CliError::Usage(
-            "puyo-lab completion: --depth must be 1, 2 or 3".into(),
+            "puyo completion: --depth must be 1, 2 or 3".into(),
         ));
     }
     if a.sequences == 0 {
         return Err(CliError::Usage(
-            "puyo-lab completion: --sequences must be at least 1".into(),
+            "puyo completion: --sequences must be at least 1".into(),
         ));
     }
     let mut params = parse_params(&a.params)?;
     for key in ["templates", "depth"] {
         if params.contains_key(key) {
             return Err(CliError::Usage(format!(
-                "puyo-lab completion: give {key} as --{key}, not --param"
+                "puyo completion: give {key} as --{key}, not --param"
             )));
         }
     }
@@ -285,7 +285,7 @@ fn completion(a: CompletionArgs) -> Result<(), CliError> {
 fn solo(a: SoloArgs) -> Result<(), CliError> {
     if a.sequences == 0 {
         return Err(CliError::Usage(
-            "puyo-lab solo: --sequences must be at least 1".into(),
+            "puyo solo: --sequences must be at least 1".into(),
         ));
     }
     let over = rule(&a.rules, &a.over)?;
@@ -297,7 +297,7 @@ fn solo(a: SoloArgs) -> Result<(), CliError> {
     let fresh_each_sequence = ladderbot::games::agent_name(&a.agent, "") == "random";
     if a.jobs == 0 || (a.trace && a.jobs > 1) {
         return Err(CliError::Usage(
-            "puyo-lab solo: --jobs must be at least 1, and 1 with --trace".into(),
+            "puyo solo: --jobs must be at least 1, and 1 with --trace".into(),
         ));
     }
     let next = std::sync::atomic::AtomicU64::new(0);

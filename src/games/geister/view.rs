@@ -83,9 +83,6 @@ impl View {
     pub fn own_colour(&self, piece: u8) -> Colour {
         self.own_colours.colour(piece)
     }
-    pub fn own_setup(&self) -> Setup {
-        self.own_colours
-    }
     /// Where the opponent's piece `piece` is (own frame).
     pub fn opp(&self, piece: u8) -> Place {
         self.opp[piece as usize]

@@ -1,7 +1,7 @@
 //! `best`'s learned value model (issue 33): how likely the side that just
 //! moved is to win and to lose the game from here, by two logistic models
 //! over a few features of the position, fitted offline on recorded games
-//! (`ladderbot golad-lab train`).
+//! (`ladderbot-lab golad train`).
 //!
 //! The features know the time left: the engine calls the game a draw after
 //! round 100 whatever the cell counts, so a lead is worth a win only when

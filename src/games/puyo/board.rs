@@ -428,14 +428,6 @@ impl Board {
         moved[0] as u128 | ((moved[1] as u128) << 64)
     }
 
-    /// Takes a group away (as if it vanished, with the ojama next to it)
-    /// and lets the rest fall; [`Board::resolve`] then plays the chain it
-    /// starts.
-    pub fn remove_group(&mut self, group: u128) {
-        let clear = group | (neighbours(group) & self.planes[OJAMA as usize]);
-        self.remove_and_fall(clear);
-    }
-
     /// Resolves every chain link until nothing vanishes.
     pub fn resolve(&mut self) -> Chain {
         self.resolve_from(VALID)
@@ -483,27 +475,6 @@ impl Board {
             chain.links += 1;
             seeds = self.remove_and_fall(clear);
         }
-    }
-
-    /// Drops a pair (see [`Placement`]) without resolving; false (and no
-    /// change) when it does not fit.
-    pub fn drop_pair(&mut self, pair: Pair, at: Placement) -> bool {
-        if !self.fits(at) {
-            return false;
-        }
-        let (c0, c1) = at.columns();
-        match at.rot {
-            // Child below the axis: it lands first.
-            2 => {
-                self.drop_puyo(c1, pair.child);
-                self.drop_puyo(c0, pair.axis);
-            }
-            _ => {
-                self.drop_puyo(c0, pair.axis);
-                self.drop_puyo(c1, pair.child);
-            }
-        }
-        true
     }
 
     /// Whether the puyo at `cell` (a bit) belongs to a group of four or

@@ -23,16 +23,6 @@ impl Grid {
         Grid { cells }
     }
 
-    pub fn to_board(&self) -> Board {
-        let mut b = Board::empty();
-        for c in 0..COLS {
-            for r in 0..ROWS {
-                b.set(c, r, self.cells[c][r]);
-            }
-        }
-        b
-    }
-
     /// Drops one puyo on a column; false when the column is full.
     pub fn drop_puyo(&mut self, col: usize, kind: u8) -> bool {
         match self.cells[col].iter().position(|c| c.is_none()) {

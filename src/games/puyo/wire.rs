@@ -269,7 +269,7 @@ impl PlayableGame for PuyoDuel {
         super::agents::decl(name)
     }
     /// The links of the chain the agent fires alone on the pair sequence of
-    /// `seed` under Tsu's rules (`puyo-lab solo`'s measure).
+    /// `seed` under Tsu's rules (`ladderbot-lab puyo solo`'s measure).
     fn solo_score(agent: &str, params: &AgentParams, seed: u64) -> Option<Result<f64, String>> {
         Some(
             super::choosers::build_chooser(agent, params).map(|mut c| {

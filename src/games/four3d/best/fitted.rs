@@ -3,7 +3,7 @@
 //! features whose weights change linearly with the game's ply, fitted by
 //! logistic regression ([`crate::search::logistic`]) on positions labelled
 //! by exact solves (late positions) and by self-play results (the rest).
-//! `ladderbot four3d-lab train` fits it; the shipped weights are
+//! `ladderbot-lab four3d train` fits it; the shipped weights are
 //! `eval-v2.json` beside this file (docs/four3d-results.md has the
 //! commands), read when the agent is built.
 //!

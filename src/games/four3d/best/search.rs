@@ -499,14 +499,6 @@ impl<'a> Worker<'a> {
         n
     }
 
-    /// Forgets the killers and ages the history (once per move).
-    pub fn new_move(&mut self) {
-        self.killers = [[NO_CELL; 2]; 66];
-        for h in self.history.iter_mut() {
-            *h /= 4;
-        }
-    }
-
     /// One iteration over the root moves (searched in order, principal
     /// variation first), `depth` plies deep. Each move's value is written
     /// back; the moves are then sorted best first for the next iteration.

@@ -115,12 +115,6 @@ impl Belief {
         }
         out
     }
-
-    /// The opponent-red bit mask of a colouring, for
-    /// [`super::board::Board::from_view`] (known colours aside).
-    pub fn red_mask(c: &Colouring) -> u8 {
-        !c.blue_pieces
-    }
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! at every turn of the observing seat, each opponent piece on the board
 //! gives its features as that seat saw them and its true colour. The model
 //! shipped with ladderbot is `beliefs.json` beside this file, fitted by
-//! `ladderbot geister-beliefs` (docs/geister-results.md has the command).
+//! `ladderbot-lab geister beliefs` (docs/geister-results.md has the command).
 
 use std::sync::OnceLock;
 

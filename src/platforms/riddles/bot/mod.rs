@@ -46,7 +46,7 @@ pub const MAX_ANSWER_MS: u64 = 100;
 /// How every log line about a `pass` that the search did not choose (the
 /// fallback: no position, a failed or overrun search, an illegal move)
 /// begins, so that a check reading the bot's stderr can count them
-/// (`golad-lab check-answers --bot-log`).
+/// (`check-answers --bot-log`).
 pub const FORCED_PASS: &str = "forced pass";
 
 /// How the log line about a search that overran but had a move ready

@@ -1,16 +1,14 @@
-//! `ladderbot golad-lab candidates` (issue 61), the real binary on games it
-//! records itself: how far `best`'s candidates reach.
-
-mod common;
+//! `ladderbot-lab golad candidates` (issue 61), the real binary on games
+//! the engine records: how far `best`'s candidates reach.
 
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 const LIMIT: Duration = Duration::from_secs(120);
 
-/// The JSON a successful `ladderbot ARGS` prints last.
+/// The JSON a successful `ladderbot-lab ARGS` prints last.
 fn json_of(args: &[&str]) -> Value {
     let o = run(args, &[], None, LIMIT);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -18,7 +16,7 @@ fn json_of(args: &[&str]) -> Value {
 }
 
 fn candidates(records: &str, extra: &[&str]) -> Value {
-    let mut args = vec!["golad-lab", "candidates", "--records", records, "--json"];
+    let mut args = vec!["golad", "candidates", "--records", records, "--json"];
     args.extend_from_slice(extra);
     json_of(&args)
 }
@@ -103,7 +101,7 @@ fn candidates_reach_best_s_own_moves_and_not_a_random_player_s() {
     // Bad input is a clear error, not a panic.
     let o = run(
         &[
-            "golad-lab",
+            "golad",
             "candidates",
             "--records",
             games,
@@ -126,7 +124,7 @@ fn the_pairwise_proposer_reaches_the_wide_best_reply_where_today_s_generator_doe
     // about 95% of eric's positions, today's generator in about 64%.
     let records = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/docs/golad-records/best-vs-eric-611.jsonl"
+        "/../docs/golad-records/best-vs-eric-611.jsonl"
     );
     let at = |extra: &[&str]| {
         let mut args = vec!["--player", "eric", "--every", "16"];
@@ -146,33 +144,28 @@ fn the_pairwise_proposer_reaches_the_wide_best_reply_where_today_s_generator_doe
     assert!(eric_pw > eric_today, "{j0} / {j1}");
 }
 
-/// Two games of `random` against `best` (3,000 evaluations a move), recorded.
+/// Two games of `random` against `best` (3,000 evaluations a move),
+/// recorded by the engine (in-process).
 fn random_vs_best(dir: &std::path::Path) -> String {
     let games = dir.join("games.jsonl");
     let games = games.to_str().unwrap().to_string();
-    let o = run(
-        &[
-            "match",
-            "golad",
-            "--a",
-            "random",
-            "--b",
-            "best",
-            "--b-param",
-            "threads=1",
-            "--b-playouts",
-            "3000",
-            "--games",
-            "2",
-            "--seed",
-            "5",
-            "--out",
-            &games,
-        ],
-        &[],
-        None,
-        LIMIT,
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    engine_ok(&[
+        "match",
+        "golad",
+        "--a",
+        "random",
+        "--b",
+        "best",
+        "--b-param",
+        "threads=1",
+        "--b-playouts",
+        "3000",
+        "--games",
+        "2",
+        "--seed",
+        "5",
+        "--out",
+        &games,
+    ]);
     games
 }
