@@ -4,35 +4,13 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
+use common::process::{ok, refused, s};
 use common::*;
 
 const LIMIT: Duration = Duration::from_secs(120);
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// Exit 2, one `error: ...` line holding each of `needles`.
-fn refused(args: &[&str], needles: &[&str]) -> String {
-    let o = run(args, &[], None, LIMIT);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert!(err.starts_with("error: "), "{args:?}: {err}");
-    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-    for n in needles {
-        assert!(err.contains(n), "{args:?}: {n:?} not in {err}");
-    }
-    err
-}
-
-fn ok(args: &[&str], dir: Option<&Path>) -> std::process::Output {
-    let o = run(args, &[], dir, LIMIT);
-    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-    o
-}
 
 /// A temporary folder with a regular file `plain` in it.
 fn scratch() -> (tempfile::TempDir, PathBuf) {
@@ -50,15 +28,17 @@ fn an_output_under_a_file_says_which_file_is_in_the_way() {
     let (_tmp, plain) = scratch();
     let under = |name: &str| plain.join("sub").join(name);
     let says = format!("{} is a file, not a folder", plain.display());
-    let bin = env!("CARGO_BIN_EXE_ladderbot");
-    let bot = format!("'{bin}' play golad --stdio --agent pass");
+    let exe = env!("CARGO_BIN_EXE_ladderbot");
+    let bot = format!("'{exe}' play golad --stdio --agent pass");
     let records = under("r.jsonl");
     refused(
+        bin(),
         &["play", "four3d", "--records", s(&records)],
         &["client.records", s(&records), &says],
     );
     let tuned = under("tune");
     refused(
+        bin(),
         &[
             "tune",
             "four3d",
@@ -75,6 +55,7 @@ fn an_output_under_a_file_says_which_file_is_in_the_way() {
     );
     let games = under("g.jsonl");
     refused(
+        bin(),
         &[
             "referee",
             "golad",
@@ -91,6 +72,7 @@ fn an_output_under_a_file_says_which_file_is_in_the_way() {
     );
     let suite = under("o.txt");
     refused(
+        bin(),
         &[
             "openings",
             "four3d",
@@ -111,6 +93,7 @@ fn an_output_under_a_file_says_which_file_is_in_the_way() {
 fn play_names_the_records_folder_it_makes() {
     let tmp = tempfile::tempdir().unwrap();
     let o = ok(
+        bin(),
         &[
             "play",
             "four3d",
@@ -139,6 +122,7 @@ fn play_names_the_records_folder_it_makes() {
 #[test]
 fn an_increment_without_a_bank_is_refused() {
     refused(
+        bin(),
         &["play", "four3d", "--increment-ms", "100"],
         &["--increment-ms", "--bank-ms"],
     );
@@ -183,10 +167,10 @@ fn tune_refuses_games_that_are_not_enough_whole_iterations() {
         }
         args
     }
-    refused(&tune("3", false), &["--games 3", "multiple of 2"]);
-    refused(&tune("18", false), &["at least 20 (10 iterations)"]);
-    refused(&tune("20", true), &["multiple of 4, at least 40"]);
-    let o = ok(&tune("20", false), None);
+    refused(bin(), &tune("3", false), &["--games 3", "multiple of 2"]);
+    refused(bin(), &tune("18", false), &["at least 20 (10 iterations)"]);
+    refused(bin(), &tune("20", true), &["multiple of 4, at least 40"]);
+    let o = ok(bin(), &tune("20", false), None);
     assert!(
         stdout(&o).contains("tune: 10 of 10 iterations, 20 games"),
         "{}",
@@ -201,6 +185,7 @@ fn merge_counts_the_files_it_merged_not_jobs() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("m.jsonl");
     ok(
+        bin(),
         &[
             "match",
             "four3d",
@@ -219,7 +204,7 @@ fn merge_counts_the_files_it_merged_not_jobs() {
         ],
         None,
     );
-    let o = ok(&["merge", s(&out)], None);
+    let o = ok(bin(), &["merge", s(&out)], None);
     let text = stdout(&o);
     let head = text.lines().next().unwrap_or_default();
     assert!(
@@ -235,11 +220,12 @@ fn merge_counts_the_files_it_merged_not_jobs() {
 fn referee_tags_each_line_of_the_bots_stderr() {
     let tmp = tempfile::tempdir().unwrap();
     let log = tmp.path().join("bots.log");
-    let bin = env!("CARGO_BIN_EXE_ladderbot");
+    let exe = env!("CARGO_BIN_EXE_ladderbot");
     let bot = |word: &str| {
-        format!("sh -c 'echo {word} >&2; exec \"{bin}\" play golad --stdio --agent pass'")
+        format!("sh -c 'echo {word} >&2; exec \"{exe}\" play golad --stdio --agent pass'")
     };
     ok(
+        bin(),
         &[
             "referee",
             "golad",

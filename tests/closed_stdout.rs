@@ -12,6 +12,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use common::process::{self, assert_quiet, whole_lines};
 use common::*;
 
 const LIMIT: Duration = Duration::from_secs(120);
@@ -19,40 +20,7 @@ const LIMIT: Duration = Duration::from_secs(120);
 /// Runs `args` in `dir` with stdout a pipe whose reading end is closed at
 /// once (before the command can have written); returns (exit code, stderr).
 fn run_closed(args: &[&str], dir: &Path) -> (Option<i32>, String) {
-    let mut c = bin();
-    c.args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().unwrap();
-    // The only reading end: from now on every write fails (broken pipe).
-    drop(child.stdout.take());
-    let out = wait_with_limit(child, LIMIT);
-    (out.status.code(), stderr(&out))
-}
-
-/// Every line of a records file is a whole JSON object; their number.
-fn whole_records(path: &Path) -> usize {
-    let text = std::fs::read_to_string(path).unwrap();
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        assert!(
-            line.ends_with('\n'),
-            "{}: line {} is torn",
-            path.display(),
-            i + 1
-        );
-        let v: serde_json::Value = serde_json::from_str(line)
-            .unwrap_or_else(|e| panic!("{}: line {}: {e}", path.display(), i + 1));
-        assert!(v.is_object());
-    }
-    text.lines().count()
-}
-
-fn assert_quiet(what: &str, code: Option<i32>, err: &str, want: i32) {
-    assert!(!err.contains("panicked"), "{what}: panicked:\n{err}");
-    assert!(!err.contains("Broken pipe"), "{what}: {err}");
-    assert_eq!(code, Some(want), "{what}: exit {code:?}\n{err}");
+    process::run_closed(bin(), args, dir, LIMIT)
 }
 
 #[test]
@@ -84,7 +52,7 @@ fn every_printing_command_ends_quietly_when_stdout_is_closed_from_the_start() {
         d,
     );
     assert_quiet("match", code, &err, 0);
-    assert_eq!(whole_records(&d.join("m.jsonl")), 4);
+    assert_eq!(whole_lines(&d.join("m.jsonl")), 4);
     let (code, err) = run_closed(
         &[
             "play",
@@ -100,7 +68,7 @@ fn every_printing_command_ends_quietly_when_stdout_is_closed_from_the_start() {
     );
     assert_quiet("play", code, &err, 0);
     // Its first line (who plays whom) finds stdout closed: no game starts.
-    assert_eq!(whole_records(&d.join("p.jsonl")), 0);
+    assert_eq!(whole_lines(&d.join("p.jsonl")), 0);
 
     let bot = format!(
         "'{}' play golad --stdio --agent random",
@@ -204,7 +172,7 @@ fn play_and_match_piped_into_head_end_quietly_with_whole_records() {
     );
     assert!(first.contains("vs house bot"), "{first}");
     assert_quiet("play | head -1", code, &err, 0);
-    let played = whole_records(&d.join("p.jsonl"));
+    let played = whole_lines(&d.join("p.jsonl"));
     // The first result line finds the pipe closed: that game is recorded,
     // and at most the next one, which the server may have started already.
     assert!(
@@ -234,5 +202,5 @@ fn play_and_match_piped_into_head_end_quietly_with_whole_records() {
         d,
     );
     assert_quiet("match | head -1", code, &err, 0);
-    assert_eq!(whole_records(&d.join("m.jsonl")), 20);
+    assert_eq!(whole_lines(&d.join("m.jsonl")), 20);
 }

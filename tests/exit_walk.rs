@@ -12,71 +12,24 @@
 
 mod common;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use common::process::{self, assert_cases_pass, assert_every_path_has_a_case, case, Case};
 use common::*;
 
 /// A case that waits longer than this retried or did work: it fails.
 const LIMIT: Duration = Duration::from_secs(20);
 
-/// One bad input and what it must give.
-struct Case {
-    args: Vec<String>,
-    code: i32,
-    /// Text the stderr must hold.
-    says: &'static str,
-    /// Whether stderr must be exactly one `error: ...` line (clap's own
-    /// usage errors add a hint line).
-    one_line: bool,
-}
-
-fn case(args: &[&str], code: i32, says: &'static str) -> Case {
-    Case {
-        args: args.iter().map(|a| a.to_string()).collect(),
-        code,
-        says,
-        one_line: true,
-    }
-}
-
 /// The commands the `Commands:` section of `ladderbot ARGS --help` lists,
 /// but `help`.
 fn commands_of(args: &[&str]) -> Vec<String> {
-    let mut all = args.to_vec();
-    all.push("--help");
-    let o = run(&all, &[], None, LIMIT);
-    assert!(o.status.success(), "{all:?}: {}", stderr(&o));
-    let out = stdout(&o);
-    let mut names = Vec::new();
-    let mut inside = false;
-    for line in out.lines() {
-        if line.trim_end() == "Commands:" {
-            inside = true;
-            continue;
-        }
-        if !inside {
-            continue;
-        }
-        if line.trim().is_empty() {
-            break;
-        }
-        // `  name   what it does`; a wrapped description is indented further.
-        if let Some(rest) = line.strip_prefix("  ") {
-            if !rest.starts_with(' ') {
-                let name = rest.split_whitespace().next().unwrap_or_default();
-                if name != "help" {
-                    names.push(name.to_string());
-                }
-            }
-        }
-    }
-    names
+    process::commands_of(bin(), args, LIMIT)
 }
 
 /// Every command path: `play`, ..., and `COMMAND SUB` for a command with
-/// commands of its own (the lab's `GAME TASK`: lab/tests/exit_codes.rs).
+/// commands of its own (the lab's `GAME TASK`: lab/tests/lab/exit_codes.rs).
 fn command_paths() -> Vec<String> {
     let mut paths = Vec::new();
     for top in commands_of(&[]) {
@@ -139,8 +92,8 @@ fn every_command_exits_by_the_readme_table_on_bad_input() {
     let port = taken.local_addr().unwrap().port();
     let taken_addr = format!("127.0.0.1:{port}");
     let taken_ports = format!("{port},0");
-    let bin = env!("CARGO_BIN_EXE_ladderbot");
-    let pass_bot = format!("'{bin}' play golad --stdio --agent pass");
+    let exe = env!("CARGO_BIN_EXE_ladderbot");
+    let pass_bot = format!("'{exe}' play golad --stdio --agent pass");
 
     let cases: Vec<Case> = vec![
         // play: a server address that is not one is configuration, at once.
@@ -336,74 +289,14 @@ fn every_command_exits_by_the_readme_table_on_bad_input() {
     // Every command has a case, and every case names a command.
     let paths: BTreeSet<String> = command_paths().into_iter().collect();
     assert!(paths.len() > 12, "too few commands found: {paths:?}");
-    let mut by_path: BTreeMap<String, usize> = BTreeMap::new();
-    for c in &cases {
-        *by_path.entry(path_of(&c.args, &paths)).or_default() += 1;
-    }
-    let uncovered: Vec<&String> = paths.iter().filter(|p| !by_path.contains_key(*p)).collect();
-    assert!(
-        uncovered.is_empty(),
-        "commands without a bad-input case in tests/exit_walk.rs: {uncovered:?}"
+    assert_every_path_has_a_case(
+        &paths,
+        cases.iter().map(|c| path_of(&c.args, &paths)),
+        "command",
+        "tests/exit_walk.rs",
     );
-    let unknown: Vec<&String> = by_path.keys().filter(|p| !paths.contains(*p)).collect();
-    assert!(unknown.is_empty(), "cases of no command: {unknown:?}");
 
     // Run them all, a few at a time, and report every failure at once.
-    let started = Instant::now();
-    let dir = f.dir.clone();
-    let failures: Vec<String> = std::thread::scope(|scope| {
-        let handles: Vec<_> = cases
-            .iter()
-            .map(|c| {
-                let dir = dir.clone();
-                scope.spawn(move || check(c, &dir))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .zip(&cases)
-            .filter_map(|(h, c)| match h.join() {
-                Ok(r) => r.err(),
-                Err(_) => Some(format!(
-                    "{}: did not finish within {LIMIT:?} (it retried or did real work)",
-                    c.args.join(" ")
-                )),
-            })
-            .collect()
-    });
+    assert_cases_pass(&cases, bin, &f.dir, LIMIT, "it retried or did real work");
     drop(taken);
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases failed:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
-    assert!(
-        started.elapsed() < Duration::from_secs(60),
-        "the walk took {:?}",
-        started.elapsed()
-    );
-}
-
-/// Runs one case in `dir`: its code, and its one clear line.
-fn check(c: &Case, dir: &Path) -> Result<(), String> {
-    let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
-    let o = run(&args, &[], Some(dir), LIMIT);
-    let err = stderr(&o);
-    let name = c.args.join(" ");
-    if o.status.code() != Some(c.code) {
-        return Err(format!(
-            "{name}: exit {:?}, not {}: {err}",
-            o.status.code(),
-            c.code
-        ));
-    }
-    if !err.starts_with("error: ") || (c.one_line && err.lines().count() != 1) {
-        return Err(format!("{name}: not one `error: ...` line: {err}"));
-    }
-    if !err.contains(c.says) {
-        return Err(format!("{name}: {:?} not in: {err}", c.says));
-    }
-    Ok(())
 }

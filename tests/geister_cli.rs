@@ -9,11 +9,11 @@ use std::path::Path;
 use std::process::{Output, Stdio};
 use std::time::Duration;
 
+use common::records::check_geister_records;
 use common::*;
 use ladderbot::records::{read_records, EndReason, GameRecord};
 
 const LIMIT: Duration = Duration::from_secs(120);
-const ENDINGS: [&str; 4] = ["escape", "blues_captured", "reds_captured", "draw"];
 
 /// A `play geister` client process.
 fn play_geister(port: u16, agent: &str, games: u32, seed: u64) -> Guard {
@@ -54,32 +54,6 @@ fn by_seat(recs: &[GameRecord]) -> (u32, u32, u32) {
     (count(Some(0)), count(None), count(Some(1)))
 }
 
-/// Every record is a finished Geister game with a result, a reason and an
-/// ending that fit together.
-fn check_records(recs: &[GameRecord]) {
-    for r in recs {
-        assert_eq!(r.game, "geister");
-        assert_eq!(r.result, GameRecord::result_string(r.winner), "{r:?}");
-        let ending = r
-            .ending
-            .as_deref()
-            .unwrap_or_else(|| panic!("no ending: {r:?}"));
-        match r.reason {
-            EndReason::Rules => {
-                assert!(ENDINGS.contains(&ending), "{r:?}");
-                assert_eq!(ending == "draw", r.winner.is_none(), "{r:?}");
-            }
-            other => assert_eq!(ending, other.key(), "{r:?}"),
-        }
-        assert_eq!(r.moves.len(), r.move_ms.len());
-        // The setup turn comes first: both seats' reds.
-        for m in &r.moves[..2] {
-            let m = m.as_str().unwrap_or_default();
-            assert!(m.starts_with("SET:") && m.len() == 8, "{r:?}");
-        }
-    }
-}
-
 #[test]
 fn a_rule_vs_rule_session_through_serve_gat_records_every_game() {
     const N: u32 = 10;
@@ -98,7 +72,7 @@ fn a_rule_vs_rule_session_through_serve_gat_records_every_game() {
 
     let recs = read_records(&out).unwrap();
     assert_eq!(recs.len(), N as usize, "{served:?}");
-    check_records(&recs);
+    check_geister_records(&recs);
     // Two rule agents never break the rules of play.
     assert!(
         recs.iter().all(|r| r.reason == EndReason::Rules),
@@ -148,7 +122,7 @@ fn a_geister_profile_plays_when_started_with_no_arguments() {
     assert!(srv.wait(LIMIT).status.success());
     let recs = read_records(&out).unwrap();
     assert_eq!(recs.len(), 2);
-    check_records(&recs);
+    check_geister_records(&recs);
     let (w0, d, w1) = by_seat(&recs);
     assert_eq!(summary(&us), (2, w0, d, w1));
     assert_eq!(summary(&them), (2, w1, d, w0));
@@ -278,8 +252,8 @@ fn match_geister_in_process_and_over_gat_play_the_same_games() {
     a.sort_by_key(key);
     b.sort_by_key(key);
     assert_eq!(a.len(), 24);
-    check_records(&a);
-    check_records(&b);
+    check_geister_records(&a);
+    check_geister_records(&b);
     for (x, y) in a.iter().zip(&b) {
         assert_eq!(
             (&x.id, &x.players, &x.start, &x.moves, &x.ending),
@@ -388,7 +362,7 @@ fn match_geister_over_gat_plays_a_program_and_names_it_in_the_records() {
     let mut recs = read_records(&out).unwrap();
     recs.sort_by_key(|r| r.id.rsplit_once("-g").unwrap().1.parse::<u32>().unwrap());
     assert_eq!(recs.len(), 6);
-    check_records(&recs);
+    check_geister_records(&recs);
     for (i, rec) in recs.iter().enumerate() {
         // Seats alternate: A moves first in even games.
         assert_eq!(rec.players[i % 2], "A:charge", "{rec:?}");
@@ -463,7 +437,7 @@ fn gat_client_records_carry_every_move_and_its_time_and_read_in_report_and_laten
     for (seat, path) in mine.iter().enumerate() {
         let recs = read_records(path).unwrap();
         assert_eq!(recs.len(), N as usize);
-        check_records(&recs);
+        check_geister_records(&recs);
         for (r, s) in recs.iter().zip(&served) {
             // The same game as the server's record: the start, both
             // setups (the opponent's read off the end board) and every

@@ -2,102 +2,41 @@
 #![allow(dead_code)]
 
 pub mod browser;
+/// The process helpers the lab's tests use too.
+#[path = "../support/process.rs"]
+pub mod process;
+/// The record checks the lab's tests use too.
+#[path = "../support/records.rs"]
+pub mod records;
+
+#[allow(unused_imports)] // not every test binary uses each
+pub use process::{last_json, stderr, stdout, wait_with_limit};
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+/// The engine's binary, in a clean environment: no stray LADDERBOT_* or
+/// RUST_LOG from the caller.
 pub fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_ladderbot"));
-    // A clean environment: no stray LADDERBOT_* or RUST_LOG from the caller.
-    for (k, _) in std::env::vars() {
-        if k.starts_with("LADDERBOT_") || k == "RUST_LOG" {
-            c.env_remove(k);
-        }
-    }
-    c
+    process::clean_command(env!("CARGO_BIN_EXE_ladderbot"))
 }
 
 /// Runs the binary to completion with a time limit (a hang fails the test).
 pub fn run(args: &[&str], envs: &[(&str, &str)], dir: Option<&Path>, limit: Duration) -> Output {
-    let mut c = bin();
-    c.args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, v) in envs {
-        c.env(k, v);
-    }
-    if let Some(d) = dir {
-        c.current_dir(d);
-    }
-    let child = c.spawn().expect("spawn ladderbot");
-    wait_with_limit(child, limit)
+    process::run_with(bin(), args, envs, dir, limit)
 }
 
 /// Records of `games` Score Four games between two `random` agents (seed
 /// `seed`) written to `out`: quick test data for the commands that read
 /// records. Fails the test if the match fails.
 pub fn random_games(out: &Path, games: u32, seed: u64) {
-    let (games, seed) = (games.to_string(), seed.to_string());
-    let o = run(
-        &[
-            "match",
-            "four3d",
-            "--a",
-            "random",
-            "--b",
-            "random",
-            "--games",
-            &games,
-            "--seed",
-            &seed,
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        &[],
-        None,
-        Duration::from_secs(120),
-    );
+    let args = process::random_games_args(out, games, seed);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = run(&args, &[], None, Duration::from_secs(120));
     assert!(o.status.success(), "match: {}", stderr(&o));
-}
-
-pub fn wait_with_limit(mut child: Child, limit: Duration) -> Output {
-    let start = Instant::now();
-    loop {
-        if child.try_wait().expect("try_wait").is_some() {
-            return child.wait_with_output().expect("output");
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let out = child.wait_with_output().expect("output");
-            panic!(
-                "ladderbot did not finish within {limit:?}\nstdout:\n{}\nstderr:\n{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-pub fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-pub fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// The last stdout line, parsed as JSON.
-pub fn last_json(o: &Output) -> serde_json::Value {
-    let out = stdout(o);
-    let line = out
-        .lines()
-        .last()
-        .unwrap_or_else(|| panic!("no output; stderr: {}", stderr(o)));
-    serde_json::from_str(line).unwrap_or_else(|e| panic!("last line is not JSON ({e}): {line}"))
 }
 
 /// A `ladderbot serve` process; killed on drop.

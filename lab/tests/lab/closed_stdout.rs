@@ -6,9 +6,9 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::Stdio;
 use std::time::Duration;
 
+use crate::common::process::{self, assert_quiet, whole_lines};
 use crate::common::*;
 
 const LIMIT: Duration = Duration::from_secs(120);
@@ -23,40 +23,7 @@ const SLOW: &[(&str, &str)] = &[(
 /// Runs `args` in `dir` with stdout a pipe whose reading end is closed at
 /// once (before the task can have written); returns (exit code, stderr).
 fn run_closed(args: &[&str], dir: &Path) -> (Option<i32>, String) {
-    let mut c = bin();
-    c.args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().unwrap();
-    // The only reading end: from now on every write fails (broken pipe).
-    drop(child.stdout.take());
-    let out = wait_with_limit(child, LIMIT);
-    (out.status.code(), stderr(&out))
-}
-
-fn assert_quiet(what: &str, code: Option<i32>, err: &str, want: i32) {
-    assert!(!err.contains("panicked"), "{what}: panicked:\n{err}");
-    assert!(!err.contains("Broken pipe"), "{what}: {err}");
-    assert_eq!(code, Some(want), "{what}: exit {code:?}\n{err}");
-}
-
-/// Every line of a JSON-lines file is a whole JSON object; their number.
-fn whole_lines(path: &Path) -> usize {
-    let text = std::fs::read_to_string(path).unwrap();
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        assert!(
-            line.ends_with('\n'),
-            "{}: line {} is torn",
-            path.display(),
-            i + 1
-        );
-        let v: serde_json::Value = serde_json::from_str(line)
-            .unwrap_or_else(|e| panic!("{}: line {}: {e}", path.display(), i + 1));
-        assert!(v.is_object());
-    }
-    text.lines().count()
+    process::run_closed(bin(), args, dir, LIMIT)
 }
 
 #[test]

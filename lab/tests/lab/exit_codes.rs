@@ -8,34 +8,15 @@
 //! Every case fails before any real work, so the walk takes seconds; the
 //! cases run in parallel.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use crate::common::process::{assert_cases_pass, assert_every_path_has_a_case, case, Case};
 use crate::common::*;
 
 /// A case that waits longer than this did work: it fails.
 const LIMIT: Duration = Duration::from_secs(20);
-
-/// One bad input and what it must give.
-struct Case {
-    args: Vec<String>,
-    code: i32,
-    /// Text the stderr must hold.
-    says: &'static str,
-    /// Whether stderr must be exactly one `error: ...` line (clap's own
-    /// usage errors add a hint line).
-    one_line: bool,
-}
-
-fn case(args: &[&str], code: i32, says: &'static str) -> Case {
-    Case {
-        args: args.iter().map(|a| a.to_string()).collect(),
-        code,
-        says,
-        one_line: true,
-    }
-}
 
 struct Files {
     _tmp: tempfile::TempDir,
@@ -204,53 +185,15 @@ fn every_lab_task_exits_2_on_bad_input() {
     // Every task has a case, and every case names a task.
     let paths: BTreeSet<String> = task_paths().into_iter().collect();
     assert!(paths.len() > 10, "too few tasks found: {paths:?}");
-    let mut by_path: BTreeMap<String, usize> = BTreeMap::new();
-    for c in &cases {
-        *by_path.entry(c.args[..2].join(" ")).or_default() += 1;
-    }
-    let uncovered: Vec<&String> = paths.iter().filter(|p| !by_path.contains_key(*p)).collect();
-    assert!(
-        uncovered.is_empty(),
-        "tasks without a bad-input case in lab/tests/exit_codes.rs: {uncovered:?}"
+    assert_every_path_has_a_case(
+        &paths,
+        cases.iter().map(|c| c.args[..2].join(" ")),
+        "task",
+        "lab/tests/lab/exit_codes.rs",
     );
-    let unknown: Vec<&String> = by_path.keys().filter(|p| !paths.contains(*p)).collect();
-    assert!(unknown.is_empty(), "cases of no task: {unknown:?}");
 
     // Run them all, and report every failure at once.
-    let started = Instant::now();
-    let dir = f.dir.clone();
-    let failures: Vec<String> = std::thread::scope(|scope| {
-        let handles: Vec<_> = cases
-            .iter()
-            .map(|c| {
-                let dir = dir.clone();
-                scope.spawn(move || check(c, &dir))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .zip(&cases)
-            .filter_map(|(h, c)| match h.join() {
-                Ok(r) => r.err(),
-                Err(_) => Some(format!(
-                    "{}: did not finish within {LIMIT:?} (it did real work)",
-                    c.args.join(" ")
-                )),
-            })
-            .collect()
-    });
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases failed:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
-    assert!(
-        started.elapsed() < Duration::from_secs(60),
-        "the walk took {:?}",
-        started.elapsed()
-    );
+    assert_cases_pass(&cases, bin, &f.dir, LIMIT, "it did real work");
 }
 
 /// A bad game, task or option: clap's usage error; no task: the game's
@@ -275,26 +218,4 @@ fn an_unknown_game_or_task_is_a_usage_error() {
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
         assert!(o.stdout.is_empty(), "{args:?}: {}", stdout(&o));
     }
-}
-
-/// Runs one case in `dir`: its code, and its one clear line.
-fn check(c: &Case, dir: &Path) -> Result<(), String> {
-    let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
-    let o = run(&args, &[], Some(dir), LIMIT);
-    let err = stderr(&o);
-    let name = c.args.join(" ");
-    if o.status.code() != Some(c.code) {
-        return Err(format!(
-            "{name}: exit {:?}, not {}: {err}",
-            o.status.code(),
-            c.code
-        ));
-    }
-    if !err.starts_with("error: ") || (c.one_line && err.lines().count() != 1) {
-        return Err(format!("{name}: not one `error: ...` line: {err}"));
-    }
-    if !err.contains(c.says) {
-        return Err(format!("{name}: {:?} not in: {err}", c.says));
-    }
-    Ok(())
 }

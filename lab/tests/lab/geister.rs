@@ -6,12 +6,12 @@ use std::path::Path;
 use std::process::Output;
 use std::time::Duration;
 
+use crate::common::records::check_geister_records;
 use crate::common::*;
 use ladderbot::cli::CliError;
-use ladderbot::records::{read_records, EndReason, GameRecord};
+use ladderbot::records::read_records;
 
 const LIMIT: Duration = Duration::from_secs(120);
-const ENDINGS: [&str; 4] = ["escape", "blues_captured", "reds_captured", "draw"];
 
 /// The words of `line` (split on spaces).
 fn words(line: &str) -> Vec<&str> {
@@ -26,32 +26,6 @@ fn cli(line: &str) -> Output {
 /// Runs the engine in-process with the words of `line`; it must succeed.
 fn engine_line(line: &str) {
     engine_ok(&words(line));
-}
-
-/// Every record is a finished Geister game with a result, a reason and an
-/// ending that fit together.
-fn check_records(recs: &[GameRecord]) {
-    for r in recs {
-        assert_eq!(r.game, "geister");
-        assert_eq!(r.result, GameRecord::result_string(r.winner), "{r:?}");
-        let ending = r
-            .ending
-            .as_deref()
-            .unwrap_or_else(|| panic!("no ending: {r:?}"));
-        match r.reason {
-            EndReason::Rules => {
-                assert!(ENDINGS.contains(&ending), "{r:?}");
-                assert_eq!(ending == "draw", r.winner.is_none(), "{r:?}");
-            }
-            other => assert_eq!(ending, other.key(), "{r:?}"),
-        }
-        assert_eq!(r.moves.len(), r.move_ms.len());
-        // The setup turn comes first: both seats' reds.
-        for m in &r.moves[..2] {
-            let m = m.as_str().unwrap_or_default();
-            assert!(m.starts_with("SET:") && m.len() == 8, "{r:?}");
-        }
-    }
 }
 
 #[test]
@@ -182,7 +156,7 @@ fn beliefs_fits_a_model_that_best_can_load_and_scores_the_sources() {
     ));
     let played = read_records(&played).unwrap();
     assert_eq!(played.len(), 4);
-    check_records(&played);
+    check_geister_records(&played);
     // Bad input: no records, a missing file, a bad model file.
     let none = cli("geister beliefs");
     assert_eq!(none.status.code(), Some(2), "{}", stderr(&none));

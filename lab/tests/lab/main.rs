@@ -3,6 +3,9 @@
 //! and every `ladderbot-lab` line of the README and docs/.
 
 mod common;
+/// How the pages' command lines are read (the engine's doc test reads them too).
+#[path = "../../../tests/support/doc_lines.rs"]
+mod doc_lines;
 
 mod closed_stdout;
 mod doc_commands;

@@ -2,37 +2,10 @@
 //! (a record of another game, a model file that is not one, an unknown
 //! agent), and tables by default with the JSON behind `--json`.
 
-use std::path::Path;
-use std::time::Duration;
-
+use crate::common::process::{ok, refused, s};
 use crate::common::*;
 use ladderbot::games::GameKind;
 use serde_json::Value;
-
-const LIMIT: Duration = Duration::from_secs(120);
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// Exit 2, one `error: ...` line holding each of `needles`.
-fn refused(args: &[&str], needles: &[&str]) -> String {
-    let o = run(args, &[], None, LIMIT);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert!(err.starts_with("error: "), "{args:?}: {err}");
-    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-    for n in needles {
-        assert!(err.contains(n), "{args:?}: {n:?} not in {err}");
-    }
-    err
-}
-
-fn ok(args: &[&str], dir: Option<&Path>) -> std::process::Output {
-    let o = run(args, &[], dir, LIMIT);
-    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-    o
-}
 
 /// Item 4: GOLAD's lab given Score Four records names the record and its
 /// game (it said `invalid type: integer 12, expected a string`), and a
@@ -43,6 +16,7 @@ fn golad_train_names_a_record_of_another_game_and_a_bad_model_file() {
     let four3d = tmp.path().join("four3d.jsonl");
     random_games(&four3d, 2, 3);
     refused(
+        bin(),
         &["golad", "train", "--records", s(&four3d)],
         &[&format!("{}:1: a four3d game, not golad", four3d.display())],
     );
@@ -53,6 +27,7 @@ fn golad_train_names_a_record_of_another_game_and_a_bad_model_file() {
         "/../docs/golad-records/best-vs-ab-v2.jsonl"
     );
     refused(
+        bin(),
         &[
             "golad",
             "train",
@@ -70,11 +45,12 @@ fn golad_train_names_a_record_of_another_game_and_a_bad_model_file() {
 /// names `ladderbot agents puyo` lists).
 #[test]
 fn puyo_solo_plays_and_names_every_puyo_agent() {
-    let err = refused(&["puyo", "solo", "--agent", "nosuch"], &["'nosuch'"]);
+    let err = refused(bin(), &["puyo", "solo", "--agent", "nosuch"], &["'nosuch'"]);
     let names = GameKind::Puyo.agent_names().join(", ");
     assert!(names.contains("random"), "{names}");
     assert!(err.contains(&names), "{names:?} not in {err}");
     let o = ok(
+        bin(),
         &["puyo", "solo", "--agent", "random", "--sequences", "2"],
         None,
     );
@@ -101,6 +77,7 @@ fn the_labs_training_commands_print_tables_and_json_behind_a_flag() {
         "/../docs/golad-records/best-vs-ab-v2.jsonl"
     );
     ok(
+        bin(),
         &[
             "four3d",
             "selfplay",
@@ -114,6 +91,7 @@ fn the_labs_training_commands_print_tables_and_json_behind_a_flag() {
         d,
     );
     ok(
+        bin(),
         &[
             "four3d",
             "label",
@@ -164,7 +142,7 @@ fn the_labs_training_commands_print_tables_and_json_behind_a_flag() {
         ),
     ];
     for (args, header, key) in commands {
-        let table = stdout(&ok(args, d));
+        let table = stdout(&ok(bin(), args, d));
         assert!(!is_json(&table), "{args:?}: {table}");
         assert!(
             table.lines().any(|l| l.contains(header)),
@@ -172,7 +150,7 @@ fn the_labs_training_commands_print_tables_and_json_behind_a_flag() {
         );
         let mut with_json = args.to_vec();
         with_json.push("--json");
-        let o = ok(&with_json, d);
+        let o = ok(bin(), &with_json, d);
         let v: Value = serde_json::from_str(stdout(&o).trim())
             .unwrap_or_else(|e| panic!("{with_json:?}: {e}: {}", stdout(&o)));
         assert!(!v[key].is_null(), "{with_json:?}: {v}");
