@@ -329,6 +329,54 @@ mod tests {
     }
 
     #[test]
+    fn the_protocols_state_keeps_the_round_and_whose_turn_it_is() {
+        // The engine's `update` lines give the round and the player to
+        // move: 0 stays 0, 1 stays 1 (an id past 1 is read by its parity).
+        let f = GolState::start(3, 100).field;
+        for (given, seat) in [(0, 0), (1, 1), (2, 0), (3, 1)] {
+            let s = GolState::from_protocol(f, 7, given, 100);
+            assert_eq!((s.round, s.to_move, s.max_rounds), (7, seat, 100));
+            assert_eq!(s.field, f);
+        }
+    }
+
+    #[test]
+    fn random_moves_are_legal_and_kill_birth_or_pass_a_third_of_the_time_each() {
+        // The seed's AI1 playouts: each kind with equal chance where all are
+        // possible (the start: 80 living cells, 40 of our own), a birth's
+        // two sacrifices distinct cells of our own.
+        use rand::SeedableRng;
+        let s = GolState::start(5, 100);
+        let mut rng = SmallRng::seed_from_u64(11);
+        let mut kinds = [0u32; 3];
+        for _ in 0..3000 {
+            let m = s.random_move(&mut rng);
+            assert!(s.is_legal(&m), "{m:?}");
+            match m {
+                Move::Kill(c) => {
+                    assert!(s.field.get(c).is_some(), "{m:?}");
+                    kinds[0] += 1;
+                }
+                Move::Birth {
+                    at,
+                    sacrifice: [a, b],
+                } => {
+                    assert_eq!(s.field.get(at), None, "{m:?}");
+                    assert_ne!(a, b, "{m:?}");
+                    assert_eq!(s.field.get(a), Some(0), "{m:?}");
+                    assert_eq!(s.field.get(b), Some(0), "{m:?}");
+                    kinds[1] += 1;
+                }
+                Move::Pass => kinds[2] += 1,
+            }
+        }
+        // 1,000 expected each; 150 is more than 5 standard deviations.
+        for k in kinds {
+            assert!((850..=1150).contains(&k), "{kinds:?}");
+        }
+    }
+
+    #[test]
     fn start_is_40_cells_each_rotated_with_colours_swapped() {
         for seed in 0..20 {
             let s = GolState::start(seed, 100);

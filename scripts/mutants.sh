@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Mutation testing of the code whose faults lose games or records: the rules, the platform
+# codecs, the records and the statistics. Each file is mutated by cargo-mutants (a mutant is one
+# small change to one function: a flipped comparison, a constant, a body replaced by a default)
+# and tested only by the tests that can reach it (the file's own unit tests, by a name filter on
+# the library's test binary, and the integration test written for it), in debug builds: a mutant
+# costs one incremental build of the library and one run of those tests.
+#
+#   scripts/mutants.sh [-s I/N] [-o DIR] [FILE...]
+#
+# FILE: files of the table below (default: all of them). -s I/N: only shard I of N of each file's
+# mutants (round-robin, so a shard is a sample of the whole file; shards 0..N-1 together are all
+# of it). -o DIR: where cargo-mutants writes (default target/mutants/<file>), each run resumable
+# file by file. Prints per file: mutants, caught, missed, timeouts, unviable, and the share
+# caught of the viable ones; the missed mutants are listed in DIR/<file>/mutants.out/missed.txt.
+# Installs cargo-mutants (crates.io) when it is missing. Long: not run by CI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+shard=""
+out=target/mutants
+while getopts "s:o:h" opt; do
+  case $opt in
+    s) shard=$OPTARG ;;
+    o) out=$OPTARG ;;
+    *) sed -n '2,17p' "$0"; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+
+# FILE | the test targets that can reach it | which of their tests, as a cargo-nextest filter: the
+# library's tests of the file's own modules (by name) and the integration test written for it.
+table() {
+  cat <<'EOF'
+src/games/golad/rules.rs|--lib --test golad_rules|test(/^games::golad::(rules|field|moves)::/) | binary(golad_rules)
+src/games/golad/field.rs|--lib --test golad_rules|test(/^games::golad::(rules|field|moves)::/) | binary(golad_rules)
+src/games/geister/rules.rs|--lib --test geister_rules|test(/^games::geister::(rules|game|view)::/) | binary(geister_rules)
+src/games/four3d/bitboard.rs|--lib --test four3d_rules|test(/^games::four3d::(bitboard|lines|reference)::/) | binary(four3d_rules)
+src/platforms/gat/codec.rs|--lib --test gat_transcripts|test(/^platforms::gat::/) | binary(gat_transcripts)
+src/platforms/riddles/codec.rs|--lib|test(/^platforms::riddles::/)
+src/platforms/ws/protocol.rs|--lib|test(/^platforms::ws::protocol::/)
+src/records.rs|--lib|test(/^records::/)
+src/runner/resume.rs|--lib --test resume|test(/^runner::resume::/) | binary(resume)
+src/runner/merge.rs|--lib --test shards|test(/^runner::merge::/) | binary(shards)
+src/runner/stats.rs|--lib|test(/^runner::stats::/)
+EOF
+}
+
+if ! command -v cargo-mutants >/dev/null 2>&1; then
+  cargo install --locked cargo-mutants
+fi
+if ! command -v cargo-nextest >/dev/null 2>&1; then
+  cargo install --locked cargo-nextest
+fi
+
+files=("$@")
+if [ ${#files[@]} -eq 0 ]; then
+  mapfile -t files < <(table | cut -d'|' -f1)
+fi
+
+printf '%-34s %8s %7s %7s %9s %9s %8s\n' file mutants caught missed timeouts unviable caught%
+for f in "${files[@]}"; do
+  line=$(table | grep -F "$f|" || true)
+  if [ -z "$line" ]; then
+    echo "mutants: $f is not in the table (scripts/mutants.sh)" >&2
+    exit 2
+  fi
+  rest=${line#*|}
+  read -r -a targets <<<"${rest%%|*}"
+  filter=${rest#*|}
+  dir="$out/$(echo "$f" | tr '/' '_')"
+  mkdir -p "$dir"
+  extra=()
+  [ -n "$shard" ] && extra+=(--shard "$shard" --sharding round-robin)
+  cargo mutants -p ladderbot -f "$f" --exclude-re 'impl (Debug|Display)' -o "$dir" \
+    --test-tool nextest --no-shuffle --timeout-multiplier 3 "${extra[@]}" \
+    -- "${targets[@]}" -E "$filter" >"$dir/run.log" 2>&1 || true
+  json="$dir/mutants.out/outcomes.json"
+  if [ ! -f "$json" ]; then
+    echo "mutants: no outcomes for $f (see $dir/run.log)" >&2
+    continue
+  fi
+  python3 - "$f" "$json" <<'PY'
+import json, sys
+f, path = sys.argv[1], sys.argv[2]
+o = json.load(open(path))
+n = {k: 0 for k in ("CaughtMutant", "MissedMutant", "Timeout", "Unviable")}
+for r in o["outcomes"]:
+    s = r.get("summary")
+    if s in n:
+        n[s] += 1
+viable = n["CaughtMutant"] + n["MissedMutant"] + n["Timeout"]
+share = 100.0 * (n["CaughtMutant"] + n["Timeout"]) / viable if viable else 0.0
+total = sum(n.values())
+print(f"{f:<34} {total:>8} {n['CaughtMutant']:>7} {n['MissedMutant']:>7} {n['Timeout']:>9} {n['Unviable']:>9} {share:>7.1f}%")
+PY
+done
