@@ -417,7 +417,11 @@ pub fn check_writable(cmd: &str, path: &std::path::Path) -> Result<(), CliError>
 /// [`check_writable`] for an output folder (`tune --out DIR`): `dir` is
 /// made if missing, without a word (it is the output asked for), and must
 /// be able to hold `file`.
-pub fn check_out_folder(cmd: &str, dir: &std::path::Path, file: &str) -> Result<(), CliError> {
+pub(crate) fn check_out_folder(
+    cmd: &str,
+    dir: &std::path::Path,
+    file: &str,
+) -> Result<(), CliError> {
     writable(cmd, &dir.join(file), false)
 }
 
