@@ -157,11 +157,21 @@ impl Settings {
         }
         let house = &s.house_agent;
         if !house.is_empty() {
+            // A name in a registry's list needs no build: building one
+            // (Score Four's `best` fills a 32 MiB table) cost every
+            // command ~50 ms at start, before a GOLAD bot read its first
+            // request.
+            // (Every listed name and `default` builds with no parameters:
+            // `games::tests::every_game_parses_by_its_name_and_checks_agents`.)
+            let known = |g: GameKind| {
+                house == crate::games::DEFAULT_AGENT || g.agent_names().contains(&house.as_str())
+            };
             match self.game {
+                Some(game) if known(game) => {}
                 Some(game) => check_agent(game, house, &AgentParams::new(), "server.house_agent")?,
                 None if !GameKind::ALL
                     .iter()
-                    .any(|g| g.check_agent(house, &AgentParams::new()).is_ok()) =>
+                    .any(|&g| known(g) || g.check_agent(house, &AgentParams::new()).is_ok()) =>
                 {
                     return Err(format!(
                         "server.house_agent: '{house}' is no agent of any game (see `ladderbot agents`)"
