@@ -19,8 +19,11 @@
 #     and a move over 100 ms ends its game as a timeout there, so at the
 #     default judge of 100 ms the timeouts are the check for those games.
 #
-#   scripts/deadline-campaign.sh [-m MOVES] [-b BINARY] [-o DIR] [-n] [-p on|off] [-j MS] [-a AGENT] [GAME...]
+#   scripts/deadline-campaign.sh [-l] [-m MOVES] [-b BINARY] [-o DIR] [-n] [-p on|off] [-j MS] [-a AGENT] [GAME...]
 #
+#   -l         the long mode: 10,000 moves per game, every bot pondering
+#              (-m 10000 -p on; a later -m or -p overrides it); about 75
+#              minutes for all five games on two cores
 #   -m MOVES   moves per game (default 2000)
 #   -b BINARY  the ladderbot binary (default target/release/ladderbot)
 #   -o DIR     where records and logs go (default a new temporary folder)
@@ -48,8 +51,9 @@ OUT=""
 LOAD=1
 JUDGE=""
 GOLAD_AGENT=""
-while getopts "m:b:o:np:j:a:" opt; do
+while getopts "lm:b:o:np:j:a:" opt; do
     case $opt in
+        l) MOVES=10000; export LADDERBOT_SEARCH__PONDER=true ;;
         m) MOVES=$OPTARG ;;
         b) BIN=$OPTARG ;;
         o) OUT=$OPTARG ;;
@@ -162,7 +166,10 @@ for game in "${GAMES[@]}"; do
     golad)
         bot="$BIN play golad --stdio --profile golad-best"
         [ -z "$GOLAD_AGENT" ] || bot="$bot --agent $GOLAD_AGENT"
-        games=$(( (MOVES + 149) / 150 * 2 ))
+        # MOVES counts the answers of both bots (as the servers' records count both
+        # sides' moves); a game has up to 200, at least 150 are counted on, in pairs
+        # of games so that each bot plays each seat.
+        games=$(( (MOVES + 299) / 300 * 2 ))
         # The bots log at info: each answer, and any forced pass (`forced pass: ...`).
         LADDERBOT_LOG__FILTER=info "$BIN" referee golad --bot "$bot" --bot "$bot" --games "$games" --json \
             --bot-stderr "$OUT/golad-bots.log" > "$OUT/golad.json" 2> "$OUT/golad-referee.log" \

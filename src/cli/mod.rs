@@ -162,7 +162,18 @@ impl CliError {
 }
 
 /// Parses the command line, runs it, and returns the exit code.
+/// When this process started ([`main_exit`]'s first step, or the first
+/// call).
+static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
+/// When this process started: a GOLAD bot's first request may have waited
+/// in its pipe since ([`crate::platforms::riddles::bot::first_request_at`]).
+pub(crate) fn started() -> std::time::Instant {
+    *STARTED.get_or_init(std::time::Instant::now)
+}
+
 pub fn main_exit() -> ExitCode {
+    started();
     use clap::{CommandFactory, FromArgMatches};
     let matches = Cli::command().get_matches();
     let mut cli = match Cli::from_arg_matches(&matches) {

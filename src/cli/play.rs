@@ -328,6 +328,7 @@ fn run_stdio(settings: Settings) -> Result<(), CliError> {
         max_answer_ms: crate::platforms::riddles::bot::MAX_ANSWER_MS,
         bank: settings.search.time_policy == crate::config::TimePolicy::Bank,
         ponder: settings.search.ponder,
+        started: Some(super::started()),
     };
     let rt = super::runtime()?;
     let result = rt.block_on(async {

@@ -72,6 +72,39 @@ pub struct StdioConfig {
     /// Think on the opponent's time, from each answer written to the next
     /// request ([`SearchThread::set_ponder`]).
     pub ponder: bool,
+    /// When the process started ([`first_request_at`]); `None`: the first
+    /// request is timed from when it was read.
+    pub started: Option<Instant>,
+}
+
+/// How soon after the start a first request counts as written while the
+/// process was starting.
+pub const STARTUP_WINDOW: Duration = Duration::from_secs(1);
+
+/// When the first request is timed from. An engine that writes it as soon
+/// as it has started the bot (the Riddles.io engine and `referee golad`
+/// send the settings and the first `action move` at once) has had its
+/// clock running while the process started, which a loaded machine makes
+/// tens of milliseconds (a campaign under two `yes` loads saw 40-60 ms,
+/// and first answers of 107 and 120 ms on the referee's clock). So a first
+/// request read within [`STARTUP_WINDOW`] of the start is timed from the
+/// start, but from at most `shift` before it was read: one written later
+/// than the start loses at most that much of its search.
+pub fn first_request_at(read_at: Instant, started: Option<Instant>, shift: Duration) -> Instant {
+    match started {
+        Some(s) if read_at >= s && read_at - s < STARTUP_WINDOW => {
+            read_at.checked_sub(shift).map_or(s, |m| m.max(s))
+        }
+        _ => read_at,
+    }
+}
+
+/// How far before its reading [`first_request_at`] may time a first
+/// request: the margin, but at most half of what the allowance leaves the
+/// search after it, so that the search keeps half its time (`golad-best`:
+/// 30 ms, a search to 30 ms after the reading instead of 60).
+pub fn startup_shift(margin: Duration, allowance: Duration) -> Duration {
+    margin.min(allowance.saturating_sub(margin) / 2)
 }
 
 /// The `bank` time policy's limits for one move: the soft limit is this
@@ -257,7 +290,23 @@ impl<'a> StdioBot<'a> {
         request: Result<MoveRequest, String>,
         read_at: Instant,
     ) -> Result<(), String> {
-        let at = self.answered_at.map_or(read_at, |a| read_at.max(a));
+        let at = match self.answered_at {
+            Some(a) => read_at.max(a),
+            None => first_request_at(
+                read_at,
+                self.cfg.started,
+                startup_shift(
+                    Duration::from_millis(self.cfg.margin_ms),
+                    Duration::from_millis(self.cfg.max_answer_ms),
+                ),
+            ),
+        };
+        if at < read_at {
+            tracing::debug!(
+                waited_ms = (read_at - at).as_secs_f64() * 1e3,
+                "the first request, read soon after the start: timed from the start"
+            );
+        }
         if at > read_at {
             tracing::debug!(
                 queued_ms = (at - read_at).as_secs_f64() * 1e3,
@@ -447,6 +496,7 @@ mod tests {
             max_answer_ms: MAX_ANSWER_MS,
             bank: false,
             ponder: false,
+            started: None,
         }
     }
 
@@ -517,6 +567,56 @@ mod tests {
         assert!(Move::parse_reply(&out[1]).is_ok());
         assert_eq!(s.skipped_lines, 2);
         assert_eq!(s.forced_passes, 2);
+    }
+
+    #[test]
+    fn a_first_request_read_soon_after_the_start_is_timed_from_the_start_or_a_margin_before() {
+        let s = Instant::now();
+        let margin = Duration::from_millis(40);
+        let ms = Duration::from_millis;
+        // Read 30 ms after the start: it may have waited all that time.
+        assert_eq!(first_request_at(s + ms(30), Some(s), margin), s);
+        // Read 70 ms after: timed from at most the margin before.
+        assert_eq!(first_request_at(s + ms(70), Some(s), margin), s + ms(30));
+        // Read long after the start: it came while the bot waited for it.
+        let late = s + STARTUP_WINDOW + ms(1);
+        assert_eq!(first_request_at(late, Some(s), margin), late);
+        // No start given: when it was read.
+        assert_eq!(first_request_at(s + ms(30), None, margin), s + ms(30));
+        // The shift leaves the search half of its time after the margin.
+        assert_eq!(startup_shift(ms(40), ms(100)), ms(30));
+        assert_eq!(startup_shift(ms(20), ms(100)), ms(20));
+        assert_eq!(startup_shift(ms(60), ms(100)), ms(20));
+        assert_eq!(startup_shift(ms(150), ms(100)), ms(0));
+    }
+
+    /// Through the bot: a first request read 50 ms after the start (the
+    /// margin is 20 ms) is searched as if written 20 ms before it was read.
+    #[tokio::test]
+    async fn the_bot_times_its_first_request_from_the_start() {
+        let mut c = cfg("best");
+        c.time_ms = Some(100);
+        let (tx, rx) = mpsc::unbounded_channel();
+        let start = Instant::now();
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        c.started = Some(start);
+        let (_, lines) = game_lines(0);
+        let read_at = Instant::now();
+        for l in &lines {
+            tx.send((lines::Line::Full(l.clone()), read_at)).unwrap();
+        }
+        drop(tx);
+        let mut out = Vec::new();
+        let s = run_bot(&c, rx, &mut out).await.unwrap();
+        let took = read_at.elapsed();
+        assert_eq!(s.answered, 1);
+        assert_eq!(s.forced_passes, 0);
+        // The search's hard limit is 100 - 20 ms after the start it was
+        // timed from (read - 20 ms): 60 ms after it was read, where
+        // timing it from its reading would stop at 80 ms.
+        assert!(took < Duration::from_millis(75), "{took:?}");
+        let reply = String::from_utf8(out).unwrap();
+        assert!(Move::parse_reply(reply.trim()).is_ok(), "{reply}");
     }
 
     #[test]
