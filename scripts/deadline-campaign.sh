@@ -158,6 +158,10 @@ serve_game() { # game, profile, games per batch
         wait_all "${PIDS[@]: -2}" || { echo "$game: a client failed (see $OUT/$game-*.log)" >&2; FAILED=1; break; }
     done
     kill -TERM "$server"; wait "$server" || true
+    # Where a late move was late: the clients log an answer they wrote after the
+    # move's time on their own clock (from the request's arrival); a timeout
+    # without such a line was late in transit or on the server.
+    echo "$game: $(cat "$OUT/$game"-[ab].log | grep -c "an answer written after the move's time" || true) answers written after 100 ms on the clients' own clocks"
     report "$game" "$rec" 0
 }
 

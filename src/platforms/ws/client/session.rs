@@ -338,7 +338,22 @@ impl<'a, G: PlayableGame, F: FnMut(&GameFinished) + Send> Session<'a, G, F> {
         }
         if let Some(o) = self.own.as_mut().filter(|o| o.game_id == game_id) {
             if let Some(at) = o.asked_at.take() {
-                o.clock = o.clock.after(at.elapsed());
+                let took = at.elapsed();
+                o.clock = o.clock.after(took);
+                // On our own clock, from the request's arrival to the
+                // answer's writing: a move the server calls late while
+                // this is short was late in transit (or on the server).
+                let took_ms = took.as_secs_f64() * 1e3;
+                match self.config.time_ms {
+                    Some(t) if took >= Duration::from_millis(t) => tracing::warn!(
+                        game_id,
+                        took_ms,
+                        time_ms = t,
+                        playouts = d.playouts,
+                        "an answer written after the move's time"
+                    ),
+                    _ => tracing::debug!(game_id, took_ms, playouts = d.playouts, "answer written"),
+                }
             }
         }
         Flow::Continue
