@@ -22,7 +22,7 @@
 #   scripts/deadline-campaign.sh [-l] [-m MOVES] [-b BINARY] [-o DIR] [-n] [-p on|off] [-j MS] [-a AGENT] [GAME...]
 #
 #   -l         the long mode: 10,000 moves per game, every bot pondering
-#              (-m 10000 -p on; a later -m or -p overrides it); about 75
+#              (-m 10000 -p on; a later -m or -p overrides it); 46-48
 #              minutes for all five games on two cores
 #   -m MOVES   moves per game (default 2000)
 #   -b BINARY  the ladderbot binary (default target/release/ladderbot)

@@ -161,7 +161,6 @@ impl CliError {
     }
 }
 
-/// Parses the command line, runs it, and returns the exit code.
 /// When this process started ([`main_exit`]'s first step, or the first
 /// call).
 static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
@@ -172,6 +171,7 @@ pub(crate) fn started() -> std::time::Instant {
     *STARTED.get_or_init(std::time::Instant::now)
 }
 
+/// Parses the command line, runs it, and returns the exit code.
 pub fn main_exit() -> ExitCode {
     started();
     use clap::{CommandFactory, FromArgMatches};
