@@ -107,6 +107,14 @@ report() { # game, records, skip
     local line
     line=$("$BIN" latency "$2" --skip "$3" --limit-ms "$JUDGE")
     echo "$1: $line"
+    # Each game not ended by the rules, with the server's detail (a timeout
+    # says how long the server held the request before writing it).
+    python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r.get("reason") not in (None, "rules"):
+        print("  %s: %s (%s)" % (r.get("id"), r.get("reason"), r.get("detail")))' "$2"
     "$BIN" latency "$2" --skip "$3" --limit-ms "$JUDGE" --json | python3 -c '
 import json, sys
 t = json.load(sys.stdin)
@@ -150,6 +158,9 @@ serve_game() { # game, profile, games per batch
     url=$(listening "$OUT/$game-serve.out" "$game")
     while [ "$(moves_in "$rec" 0)" -lt "$MOVES" ]; do
         for side in a b; do
+            # Every answer's time on the client's own clock goes to its log
+            # (`ladderbot::answers`), beside its warnings.
+            LADDERBOT_LOG__FILTER="warn,ladderbot::answers=debug" \
             "$BIN" play "$game" --profile "$profile" --server "$url" --opponent any \
                 --games "$batch" --name "$game-$side" --seed "$RANDOM" \
                 >> "$OUT/$game-$side.out" 2>> "$OUT/$game-$side.log" &
@@ -161,7 +172,13 @@ serve_game() { # game, profile, games per batch
     # Where a late move was late: the clients log an answer they wrote after the
     # move's time on their own clock (from the request's arrival); a timeout
     # without such a line was late in transit or on the server.
-    echo "$game: $(cat "$OUT/$game"-[ab].log | grep -c "an answer written after the move's time" || true) answers written after 100 ms on the clients' own clocks"
+    cat "$OUT/$game"-[ab].log | python3 -c '
+import re, sys
+took = sorted(float(m.group(1)) for m in re.finditer(r"took_ms=([0-9.]+)", sys.stdin.read()))
+late = sum(1 for t in took if t >= 100)
+q = lambda p: took[min(len(took) - 1, int(p * len(took)))] if took else float("nan")
+print("%s: %d answers written after 100 ms on the clients'"'"' own clocks (from the request'"'"'s arrival to the answer'"'"'s writing: %d answers, p99 %.1f ms, max %.1f ms)" % (
+    sys.argv[1], late, len(took), q(0.99), took[-1] if took else float("nan")))' "$game"
     report "$game" "$rec" 0
 }
 

@@ -591,6 +591,91 @@ async fn a_slow_network_costs_no_timeout() {
     }
 }
 
+/// An agent whose search never looks at its clock (a thread kept off its
+/// core past its deadline, made permanent): it keeps its move ready and
+/// answers only when stopped, or after 5 s.
+struct Overrunning {
+    ready: Option<Arc<ladderbot::search::Ready<ladderbot::games::four3d::Peg>>>,
+    searches: Arc<Mutex<u32>>,
+}
+
+impl ladderbot::search::Agent<Board> for Overrunning {
+    fn name(&self) -> &str {
+        "overrunning"
+    }
+    fn keep_ready(&mut self, ready: Arc<ladderbot::search::Ready<ladderbot::games::four3d::Peg>>) {
+        self.ready = Some(ready);
+    }
+    fn select(
+        &mut self,
+        pos: &Board,
+        _limits: &ladderbot::search::Limits,
+        stop: &AtomicBool,
+    ) -> ladderbot::search::Decision<ladderbot::games::four3d::Peg> {
+        use ladderbot::search::Game;
+        *self.searches.lock().unwrap() += 1;
+        let moves = pos.legal_moves();
+        if let Some(r) = &self.ready {
+            r.offer(moves[0]);
+        }
+        let start = Instant::now();
+        while !stop.load(Ordering::SeqCst) && start.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // Not the ready move: an answer that arrives is told apart.
+        ladderbot::search::Decision {
+            mv: *moves.last().unwrap(),
+            playouts: 0,
+            value: None,
+        }
+    }
+}
+
+/// A search that overruns its deadline does not lose on time: the client
+/// gives up on it a little before the move's time and answers the move it
+/// had ready (then stops it, so the next search starts on time).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_overrunning_search_answers_its_ready_move_in_time() {
+    let (addr, _stop) = start(ServerConfig {
+        clock: ClockConfig {
+            time_per_move_ms: Some(300),
+            time_bank_ms: None,
+            increment_ms: 0,
+        },
+        ..server_config()
+    })
+    .await;
+    let searches = Arc::new(Mutex::new(0));
+    let agent = Overrunning {
+        ready: None,
+        searches: searches.clone(),
+    };
+    let played: Played = Arc::default();
+    let p = played.clone();
+    let cfg = ClientConfig {
+        time_ms: Some(300),
+        margin_ms: 60,
+        ..client(format!("ws://{addr}"), "overrunning", 1)
+    };
+    let a = tokio::spawn(ladderbot::platforms::ws::client::run_client_with::<Board>(
+        cfg,
+        Box::new(agent),
+        move |g| p.lock().unwrap().push(g.clone()),
+    ));
+    let (b, _) = spawn_client(client(format!("ws://{addr}"), "pmc", 2));
+    for t in [a, b] {
+        let s = tokio::time::timeout(Duration::from_secs(90), t)
+            .await
+            .expect("the game ends")
+            .unwrap()
+            .unwrap();
+        assert_eq!(s.games, 1);
+    }
+    let g = played.lock().unwrap()[0].clone();
+    assert_eq!(g.reason, EndReason::Rules, "{g:?}");
+    assert!(*searches.lock().unwrap() >= 4, "{g:?}");
+}
+
 // ---------------------------------------------------------------------------
 // 5. Oversized and bad frames.
 

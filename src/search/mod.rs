@@ -17,4 +17,4 @@ pub use bound::Bound;
 pub use clock::SearchClock;
 pub use deadline::{Budget, Deadline, GameClock, Limits};
 pub use game::{Game, Outcome, Seat};
-pub use ready::Ready;
+pub use ready::{Ready, LATE_SEARCH};

@@ -15,6 +15,10 @@
 
 use std::sync::Mutex;
 
+/// How the log line about a search that overran but had a move ready
+/// begins (the move is answered: not a forced pass).
+pub const LATE_SEARCH: &str = "the search overran";
+
 /// The slot: the ticket of the search under way and its best move so far.
 #[derive(Debug)]
 pub struct Ready<M> {

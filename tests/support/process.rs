@@ -49,21 +49,41 @@ pub fn run_with(
 }
 
 /// The child's exit and output; after `limit` it is killed and the test
-/// fails (with what it printed).
+/// fails (with what it printed). Its stdout and stderr (where piped) are
+/// read while it runs: a child that writes more than a pipe holds (64 KiB
+/// of logs) would otherwise block on its write and never finish.
 pub fn wait_with_limit(mut child: Child, limit: Duration) -> Output {
+    fn drain<R: std::io::Read + Send + 'static>(
+        pipe: Option<R>,
+    ) -> std::thread::JoinHandle<Vec<u8>> {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut buf);
+            }
+            buf
+        })
+    }
     let start = Instant::now();
+    let out = drain(child.stdout.take());
+    let err = drain(child.stderr.take());
+    let collect = |status| Output {
+        status,
+        stdout: out.join().expect("stdout reader"),
+        stderr: err.join().expect("stderr reader"),
+    };
     loop {
-        if child.try_wait().expect("try_wait").is_some() {
-            return child.wait_with_output().expect("output");
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            return collect(status);
         }
         if start.elapsed() > limit {
             let pid = child.id();
             let _ = child.kill();
-            let out = child.wait_with_output().expect("output");
+            let o = collect(child.wait().expect("wait"));
             panic!(
                 "the program (pid {pid}) did not finish within {limit:?}\nstdout:\n{}\nstderr:\n{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
             );
         }
         std::thread::sleep(Duration::from_millis(20));

@@ -27,6 +27,7 @@ pub mod threats;
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use std::time::Duration;
 
@@ -35,12 +36,14 @@ use self::position::{root_moves, RootMoves, WON};
 use self::search::{RootMove, Worker};
 use self::tt::Table;
 use super::{Board, Peg};
-use crate::search::{Agent, Decision, Game, Limits, SearchClock};
+use crate::search::{Agent, Decision, Game, Limits, Ready, SearchClock};
 
 /// The `best` agent (see the module documentation).
 pub struct Best {
     cfg: BestConfig,
     table: Table,
+    /// Where a `select` keeps its best move so far ([`Agent::keep_ready`]).
+    ready: Option<Arc<Ready<Peg>>>,
 }
 
 /// What one move's search found.
@@ -64,8 +67,10 @@ struct Timing {
     fall: i32,
 }
 
-/// Iterative deepening from `first_depth` over `cells` (the root's moves,
-/// in order) until the clock, `max_depth`, or a proven value stops it.
+/// Iterative deepening over `depths` (the first, the last) over `cells`
+/// (the root's moves, in order) until the clock, the last depth, or a
+/// proven value stops it;
+/// each best move found on the way is `offer`ed.
 ///
 /// With `predict`, an iteration starts only when it is likely to finish
 /// in the time it may take: the last iteration's time times the growth
@@ -80,10 +85,11 @@ fn deepen(
     me: u64,
     opp: u64,
     cells: &[u8],
-    first_depth: i32,
-    max_depth: i32,
+    depths: std::ops::RangeInclusive<i32>,
     timing: Timing,
+    offer: &dyn Fn(u8),
 ) -> Option<Found> {
+    let (first_depth, max_depth) = (*depths.start(), *depths.end());
     let Timing {
         predict,
         fall_extends,
@@ -121,6 +127,7 @@ fn deepen(
             depth,
             nodes: w.nodes,
         });
+        offer(it.cell);
         if !it.complete {
             break;
         }
@@ -219,6 +226,7 @@ impl Best {
         Best {
             table: Table::new(cfg.tt_bits),
             cfg,
+            ready: None,
         }
     }
 
@@ -260,6 +268,14 @@ impl Best {
             deadline: limits.deadline,
         };
         let empties = 64 - (me | opp).count_ones() as i32;
+        // The move kept ready until the search finds a better one: the
+        // first in search order.
+        let offer = |c: u8| {
+            if let Some(r) = &self.ready {
+                r.offer(Peg(c & 15));
+            }
+        };
+        offer(cells[0]);
         let mut spent = 0u64;
         let share = f64::from(self.cfg.solve_share) / 100.0;
         if empties <= self.cfg.solve_empties {
@@ -274,6 +290,7 @@ impl Best {
             .solve(me, opp, cells);
             spent = nodes;
             if let Some(s) = solved {
+                offer(s.cell);
                 return Found {
                     cell: s.cell,
                     value: s.value,
@@ -302,7 +319,7 @@ impl Best {
                     fall_extends: self.cfg.fall_extends,
                     fall: self.cfg.fall,
                 };
-                deepen(&mut main, me, opp, cells, 1, max_depth, timing)
+                deepen(&mut main, me, opp, cells, 1..=max_depth, timing, &offer)
             },
             |i, halt| {
                 let clock = SearchClock::new(&helper_limits, halt);
@@ -320,9 +337,9 @@ impl Best {
                     me,
                     opp,
                     &order,
-                    2 + (i as i32 % 2),
-                    max_depth,
+                    2 + (i as i32 % 2)..=max_depth,
                     Timing::default(),
+                    &|_| {},
                 );
                 w.nodes
             },
@@ -382,6 +399,10 @@ impl Agent<Board> for Best {
 
     fn ponders(&self) -> bool {
         true
+    }
+
+    fn keep_ready(&mut self, ready: Arc<Ready<Peg>>) {
+        self.ready = Some(ready);
     }
 
     /// Searches the position after our move (the opponent to move) into

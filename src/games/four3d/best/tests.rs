@@ -412,3 +412,30 @@ fn a_ponder_fills_the_table_the_next_move_searches_from() {
     pondered.ponder(&next, &Peg(a.cell & 15), &Limits::playouts(u64::MAX), &stop);
     assert!(start.elapsed() < Duration::from_millis(500));
 }
+
+/// A `select` keeps its best move so far ready for a client that cannot
+/// wait: by its return the slot holds the move it answers; a ponder (the
+/// slot closed) offers nothing.
+#[test]
+fn select_keeps_its_best_move_ready_and_a_ponder_does_not() {
+    let stop = AtomicBool::new(false);
+    let ready = Arc::new(Ready::default());
+    let mut agent = one_thread(&[]);
+    agent.keep_ready(ready.clone());
+    for pegs in [
+        &[Peg(0), Peg(5), Peg(10)][..],
+        &[Peg(0), Peg(5), Peg(10), Peg(6), Peg(9), Peg(15)][..],
+        &[Peg(3), Peg(3), Peg(12), Peg(1), Peg(7)][..],
+    ] {
+        let pos = Board::from_pegs(pegs).unwrap();
+        ready.begin(1);
+        let d = agent.select(&pos, &Limits::playouts(20_000), &stop);
+        assert_eq!(ready.get(1), Some(d.mv), "{pegs:?}");
+        ready.end();
+        let pondered = Arc::new(AtomicBool::new(false));
+        ready.begin(2);
+        ready.end();
+        agent.ponder(&pos, &d.mv, &Limits::playouts(5_000), &pondered);
+        assert_eq!(ready.get(2), None, "a ponder offered a move");
+    }
+}

@@ -49,9 +49,7 @@ pub const MAX_ANSWER_MS: u64 = 100;
 /// (`check-answers --bot-log`).
 pub const FORCED_PASS: &str = "forced pass";
 
-/// How the log line about a search that overran but had a move ready
-/// begins (the move is answered: not a forced pass).
-pub const LATE_SEARCH: &str = "the search overran";
+pub use crate::search::LATE_SEARCH;
 
 /// How the bot plays.
 #[derive(Clone, Debug)]

@@ -17,7 +17,7 @@ use crate::platforms::ws::protocol::{
 };
 
 use crate::runtime::{wait_for_stop, SearchHandle, SearchThread, Stop};
-use crate::search::{GameClock, Limits, Seat};
+use crate::search::{GameClock, Limits, Seat, LATE_SEARCH};
 
 /// The bank the bot keeps for itself in the game in progress
 /// ([`ClockPolicy::Bank`]'s `own`).
@@ -25,8 +25,27 @@ use crate::search::{GameClock, Limits, Seat};
 struct OwnClock {
     game_id: String,
     clock: GameClock,
-    /// When the request now being searched arrived.
-    asked_at: Option<Instant>,
+}
+
+/// The search under way: the game it answers for, when its request
+/// arrived and what it allowed (`your_time_ms`), when the client stops
+/// waiting for it ([`give_up_at`]), and its handle.
+struct Pending<A> {
+    game_id: String,
+    asked_at: Instant,
+    your_time_ms: u64,
+    give_up: Option<Instant>,
+    handle: SearchHandle<A>,
+}
+
+/// When a client stops waiting for a search that should have answered by
+/// its `hard` limit (a thread kept off its core on a loaded machine) and
+/// plays the move it had ready instead: a quarter of the `margin` after
+/// the hard limit, and never later than half the margin before the end of
+/// the `allowance` (the rest is for writing the answer and its way to the
+/// server), as the Riddles.io bot does.
+fn give_up_at(start: Instant, hard: Instant, allowance: Duration, margin: Duration) -> Instant {
+    (hard + margin / 4).min(start + allowance.saturating_sub(margin / 2))
 }
 
 /// How a session ended: `why` is empty when all games are done.
@@ -63,6 +82,8 @@ enum Event<M> {
     Stop(Stop),
     /// The grace after `Stop::Finish` ran out with the game unfinished.
     GraceOver,
+    /// The search under way did not answer by its give-up time.
+    GiveUp,
 }
 
 /// Resolves at `t`, or never without one.
@@ -133,8 +154,8 @@ struct Session<'a, G: PlayableGame, F> {
     resuming: Option<Resume>,
     /// Our `hello` is not answered yet (an error now is its rejection).
     hello_pending: bool,
-    /// The search under way: the game it answers for, and its handle.
-    pending: Option<(String, SearchHandle<G::Action>)>,
+    /// The search under way.
+    pending: Option<Pending<G::Action>>,
     /// The game clock: the server's increment (from `game_start`) and the
     /// bank the bot keeps for itself, if any.
     increment: Duration,
@@ -201,6 +222,7 @@ impl<'a, G: PlayableGame, F: FnMut(&GameFinished) + Send> Session<'a, G, F> {
                 Event::RttPing => self.on_rtt_tick().await,
                 Event::Stop(v) => self.on_stop(v).await,
                 Event::GraceOver => self.on_grace_over().await,
+                Event::GiveUp => self.on_give_up().await,
             };
             if let Flow::End(end) = flow {
                 return end;
@@ -215,13 +237,19 @@ impl<'a, G: PlayableGame, F: FnMut(&GameFinished) + Send> Session<'a, G, F> {
         } else {
             Stop::Finish
         };
+        let give_up = self
+            .pending
+            .as_ref()
+            .and_then(|p| p.give_up)
+            .map(Into::into);
         tokio::select! {
             f = self.ws.next() => Event::Frame(f),
-            r = pending_search(self.pending.as_mut().map(|p| &mut p.1)) => Event::Searched(r),
+            r = pending_search(self.pending.as_mut().map(|p| &mut p.handle)) => Event::Searched(r),
             _ = tokio::time::sleep_until(self.last_in + self.config.heartbeat_timeout) => Event::Idle,
             _ = self.rtt_tick.tick() => Event::RttPing,
             v = wait_for_stop(self.stop, stop_at) => Event::Stop(v),
             _ = sleep_until_opt(self.grace_end) => Event::GraceOver,
+            _ = sleep_until_opt(give_up) => Event::GiveUp,
         }
     }
 
@@ -304,16 +332,47 @@ impl<'a, G: PlayableGame, F: FnMut(&GameFinished) + Send> Session<'a, G, F> {
         }))
     }
 
+    /// The search under way did not answer by its give-up time: the move
+    /// it had ready goes to the server and the search is stopped; with
+    /// none ready, the client waits for its answer.
+    async fn on_give_up(&mut self) -> Flow {
+        let Some(p) = self.pending.as_mut() else {
+            return Flow::Continue;
+        };
+        p.give_up = None;
+        let Some(mv) = self.search.ready(p.handle.ticket()) else {
+            tracing::warn!(
+                game_id = p.game_id,
+                your_time_ms = p.your_time_ms,
+                "{LATE_SEARCH}: no move ready; waiting for its answer"
+            );
+            return Flow::Continue;
+        };
+        let p = self.pending.take().expect("a pending search");
+        self.search.cancel();
+        tracing::warn!(
+            game_id = p.game_id,
+            your_time_ms = p.your_time_ms,
+            "{LATE_SEARCH}: answering its best move so far"
+        );
+        let d = crate::search::Decision {
+            mv,
+            playouts: 0,
+            value: None,
+        };
+        self.send_answer(p, d).await
+    }
+
     /// A search finished: its move goes to the server ([`Self::send_answer`]).
     async fn on_searched(
         &mut self,
         r: Result<crate::search::Decision<G::Action>, crate::runtime::SearchError>,
     ) -> Flow {
-        let Some((game_id, _)) = self.pending.take() else {
+        let Some(p) = self.pending.take() else {
             return Flow::Continue;
         };
         match r {
-            Ok(d) => self.send_answer(game_id, d).await,
+            Ok(d) => self.send_answer(p, d).await,
             Err(e) => {
                 tracing::error!(error = %e, "search failed; no move sent");
                 Flow::Continue
@@ -321,40 +380,50 @@ impl<'a, G: PlayableGame, F: FnMut(&GameFinished) + Send> Session<'a, G, F> {
         }
     }
 
-    /// Sends our answer to the request of `game_id`, and charges the time it
-    /// took to the bank the bot keeps for itself. The one place an answer
-    /// goes out (with [`Self::on_move_request`], where a search starts).
+    /// Sends our answer to the request `p` searched for, and charges the
+    /// time it took to the bank the bot keeps for itself. The one place an
+    /// answer goes out (with [`Self::on_move_request`], where a search
+    /// starts).
     async fn send_answer(
         &mut self,
-        game_id: String,
+        p: Pending<G::Action>,
         d: crate::search::Decision<G::Action>,
     ) -> Flow {
         let mv = ClientMsg::Move {
-            game_id: game_id.clone(),
+            game_id: p.game_id.clone(),
             mv: G::move_to_json(d.mv),
         };
         if let end @ Flow::End(_) = self.send(&mv).await {
             return end;
         }
-        if let Some(o) = self.own.as_mut().filter(|o| o.game_id == game_id) {
-            if let Some(at) = o.asked_at.take() {
-                let took = at.elapsed();
-                o.clock = o.clock.after(took);
-                // On our own clock, from the request's arrival to the
-                // answer's writing: a move the server calls late while
-                // this is short was late in transit (or on the server).
-                let took_ms = took.as_secs_f64() * 1e3;
-                match self.config.time_ms {
-                    Some(t) if took >= Duration::from_millis(t) => tracing::warn!(
-                        game_id,
-                        took_ms,
-                        time_ms = t,
-                        playouts = d.playouts,
-                        "an answer written after the move's time"
-                    ),
-                    _ => tracing::debug!(game_id, took_ms, playouts = d.playouts, "answer written"),
-                }
-            }
+        // On our own clock, from the request's arrival to the answer's
+        // writing: a move the server calls late while this is short was
+        // late in transit (or on the server).
+        let took = p.asked_at.elapsed();
+        if let Some(o) = self.own.as_mut().filter(|o| o.game_id == p.game_id) {
+            o.clock = o.clock.after(took);
+        }
+        let took_ms = took.as_secs_f64() * 1e3;
+        let game_id = p.game_id;
+        if took >= Duration::from_millis(p.your_time_ms) {
+            tracing::warn!(
+                game_id,
+                took_ms,
+                your_time_ms = p.your_time_ms,
+                playouts = d.playouts,
+                "an answer written after the move's time"
+            );
+        } else {
+            // Its own target, for a log of every answer's time alone
+            // (`LADDERBOT_LOG__FILTER=warn,ladderbot::answers=debug`).
+            tracing::debug!(
+                target: "ladderbot::answers",
+                game_id,
+                took_ms,
+                your_time_ms = p.your_time_ms,
+                playouts = d.playouts,
+                "answer written"
+            );
         }
         Flow::Continue
     }
@@ -504,7 +573,6 @@ impl<'a, G: PlayableGame, F: FnMut(&GameFinished) + Send> Session<'a, G, F> {
                 self.own = Some(OwnClock {
                     game_id: game_id.to_string(),
                     clock: c,
-                    asked_at: None,
                 });
             }
         }
@@ -551,13 +619,21 @@ impl<'a, G: PlayableGame, F: FnMut(&GameFinished) + Send> Session<'a, G, F> {
             }
         };
         self.cancel_search();
-        let limits = self.move_limits(&game_id, &obs, your_time_ms, remaining_ms, received_at);
-        self.pending = Some((game_id, self.search.submit(obs, limits)));
+        let (limits, give_up) =
+            self.move_limits(&game_id, &obs, your_time_ms, remaining_ms, received_at);
+        self.pending = Some(Pending {
+            game_id,
+            asked_at: received_at,
+            your_time_ms,
+            give_up,
+            handle: self.search.submit(obs, limits),
+        });
         Flow::Continue
     }
 
     /// The limits of the search for a request of `game_id` that allows
-    /// `your_time_ms`, received at `received_at`.
+    /// `your_time_ms`, received at `received_at`, and when to stop waiting
+    /// for it ([`give_up_at`]; none for a search without a deadline).
     fn move_limits(
         &mut self,
         game_id: &str,
@@ -565,7 +641,7 @@ impl<'a, G: PlayableGame, F: FnMut(&GameFinished) + Send> Session<'a, G, F> {
         your_time_ms: u64,
         remaining_ms: Option<[u64; 2]>,
         received_at: Instant,
-    ) -> Limits {
+    ) -> (Limits, Option<Instant>) {
         // The request spent part of the round trip reaching us and the
         // answer spends the rest reaching the server. At most half the
         // allowance goes, so that one slow ping cannot leave the agent no
@@ -574,9 +650,6 @@ impl<'a, G: PlayableGame, F: FnMut(&GameFinished) + Send> Session<'a, G, F> {
         let allowance = allowance.saturating_sub(self.rtt.estimate().min(allowance / 2));
         let margin = Duration::from_millis(self.config.margin_ms);
         let clock = self.move_clock(game_id, remaining_ms);
-        if let Some(o) = self.own.as_mut().filter(|o| o.game_id == game_id) {
-            o.asked_at = Some(received_at);
-        }
         let playouts = self.config.playouts;
         let limits = match clock {
             Some(c) => Limits::on_game_clock(
@@ -604,7 +677,10 @@ impl<'a, G: PlayableGame, F: FnMut(&GameFinished) + Send> Session<'a, G, F> {
                 "move planned"
             );
         }
-        limits
+        let give_up = limits
+            .deadline
+            .map(|d| give_up_at(received_at, d.hard, allowance, margin));
+        (limits, give_up)
     }
 
     /// The game clock a move of `game_id` is planned on ([`ClockPolicy`]):
@@ -662,7 +738,7 @@ impl<'a, G: PlayableGame, F: FnMut(&GameFinished) + Send> Session<'a, G, F> {
         else {
             return Flow::Continue;
         };
-        if self.pending.as_ref().is_some_and(|p| p.0 == game_id) {
+        if self.pending.as_ref().is_some_and(|p| p.game_id == game_id) {
             self.pending = None;
             self.search.cancel();
         }

@@ -301,6 +301,17 @@ impl Conn {
                     if self.send(&mut ws, &msg, timeout).await.is_err() {
                         break "write failed";
                     }
+                    if let ServerMsg::MoveRequest { game_id, ply, .. } = &msg {
+                        // The mover's clock runs from now (`TurnClock`).
+                        if let Some(tx) = self.active_session() {
+                            let _ = tx.send(SeatEvent::Asked {
+                                conn: self.id,
+                                game_id: game_id.clone(),
+                                ply: *ply,
+                                at: Instant::now(),
+                            });
+                        }
+                    }
                     if matches!(&msg, ServerMsg::Error { code, .. } if code == ErrorCode::Replaced.as_str()) {
                         // Another connection holds our seat now.
                         self.session = None;

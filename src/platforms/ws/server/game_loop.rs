@@ -27,6 +27,15 @@ pub(crate) enum SeatEvent {
         mv: Value,
         at: Instant,
     },
+    /// The connection wrote the `move_request` of `ply` in `game_id` to its
+    /// socket at `at` (the house task: took it at `at`): the mover's clock
+    /// runs from then, not from when the match queued it.
+    Asked {
+        conn: u64,
+        game_id: String,
+        ply: u32,
+        at: Instant,
+    },
     /// The connection closed or timed out.
     Gone { conn: u64, detail: String },
     /// The player asked to end its match after the game in progress.
@@ -99,6 +108,14 @@ impl SeatLink {
         self.request = Some((request, deadline));
     }
 
+    /// The pending request's clock starts again at `deadline` (its request
+    /// reached the connection later than it was queued).
+    fn restart(&mut self, deadline: Instant) {
+        if let Some((_, d)) = &mut self.request {
+            *d = deadline;
+        }
+    }
+
     /// Sends a connection that just resumed the seat the game so far (its
     /// `game_start` marked `resumed`) and the pending request, if any, with
     /// the time left on its clock.
@@ -155,6 +172,8 @@ impl SeatLink {
                     self.leaving = true;
                 }
             }
+            // Heard by the turn it belongs to (`wait_for_moves`); a late one is moot.
+            SeatEvent::Asked { .. } => {}
             SeatEvent::Rebind { conn, out } => {
                 if self.conn.is_some() {
                     // A live connection is replaced (half-open, or a
@@ -500,28 +519,32 @@ async fn play_game<G: PlayableGame>(
             }
             let movers = turn.movers();
             let ply = moves.len() as u32;
-            let mut allowance = [0u64; 2];
-            let mut deadline: [Option<Instant>; 2] = [None, None];
-            let mut sent = [Instant::now(); 2];
+            let mut turn_clock = TurnClock::new();
             for &s in movers {
-                allowance[s] = clock.allowance_ms(bank[s]);
+                let allowance = clock.allowance_ms(bank[s]);
                 let request = ServerMsg::MoveRequest {
                     game_id: game_id.clone(),
                     ply,
                     state: G::obs_to_json(&pos.observe(s)),
-                    your_time_ms: allowance[s],
+                    your_time_ms: allowance,
                     remaining_ms: match bank {
                         [Some(a), Some(b)] => Some([a, b]),
                         _ => None,
                     },
                     time_per_move_ms: clock.time_per_move_ms,
                 };
-                sent[s] = Instant::now();
-                deadline[s] = Some(sent[s] + Duration::from_millis(allowance[s]));
-                links[order[s]].ask(request, deadline[s].unwrap_or(sent[s]));
+                let link = &mut links[order[s]];
+                let deadline = turn_clock.ask(s, allowance, link.conn);
+                link.ask(request, deadline);
             }
+            let allowance = turn_clock.allowance;
             let window = shared.config.limits.resume_window;
-            let got = match wait_for_moves(links, order, &game_id, past, deadline, window, shutdown)
+            let turn = Turned {
+                game_id: &game_id,
+                ply,
+                past_ids: past,
+            };
+            let got = match wait_for_moves(links, order, &turn, &mut turn_clock, window, shutdown)
                 .await
             {
                 Ok(got) => got,
@@ -552,7 +575,11 @@ async fn play_game<G: PlayableGame>(
                                 "seat {s} left ({why}) and did not come back within its {} ms",
                                 allowance[s]
                             ),
-                            None => format!("seat {s} made no move within {} ms", allowance[s]),
+                            None => format!(
+                                "seat {s} made no move within {} ms{}",
+                                allowance[s],
+                                turn_clock.held(s)
+                            ),
                         })
                         .collect();
                     break 'game GameEnd {
@@ -598,16 +625,17 @@ async fn play_game<G: PlayableGame>(
                 let Some((mv, at)) = &got[s] else {
                     continue;
                 };
-                let used = at.saturating_duration_since(sent[s]);
+                let used = at.saturating_duration_since(turn_clock.sent[s]);
                 used_ms[s] = used.as_millis() as u64;
                 if used > Duration::from_millis(allowance[s]) {
                     faults.push((
                         s,
                         EndReason::Timeout,
                         format!(
-                            "seat {s} took {} ms, allowed {} ms",
+                            "seat {s} took {} ms, allowed {} ms{}",
                             used.as_millis(),
-                            allowance[s]
+                            allowance[s],
+                            turn_clock.held(s)
                         ),
                     ));
                     continue;
@@ -764,22 +792,114 @@ enum Waited {
 /// A move as read, with the time the server read it.
 type Arrived = Option<(Value, Instant)>;
 
-/// Waits until every seat with a `deadline` has sent its move for this
-/// turn, each by its own deadline, answering anything else meanwhile: a
-/// move from a seat that need not (or already did) move is ignored with
-/// `not_your_turn`, and a move for an earlier game with `stale_move`. A
-/// seat whose connection goes stays in the game, its clock running, for at
-/// most `window`: a connection that resumes it gets the game so far and
-/// the pending request again.
+/// The turn a [`wait_for_moves`] waits on: its game, its first ply, and the
+/// games of the match already over.
+struct Turned<'a> {
+    game_id: &'a str,
+    ply: u32,
+    past_ids: &'a [String],
+}
+
+/// The clocks of one turn's requests. A mover's allowance runs from when
+/// its connection wrote the request to its socket ([`SeatEvent::Asked`]),
+/// like a referee that starts an engine's clock once its command is
+/// written: a request the server holds in its own queue (a loaded server
+/// can, for a few milliseconds) costs the player nothing. Until the
+/// connection says so, the clock runs from when the request was queued,
+/// and a seat whose request its connection has not written yet is never
+/// timed out (that connection either writes it or goes).
+struct TurnClock {
+    /// Each mover's allowance (ms); 0 for a seat that does not move.
+    allowance: [u64; 2],
+    /// When each mover's request was queued.
+    queued: [Instant; 2],
+    /// When each mover's clock started: queued, then written.
+    sent: [Instant; 2],
+    /// Movers: the connection their request went to (`None`: the seat was
+    /// away, its clock running).
+    to: [Option<Option<u64>>; 2],
+    /// The request's connection said it was written.
+    written: [bool; 2],
+}
+
+impl TurnClock {
+    fn new() -> Self {
+        let now = Instant::now();
+        TurnClock {
+            allowance: [0; 2],
+            queued: [now; 2],
+            sent: [now; 2],
+            to: [None; 2],
+            written: [false; 2],
+        }
+    }
+
+    /// Seat `s` is asked to move within `allowance_ms`, its request queued
+    /// now for connection `conn`; the deadline as it stands.
+    fn ask(&mut self, s: Seat, allowance_ms: u64, conn: Option<u64>) -> Instant {
+        self.allowance[s] = allowance_ms;
+        self.queued[s] = Instant::now();
+        self.sent[s] = self.queued[s];
+        self.to[s] = Some(conn);
+        self.deadline(s).unwrap_or(self.sent[s])
+    }
+
+    /// The seat must move by then (`None`: it does not move this turn).
+    fn deadline(&self, s: Seat) -> Option<Instant> {
+        self.to[s].map(|_| self.sent[s] + Duration::from_millis(self.allowance[s]))
+    }
+
+    /// Connection `conn` wrote seat `s`'s request at `at`: the new deadline
+    /// if the clock starts again (only the first word from the connection
+    /// the request went to counts).
+    fn written(&mut self, s: Seat, conn: u64, at: Instant) -> Option<Instant> {
+        if self.to[s] != Some(Some(conn)) || self.written[s] {
+            return None;
+        }
+        self.written[s] = true;
+        if at > self.sent[s] {
+            self.sent[s] = at;
+        }
+        self.deadline(s)
+    }
+
+    /// For a timeout's detail: how long the server held seat `s`'s request
+    /// before its connection wrote it, or that it never said it did.
+    fn held(&self, s: Seat) -> String {
+        if self.written[s] {
+            format!(
+                " (its request written {:.1} ms after it was queued)",
+                (self.sent[s] - self.queued[s]).as_secs_f64() * 1e3
+            )
+        } else {
+            " (its request's writing not confirmed: timed from its queueing)".into()
+        }
+    }
+
+    /// Whether seat `s`'s clock can run out, its seat now held by `holder`:
+    /// the request was written, or the connection it went to no longer
+    /// holds the seat (or there was none).
+    fn running(&self, s: Seat, holder: Option<u64>) -> bool {
+        self.written[s] || self.to[s].is_some_and(|to| to.is_none() || to != holder)
+    }
+}
+
+/// Waits until every seat with a deadline ([`TurnClock`]) has sent its
+/// move for this turn, each by its own deadline, answering anything else
+/// meanwhile: a move from a seat that need not (or already did) move is
+/// ignored with `not_your_turn`, and a move for an earlier game with
+/// `stale_move`. A seat whose connection goes stays in the game, its clock
+/// running, for at most `window`: a connection that resumes it gets the
+/// game so far and the pending request again.
 async fn wait_for_moves(
     links: &mut [SeatLink; 2],
     order: [usize; 2],
-    game_id: &str,
-    past_ids: &[String],
-    deadline: [Option<Instant>; 2],
+    turn: &Turned<'_>,
+    clock: &mut TurnClock,
     window: Duration,
     shutdown: &mut tokio::sync::watch::Receiver<bool>,
 ) -> Result<[Arrived; 2], Waited> {
+    let game_id = turn.game_id;
     let mut got: [Arrived; 2] = [None, None];
     let (a, b) = links.split_at_mut(1);
     let (l0, l1) = (&mut a[0], &mut b[0]);
@@ -787,21 +907,29 @@ async fn wait_for_moves(
     let (s0, s1) = if order[0] == 0 { (l0, l1) } else { (l1, l0) };
     loop {
         let waiting: Vec<Seat> = (0..2)
-            .filter(|&s| deadline[s].is_some() && got[s].is_none())
+            .filter(|&s| clock.deadline(s).is_some() && got[s].is_none())
             .collect();
         if waiting.is_empty() {
             return Ok(got);
         }
+        let holder = |s: Seat| if s == 0 { s0.conn } else { s1.conn };
         // A seat away past the window is gone, whether it must move or not.
         let back_by = |l: &SeatLink| l.away.as_ref().map(|(t, _)| *t + window);
         let next = waiting
             .iter()
-            .filter_map(|&s| deadline[s])
+            .filter(|&&s| clock.running(s, holder(s)))
+            .filter_map(|&s| clock.deadline(s))
             .chain(back_by(s0))
             .chain(back_by(s1))
-            .min()
-            .expect("a pending seat has a deadline");
-        let sleep = tokio::time::sleep_until(tokio::time::Instant::from_std(next));
+            .min();
+        // Nothing to time: a request not written yet, whose connection
+        // will write it or go.
+        let sleep = async move {
+            match next {
+                Some(t) => tokio::time::sleep_until(tokio::time::Instant::from_std(t)).await,
+                None => std::future::pending::<()>().await,
+            }
+        };
         let (seat, ev) = tokio::select! {
             biased;
             _ = shutdown_signal(shutdown) => return Err(Waited::Shutdown),
@@ -811,7 +939,10 @@ async fn wait_for_moves(
                 let now = Instant::now();
                 let late: Vec<Seat> = waiting
                     .into_iter()
-                    .filter(|&s| deadline[s].is_some_and(|d| d <= now))
+                    .filter(|&s| {
+                        clock.running(s, holder(s))
+                            && clock.deadline(s).is_some_and(|d| d <= now)
+                    })
                     .collect();
                 if !late.is_empty() {
                     return Err(Waited::Timeout(late));
@@ -838,11 +969,25 @@ async fn wait_for_moves(
                 detail: "connection closed".into(),
             });
         };
+        if let SeatEvent::Asked {
+            conn,
+            game_id: gid,
+            ply,
+            at,
+        } = &ev
+        {
+            if gid == game_id && *ply == turn.ply {
+                if let Some(deadline) = clock.written(seat, *conn, *at) {
+                    link.restart(deadline);
+                }
+            }
+            continue;
+        }
         let (Some((gid, mv, at)), _) = link.absorb(ev, game_id) else {
             continue;
         };
-        let must_move = deadline[seat].is_some() && got[seat].is_none();
-        if past_ids.contains(&gid) {
+        let must_move = clock.deadline(seat).is_some() && got[seat].is_none();
+        if turn.past_ids.contains(&gid) {
             link.send(stale(&gid));
         } else if !must_move {
             link.send(ServerMsg::error(
@@ -863,4 +1008,138 @@ fn stale(gid: &str) -> ServerMsg {
         ErrorCode::StaleMove,
         format!("game '{gid}' is over; move ignored"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A seat event made from the instant the turn's request was queued.
+    type Event = Box<dyn FnOnce(Instant) -> SeatEvent + Send>;
+
+    /// Seat 0 of two links (connections 7 and 8) asked to move within
+    /// `allowance_ms`; what `wait_for_moves` returns when `events` reach
+    /// seat 0's inbox, each after its delay from the start.
+    async fn turn_with(
+        allowance_ms: u64,
+        events: Vec<(u64, Event)>,
+    ) -> Result<[Arrived; 2], Waited> {
+        let (out0, _rx0) = mpsc::unbounded_channel();
+        let (out1, _rx1) = mpsc::unbounded_channel();
+        let mut links = [
+            SeatLink::new("a".into(), 7, out0),
+            SeatLink::new("b".into(), 8, out1),
+        ];
+        let mut clock = TurnClock::new();
+        let t0 = clock.ask(0, allowance_ms, links[0].conn) - Duration::from_millis(allowance_ms);
+        let tx = links[0].tx.clone();
+        tokio::spawn(async move {
+            let mut waited = 0;
+            for (after, ev) in events {
+                tokio::time::sleep(Duration::from_millis(after - waited)).await;
+                waited = after;
+                let _ = tx.send(ev(t0));
+            }
+        });
+        let (_stop, mut shutdown) = tokio::sync::watch::channel(false);
+        let turn = Turned {
+            game_id: "g",
+            ply: 4,
+            past_ids: &[],
+        };
+        wait_for_moves(
+            &mut links,
+            [0, 1],
+            &turn,
+            &mut clock,
+            Duration::ZERO,
+            &mut shutdown,
+        )
+        .await
+    }
+
+    fn asked(conn: u64, ply: u32, after_ms: u64) -> Event {
+        Box::new(move |t0| SeatEvent::Asked {
+            conn,
+            game_id: "g".into(),
+            ply,
+            at: t0 + Duration::from_millis(after_ms),
+        })
+    }
+
+    fn a_move() -> Event {
+        Box::new(|_| SeatEvent::Move {
+            conn: 7,
+            game_id: "g".into(),
+            mv: json!(3),
+            at: Instant::now(),
+        })
+    }
+
+    #[tokio::test]
+    async fn the_clock_runs_from_the_written_request() {
+        // Control: the request written at once, the move 300 ms later, 50 ms allowed.
+        let r = turn_with(50, vec![(0, asked(7, 4, 0)), (300, a_move())]).await;
+        assert!(
+            matches!(r, Err(Waited::Timeout(ref s)) if s == &[0]),
+            "a late move times out"
+        );
+        // The connection wrote the request 400 ms after it was queued: the
+        // same move, 300 ms after the queueing, is in time.
+        let r = turn_with(50, vec![(0, asked(7, 4, 400)), (300, a_move())]).await;
+        let got =
+            r.unwrap_or_else(|_| panic!("the move arrives within the written request's time"));
+        assert_eq!(got[0].as_ref().map(|m| m.0.clone()), Some(json!(3)));
+    }
+
+    #[tokio::test]
+    async fn only_the_requests_own_writing_restarts_its_clock() {
+        // Another ply, another connection: neither restarts the clock.
+        for other in [asked(7, 5, 400), asked(9, 4, 400)] {
+            let r = turn_with(50, vec![(0, other), (300, a_move())]).await;
+            let unwritten_then_moved = matches!(r, Ok(ref got) if got[0].is_some());
+            // The request's own connection has not said it wrote it: the
+            // seat is not timed out while it may, and its move is judged on
+            // the clock from the queueing (`TurnClock::sent` unchanged).
+            assert!(unwritten_then_moved, "an unwritten request is waited for");
+        }
+    }
+
+    #[test]
+    fn a_turn_clock_starts_once_from_the_first_writing() {
+        let mut c = TurnClock::new();
+        let d = c.ask(1, 100, Some(7));
+        assert_eq!(c.deadline(0), None, "seat 0 does not move");
+        assert_eq!(d, c.sent[1] + Duration::from_millis(100));
+        assert!(
+            !c.running(1, Some(7)),
+            "not written, its connection holds the seat"
+        );
+        assert!(c.running(1, None), "its connection went: the clock runs");
+        assert!(c.running(1, Some(9)), "another connection holds the seat");
+        let at = c.sent[1] + Duration::from_millis(30);
+        assert_eq!(c.written(1, 9, at), None, "not the request's connection");
+        assert_eq!(c.written(1, 7, at), Some(at + Duration::from_millis(100)));
+        assert!(c.running(1, Some(7)));
+        assert!(c.held(1).contains("30.0 ms"), "{}", c.held(1));
+        let later = at + Duration::from_millis(500);
+        assert_eq!(
+            c.written(1, 7, later),
+            None,
+            "only the first writing counts"
+        );
+        assert_eq!(c.deadline(1), Some(at + Duration::from_millis(100)));
+        // A writing stamped before the queueing never shortens the clock.
+        let mut c = TurnClock::new();
+        let d = c.ask(0, 100, Some(7));
+        assert_eq!(
+            c.written(0, 7, c.sent[0] - Duration::from_millis(5)),
+            Some(d)
+        );
+        // A seat asked while away: its clock runs from the start.
+        let mut c = TurnClock::new();
+        c.ask(0, 100, None);
+        assert!(c.running(0, None) && c.running(0, Some(7)));
+        assert!(c.held(0).contains("not confirmed"));
+    }
 }

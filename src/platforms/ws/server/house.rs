@@ -58,11 +58,22 @@ async fn run<G: PlayableGame>(
             ServerMsg::GameStart { .. } => search.new_game(),
             ServerMsg::MoveRequest {
                 game_id,
+                ply,
                 state,
                 your_time_ms,
                 ..
             } => {
                 let at = Instant::now();
+                // Our clock runs from here, as a connection's from writing the request.
+                let asked = SeatEvent::Asked {
+                    conn: HOUSE_CONN,
+                    game_id: game_id.clone(),
+                    ply,
+                    at,
+                };
+                if ev_tx.send(asked).is_err() {
+                    break;
+                }
                 let obs = match G::obs_from_json(&state) {
                     Ok(o) => o,
                     Err(e) => {
