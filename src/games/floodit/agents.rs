@@ -16,6 +16,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -26,7 +27,7 @@ use crate::games::params::Decl;
 use crate::games::AgentParams;
 use crate::search::bandit::{decide, PrimitiveMc};
 use crate::search::mcts::{PlayoutResult, Policy, Uct, UctConfig};
-use crate::search::{Agent, Bound, Budget, Decision, Game, Limits, RandomAgent};
+use crate::search::{Agent, Bound, Budget, Decision, Game, Limits, RandomAgent, Ready};
 
 /// The agent `default` stands for.
 pub const DEFAULT: &str = "best";
@@ -288,6 +289,8 @@ pub struct AlphaBeta {
     tt: HashMap<u64, Entry>,
     /// The deepest iteration the last search completed.
     reached: u32,
+    /// Where a `select` keeps its best move so far ([`Agent::keep_ready`]).
+    ready: Option<Arc<Ready<u8>>>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -311,6 +314,7 @@ impl AlphaBeta {
             depth,
             tt: HashMap::new(),
             reached: 0,
+            ready: None,
         }
     }
 
@@ -448,6 +452,9 @@ impl Agent<FloodIt> for AlphaBeta {
     fn new_game(&mut self) {
         self.tt.clear();
     }
+    fn keep_ready(&mut self, ready: Arc<Ready<u8>>) {
+        self.ready = Some(ready);
+    }
     fn select(&mut self, g: &FloodIt, limits: &Limits, stop: &AtomicBool) -> Decision<u8> {
         let moves = g.legal_moves();
         assert!(!moves.is_empty(), "select called on a finished game");
@@ -462,6 +469,11 @@ impl Agent<FloodIt> for AlphaBeta {
         };
         let mut budget = Budget::new(&limits, stop).with_check_every(16);
         let mut choice = moves[0];
+        // Kept ready for a client that cannot wait: the first move, then
+        // each iteration's best.
+        if let Some(r) = &self.ready {
+            r.offer(choice);
+        }
         self.reached = 0;
         if self.tt.len() > 1 << 20 {
             self.tt.clear();
@@ -478,6 +490,9 @@ impl Agent<FloodIt> for AlphaBeta {
             match self.root(g, depth, first, &mut budget, &mut leaves) {
                 Ok((mv, v)) => {
                     choice = mv;
+                    if let Some(r) = &self.ready {
+                        r.offer(mv);
+                    }
                     first = (self.enhanced && v.abs() < WIN / 2).then_some(mv);
                 }
                 Err(OutOfTime) => break,
@@ -601,5 +616,25 @@ mod tests {
         let mut ab = build("alphabeta", &AgentParams::new(), 0).unwrap();
         let d = ab.select(&g, &Limits::playouts(10_000), &AtomicBool::new(false));
         assert_eq!(d.mv, 2);
+    }
+
+    #[test]
+    fn select_keeps_its_best_move_ready() {
+        // By its return the slot holds the move the search answers (each
+        // iteration's best is offered, not only the first legal move).
+        let stop = AtomicBool::new(false);
+        let ready = Arc::new(Ready::default());
+        let mut ab = AlphaBeta::new(true, None);
+        ab.keep_ready(ready.clone());
+        let mut not_first = 0;
+        for seed in 0..6 {
+            let g = FloodIt::random(10, 10, 6, seed).unwrap();
+            ready.begin(seed + 1);
+            let d = ab.select(&g, &Limits::playouts(50_000), &stop);
+            ready.end();
+            assert_eq!(ready.get(seed + 1), Some(d.mv), "seed {seed}");
+            not_first += usize::from(d.mv != g.legal_moves()[0]);
+        }
+        assert!(not_first > 0, "every answer was the first legal move");
     }
 }
