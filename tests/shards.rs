@@ -166,6 +166,8 @@ fn four_shards_merged_equal_the_whole_match_game_for_game() {
     args.extend(paths.iter().map(String::as_str));
     let out = run(&args, &[], None, LIMIT);
     assert!(out.status.success(), "{}", stderr(&out));
+    // Every game is there: no warning of a partial match.
+    assert!(!stderr(&out).contains("partial"), "{}", stderr(&out));
     let merged = last_json(&out);
     for key in [
         "game",
@@ -189,7 +191,12 @@ fn four_shards_merged_equal_the_whole_match_game_for_game() {
         assert_eq!(merged[key], whole_report[key], "{key}");
     }
     assert_eq!(merged["games"], games);
-    // A folder of shard files merges as the files do.
+    // A folder of shard files merges as the files do; what is not a
+    // `.jsonl` file there (notes, a log, a folder) is not read.
+    let shards = dir.path().join("shards");
+    std::fs::write(shards.join("notes.txt"), "not a record\n").unwrap();
+    std::fs::write(shards.join("match.log"), "INFO a log line\n").unwrap();
+    std::fs::create_dir(shards.join("old.jsonl")).unwrap();
     let out = run(
         &[
             "merge",
@@ -226,6 +233,9 @@ fn merge_refuses_another_match_a_repeated_game_and_missing_games() {
     let out = run(&["merge", &f[0], &f[1], &f[0]], &[], None, LIMIT);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("appears twice"), "{}", stderr(&out));
+    // Both places are named, file and line.
+    let twice = format!("{}:1 and {}:1", f[0], f[0]);
+    assert!(stderr(&out).contains(&twice), "{}", stderr(&out));
 
     // A missing shard: refused, unless --partial.
     let out = run(&["merge", &f[0]], &[], None, LIMIT);
@@ -238,6 +248,11 @@ fn merge_refuses_another_match_a_repeated_game_and_missing_games() {
     let out = run(&["merge", "--partial", "--json", &f[0]], &[], None, LIMIT);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(last_json(&out)["games"], 4);
+    assert!(
+        stderr(&out).contains("merging a partial match"),
+        "{}",
+        stderr(&out)
+    );
 
     // Another match: the same agents with another seed.
     let other = dir.path().join("other.jsonl");
@@ -262,6 +277,9 @@ fn merge_refuses_another_match_a_repeated_game_and_missing_games() {
         "{}",
         stderr(&out)
     );
+    // The first record of the other match is named, file and line.
+    let at = format!("{}:1: game", other.display());
+    assert!(stderr(&out).contains(&at), "{}", stderr(&out));
 
     // A record not written by `match` (a server's), and a broken line.
     let foreign = dir.path().join("foreign.jsonl");

@@ -238,3 +238,22 @@ impl GameVisitor for EndingKeys {
         G::ending_keys()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The merged report's endings come from the game's own keys: a game
+    /// that names its endings (Geister) gets them through the visitor.
+    #[test]
+    fn each_games_ending_keys_reach_the_merge() {
+        let mut named = 0;
+        for &kind in GameKind::ALL {
+            if let Some((wins, draws)) = kind.visit(EndingKeys) {
+                assert!(!wins.is_empty() && !draws.is_empty(), "{}", kind.id());
+                named += 1;
+            }
+        }
+        assert!(named > 0, "no game's ending keys reach the merge");
+    }
+}
