@@ -351,6 +351,25 @@ fn client(url: String, name: &str, seed: u64) -> ClientConfig {
 
 type Played = Arc<Mutex<Vec<GameFinished>>>;
 
+type ClientTask = tokio::task::JoinHandle<
+    Result<
+        ladderbot::platforms::ws::client::ClientSummary,
+        ladderbot::platforms::ws::client::ClientError,
+    >,
+>;
+
+/// Waits (at most 90 s each) for clients that each play one game.
+async fn each_plays_one_game(clients: [ClientTask; 2]) {
+    for t in clients {
+        let s = tokio::time::timeout(Duration::from_secs(90), t)
+            .await
+            .expect("the game ends")
+            .unwrap()
+            .unwrap();
+        assert_eq!(s.games, 1);
+    }
+}
+
 fn spawn_client(
     cfg: ClientConfig,
 ) -> (
@@ -576,14 +595,7 @@ async fn a_slow_network_costs_no_timeout() {
     };
     let (a, a_played) = spawn_client(full(format!("ws://{proxy}"), "far", 1));
     let (b, b_played) = spawn_client(full(format!("ws://{addr}"), "near", 2));
-    for t in [a, b] {
-        let s = tokio::time::timeout(Duration::from_secs(90), t)
-            .await
-            .expect("the game ends")
-            .unwrap()
-            .unwrap();
-        assert_eq!(s.games, 1);
-    }
+    each_plays_one_game([a, b]).await;
     for played in [a_played, b_played] {
         let g = played.lock().unwrap()[0].clone();
         assert_eq!(g.reason, EndReason::Rules, "{g:?}");
@@ -663,14 +675,7 @@ async fn an_overrunning_search_answers_its_ready_move_in_time() {
         move |g| p.lock().unwrap().push(g.clone()),
     ));
     let (b, _) = spawn_client(client(format!("ws://{addr}"), "pmc", 2));
-    for t in [a, b] {
-        let s = tokio::time::timeout(Duration::from_secs(90), t)
-            .await
-            .expect("the game ends")
-            .unwrap()
-            .unwrap();
-        assert_eq!(s.games, 1);
-    }
+    each_plays_one_game([a, b]).await;
     let g = played.lock().unwrap()[0].clone();
     assert_eq!(g.reason, EndReason::Rules, "{g:?}");
     assert!(*searches.lock().unwrap() >= 4, "{g:?}");
