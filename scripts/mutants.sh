@@ -67,14 +67,18 @@ for f in "${files[@]}"; do
   fi
   rest=${line#*|}
   read -r -a targets <<<"${rest%%|*}"
+  # The targets go to every cargo command (-C), so a mutant's build compiles and links only them;
+  # given after `--` they reached only the test run and the build linked every test binary.
+  cargo_args=()
+  for t in "${targets[@]}"; do cargo_args+=(-C "$t"); done
   filter=${rest#*|}
   dir="$out/$(echo "$f" | tr '/' '_')"
   mkdir -p "$dir"
   extra=()
   [ -n "$shard" ] && extra+=(--shard "$shard" --sharding round-robin)
   cargo mutants -p ladderbot -f "$f" --exclude-re 'impl (Debug|Display)' -o "$dir" \
-    --test-tool nextest --no-shuffle --timeout-multiplier 3 "${extra[@]}" \
-    -- "${targets[@]}" -E "$filter" >"$dir/run.log" 2>&1 || true
+    --test-tool nextest --profile mutants --no-shuffle --timeout-multiplier 3 "${cargo_args[@]}" "${extra[@]}" \
+    -- -E "$filter" >"$dir/run.log" 2>&1 || true
   json="$dir/mutants.out/outcomes.json"
   if [ ! -f "$json" ]; then
     echo "mutants: no outcomes for $f (see $dir/run.log)" >&2
