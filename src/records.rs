@@ -586,9 +586,61 @@ mod tests {
             (EndReason::IllegalMove, "illegal_move"),
             (EndReason::Timeout, "timeout"),
             (EndReason::Disconnect, "disconnect"),
+            (EndReason::Aborted, "aborted"),
         ] {
             assert_eq!(reason.key(), key);
             assert_eq!(serde_json::to_value(reason).unwrap(), key);
         }
+    }
+
+    #[test]
+    fn results_and_openings_read_as_written() {
+        assert_eq!(GameRecord::result_string(Some(0)), "1-0");
+        assert_eq!(GameRecord::result_string(Some(1)), "0-1");
+        assert_eq!(GameRecord::result_string(None), "1/2-1/2");
+        let mut r = record("g");
+        assert!(!r.is_aborted());
+        r.reason = EndReason::Aborted;
+        assert!(r.is_aborted());
+        let opening = Opening {
+            index: 0,
+            line: 1,
+            moves: vec![Value::from(5), Value::from(10), serde_json::json!({"x": 0})],
+        };
+        assert_eq!(opening.text(), r#"5 10 {"x":0}"#);
+        let suite = SuiteTag {
+            source: "openings/four3d.txt".into(),
+            count: 64,
+            order: "random".into(),
+        };
+        assert_eq!(suite.to_string(), "openings/four3d.txt (64, random)");
+    }
+
+    #[test]
+    fn a_missing_records_file_holds_no_records_and_an_unreadable_one_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let read = read_for_append(&dir.path().join("none.jsonl")).unwrap();
+        assert!(read.values.is_empty() && read.torn.is_none() && !read.unterminated);
+        assert!(!dir.path().join("none.jsonl").exists());
+        // A folder where the file should be cannot be read: not "no records".
+        let e = read_for_append(dir.path()).map(|_| ()).unwrap_err();
+        assert!(e.starts_with("cannot read"), "{e}");
+    }
+
+    #[test]
+    fn now_is_the_system_clock_in_milliseconds() {
+        let before = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as u64;
+        let now = now_ms();
+        let after = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as u64;
+        assert!(
+            (before..=after).contains(&now),
+            "{before} <= {now} <= {after}"
+        );
     }
 }

@@ -760,6 +760,84 @@ mod tests {
     }
 
     #[test]
+    fn hello_limits_hold_at_their_bounds() {
+        let hello_with = |name: &str, resume: Option<(usize, usize)>| {
+            let mut h = json!({"type": "hello", "protocol": 1, "name": name, "game": "four3d"});
+            if let Some((g, t)) = resume {
+                h["resume"] = json!({"game_id": "g".repeat(g), "seat_token": "t".repeat(t)});
+            }
+            parse_client(&h.to_string())
+        };
+        // Names: 1 to MAX_NAME_CHARS characters (not bytes), none a control character.
+        assert!(hello_with(&"é".repeat(MAX_NAME_CHARS), None).is_ok());
+        assert!(hello_with(&"a".repeat(MAX_NAME_CHARS + 1), None).is_err());
+        assert!(hello_with("a\tb", None).is_err());
+        assert!(hello_with("bot\n", None).is_err());
+        // Resume ids: at most MAX_ID_BYTES bytes each.
+        let max = MAX_ID_BYTES;
+        assert!(hello_with("a", Some((max, max))).is_ok());
+        assert!(hello_with("a", Some((max + 1, 1))).is_err());
+        assert!(hello_with("a", Some((1, max + 1))).is_err());
+        let e = hello_with("a", Some((1, max + 1))).unwrap_err();
+        assert_eq!(e.code, ErrorCode::BadField);
+        assert!(e.message.starts_with("hello.resume"), "{e}");
+        // Games: 1 to MAX_GAMES_PER_HELLO.
+        let games = |n: u32| {
+            parse_client(
+                &json!({"type": "hello", "protocol": 1, "name": "a", "game": "four3d", "games": n})
+                    .to_string(),
+            )
+        };
+        assert!(games(1).is_ok());
+        assert!(games(MAX_GAMES_PER_HELLO).is_ok());
+        assert!(games(MAX_GAMES_PER_HELLO + 1).is_err());
+        assert!(games(0).is_err());
+    }
+
+    #[test]
+    fn false_flags_are_absent_from_the_wire() {
+        let start = |resumed| ServerMsg::GameStart {
+            game_id: "g".into(),
+            game: "four3d".into(),
+            number: 1,
+            of: 1,
+            seat: 0,
+            opponent: "o".into(),
+            clock: ClockInfo::default(),
+            seat_token: None,
+            resumed,
+        };
+        let played = |hidden| ServerMsg::MovePlayed {
+            game_id: "g".into(),
+            ply: 0,
+            seat: 0,
+            mv: json!(1),
+            ms: 1,
+            hidden,
+        };
+        let wire = |m: &ServerMsg| serde_json::from_str::<Value>(&encode_server(m)).unwrap();
+        assert_eq!(wire(&start(false)).get("resumed"), None);
+        assert_eq!(wire(&start(true))["resumed"], json!(true));
+        assert_eq!(wire(&played(false)).get("hidden"), None);
+        assert_eq!(wire(&played(true))["hidden"], json!(true));
+    }
+
+    #[test]
+    fn names_print_as_on_the_wire() {
+        for o in [Opponent::Any, Opponent::House] {
+            assert_eq!(json!(o.to_string()), serde_json::to_value(o).unwrap());
+            assert_eq!(o.to_string().parse::<Opponent>(), Ok(o));
+        }
+        assert!("me".parse::<Opponent>().is_err());
+        for r in [YourResult::Win, YourResult::Loss, YourResult::Draw] {
+            assert_eq!(json!(r.to_string()), serde_json::to_value(r).unwrap());
+        }
+        for c in ErrorCode::ALL {
+            assert_eq!(c.to_string(), c.as_str());
+        }
+    }
+
+    #[test]
     fn error_codes_have_unique_names() {
         for c in ErrorCode::ALL {
             assert_eq!(ErrorCode::from_wire(c.as_str()), Some(*c));
