@@ -506,8 +506,26 @@ mod tests {
         ] {
             assert!(parse_line(bad).is_err(), "{bad:?} parsed");
         }
-        let e = parse_line("settings colour red").unwrap_err();
-        assert!(e.0.contains("unknown setting 'colour'"), "{e}");
+        // Each error says what is wrong, before the line it quotes.
+        for (bad, why) in [
+            ("", "empty line: ''"),
+            ("   ", "empty line: "),
+            ("settings colour red", "unknown setting 'colour': "),
+            (
+                "settings timebank",
+                "a settings line needs exactly a key and a value: ",
+            ),
+            (
+                "settings a b c",
+                "a settings line needs exactly a key and a value: ",
+            ),
+            ("update player0 score 3", "unknown update line: "),
+            ("action skip 100", "unknown action line: "),
+            ("round 1", "unknown line: 'round 1'"),
+        ] {
+            let e = parse_line(bad).unwrap_err();
+            assert!(e.0.starts_with(why), "{bad:?}: {e}");
+        }
         assert!(is_move_request("action move soon"));
         assert!(!is_move_request("action skip 100"));
     }
@@ -688,6 +706,12 @@ mod tests {
 
     #[test]
     fn the_seat_comes_from_your_bot_when_the_id_is_missing() {
+        let mut v = BotView::new();
+        v.apply(parse_line("settings your_bot player0").unwrap());
+        assert_eq!(v.me(), Some(0));
+        let mut v = BotView::new();
+        v.apply(parse_line("settings your_bot somebody").unwrap());
+        assert_eq!(v.me(), None);
         let mut v = BotView::new();
         v.apply(parse_line("settings your_bot player1").unwrap());
         assert_eq!(v.me(), Some(1));
