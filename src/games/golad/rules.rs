@@ -377,6 +377,69 @@ mod tests {
     }
 
     #[test]
+    fn random_births_need_two_own_cells_and_take_any_dead_cell() {
+        // Births from exactly two own cells: a third of the moves, always
+        // those two cells, at dead cells all over the board; from one or no
+        // own cell a birth becomes a pass.
+        use rand::SeedableRng;
+        let mut rng = SmallRng::seed_from_u64(5);
+        let mut s = GolState::start(5, 100);
+        let own: Vec<Cell> = s.field.living(0).collect();
+        for &c in &own[2..] {
+            s.field.set(c, None);
+        }
+        let dead = s.field.dead().count();
+        let (mut births, mut at) = (0, std::collections::HashSet::new());
+        for _ in 0..3000 {
+            if let Move::Birth {
+                at: a,
+                sacrifice: [x, y],
+            } = s.random_move(&mut rng)
+            {
+                births += 1;
+                at.insert(a);
+                assert!([x, y] == [own[0], own[1]] || [x, y] == [own[1], own[0]]);
+            }
+        }
+        assert!((850..=1150).contains(&births), "{births} births");
+        // About 270 distinct cells expected of ~1,000 draws from ~280.
+        assert!(at.len() > 200, "{} distinct of {dead} dead cells", at.len());
+        for keep in [1, 0] {
+            for &c in &own[keep..2] {
+                s.field.set(c, None);
+            }
+            for _ in 0..300 {
+                let m = s.random_move(&mut rng);
+                assert!(!matches!(m, Move::Birth { .. }), "{m:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_game_trait_plays_by_the_rules() {
+        // What the search sees (the `Game` trait) is the state's own rules:
+        // whose turn, the legal moves, a move played, the end.
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        let mut rng = SmallRng::seed_from_u64(9);
+        let mut g = GolState::start(9, 4);
+        let mut plain = g;
+        let mut seats = Vec::new();
+        while Game::outcome(&g).is_none() {
+            assert_eq!(Game::to_move(&g), plain.to_move);
+            seats.push(Game::to_move(&g));
+            let mv = *Game::legal_moves(&g).choose(&mut rng).unwrap();
+            assert!(Game::is_legal(&g, mv));
+            Game::play(&mut g, mv);
+            assert!(plain.apply(mv));
+            assert_eq!(g, plain);
+        }
+        assert_eq!(seats, [0, 1, 0, 1, 0, 1, 0, 1]);
+        assert_eq!(Game::outcome(&g), plain.outcome());
+        assert!(plain.outcome().is_some());
+    }
+
+    #[test]
     fn start_is_40_cells_each_rotated_with_colours_swapped() {
         for seed in 0..20 {
             let s = GolState::start(seed, 100);
