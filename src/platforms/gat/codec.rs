@@ -776,6 +776,50 @@ mod tests {
     }
 
     #[test]
+    fn errors_name_the_piece_and_quote_the_line() {
+        // Entries 0..8 are A..H, 8..16 a..h.
+        for (board, why) in [
+            (
+                "64R24R34R44R15B25B35B45B41u31u21u11u40u30u20u10u",
+                "piece A: position '64' is not xy (0..5), 99 or 88",
+            ),
+            (
+                "14R24R34R44R15B25B35B45B14u31u21u11u40u30u20u10u",
+                "pieces A and a are both on (1,4)",
+            ),
+            (
+                "14R24R34R44R15B25B35B45B41u31u21u11u40u30u20u14u",
+                "pieces A and h are both on (1,4)",
+            ),
+        ] {
+            let e = GatBoard::parse(board).unwrap_err();
+            assert!(e.0.contains(why), "{board}: {e}");
+        }
+        // The line is quoted whole up to 80 characters, then cut with `...`.
+        let e = |l: &str| parse_server_line(l).unwrap_err().0;
+        assert_eq!(e(""), "empty line: ''");
+        assert_eq!(e("HELLO"), "unknown server message: 'HELLO'");
+        let x80 = "x".repeat(80);
+        assert_eq!(e(&x80), format!("unknown server message: '{x80}'"));
+        assert_eq!(
+            e(&"x".repeat(81)),
+            format!("unknown server message: '{x80}...'")
+        );
+        assert_eq!(e("A\tB"), "unknown server message: 'A\\tB'");
+    }
+
+    #[test]
+    fn reds_read_from_letters() {
+        let r = Reds::from_letters("HAEB").unwrap();
+        assert_eq!(
+            r.as_array(),
+            [true, true, false, false, true, false, false, true]
+        );
+        assert_eq!(r.letters(), "ABEH");
+        assert!(Reds::from_letters("ABC").is_err());
+    }
+
+    #[test]
     fn phase_follows_the_documented_order() {
         let b = GatBoard::parse(INITIAL).unwrap();
         let set = ClientMsg::Set(Reds::from_letters("ABCD").unwrap());
