@@ -816,7 +816,33 @@ mod tests {
             [true, true, false, false, true, false, false, true]
         );
         assert_eq!(r.letters(), "ABEH");
+        assert!(r.is_red(0) && r.is_red(7) && !r.is_red(2));
+        assert!(!r.is_red(PIECES), "past H is no piece");
         assert!(Reds::from_letters("ABC").is_err());
+    }
+
+    #[test]
+    fn a_piece_past_h_is_written_as_a_question_mark() {
+        let mv = |piece| format_client(&ClientMsg::Move { piece, dir: Dir::N });
+        assert_eq!(mv(7), "MOV:H,N\r\n");
+        assert_eq!(mv(8), "MOV:?,N\r\n");
+    }
+
+    #[test]
+    fn the_client_owes_a_line_only_when_asked() {
+        use Phase::*;
+        for (p, owes) in [
+            (Connected, false),
+            (MustSet, true),
+            (SetSent, false),
+            (Waiting, false),
+            (MustMove, true),
+            (MoveSent, false),
+            (Refused, false),
+            (Over(Outcome::Draw), false),
+        ] {
+            assert_eq!(p.client_must_send(), owes, "{p:?}");
+        }
     }
 
     #[test]
