@@ -8,24 +8,28 @@
 # only (about 5 s) and one run of those tests. Mutants named in the exclusion list below are
 # not run: each line says why it cannot matter.
 #
-#   scripts/mutants.sh [-s I/N] [-o DIR] [FILE...]
+#   scripts/mutants.sh [-s I/N] [-i] [-o DIR] [FILE...]
 #
 # FILE: files of the table below (default: all of them). -s I/N: only shard I of N of each file's
 # mutants (round-robin, so a shard is a sample of the whole file; shards 0..N-1 together are all
-# of it). -o DIR: where cargo-mutants writes (default target/mutants/<file>), each run resumable
-# file by file. Prints per file: mutants, caught, missed, timeouts, unviable, and the share
-# caught of the viable ones; the missed mutants are listed in DIR/<file>/mutants.out/missed.txt.
-# Installs cargo-mutants (crates.io) when it is missing. Long: not run by CI.
+# of it). -i: again after new tests, only the mutants the last run in DIR did not catch (those
+# it caught are counted from its list). -o DIR: where cargo-mutants writes (default
+# target/mutants/<file>). Prints per file: mutants, caught, missed, timeouts, unviable, and the
+# share caught of the viable ones; the missed mutants are listed in
+# DIR/<file>/mutants.out/missed.txt. Installs cargo-mutants and cargo-nextest (crates.io) when
+# missing. Long: not run by CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 shard=""
+iterate=""
 out=target/mutants
-while getopts "s:o:h" opt; do
+while getopts "s:io:h" opt; do
   case $opt in
     s) shard=$OPTARG ;;
+    i) iterate=1 ;;
     o) out=$OPTARG ;;
-    *) sed -n '2,19p' "$0"; exit 2 ;;
+    *) sed -n '2,20p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -88,6 +92,7 @@ for f in "${files[@]}"; do
   mkdir -p "$dir"
   extra=()
   [ -n "$shard" ] && extra+=(--shard "$shard" --sharding round-robin)
+  [ -n "$iterate" ] && extra+=(--iterate)
   excl=()
   while IFS=$'\t' read -r re _why; do excl+=(--exclude-re "$re"); done < <(exclusions)
   cargo mutants -p ladderbot -f "$f" "${excl[@]}" -o "$dir" \
@@ -99,7 +104,7 @@ for f in "${files[@]}"; do
     continue
   fi
   python3 - "$f" "$json" <<'PY'
-import json, sys
+import json, os, sys
 f, path = sys.argv[1], sys.argv[2]
 o = json.load(open(path))
 n = {k: 0 for k in ("CaughtMutant", "MissedMutant", "Timeout", "Unviable")}
@@ -107,6 +112,10 @@ for r in o["outcomes"]:
     s = r.get("summary")
     if s in n:
         n[s] += 1
+# An -i run tests only what the last run did not catch; what it caught is listed.
+prev = os.path.join(os.path.dirname(path), "previously_caught.txt")
+if os.path.exists(prev):
+    n["CaughtMutant"] += sum(1 for line in open(prev) if line.strip())
 viable = n["CaughtMutant"] + n["MissedMutant"] + n["Timeout"]
 share = 100.0 * (n["CaughtMutant"] + n["Timeout"]) / viable if viable else 0.0
 total = sum(n.values())
