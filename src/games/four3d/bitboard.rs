@@ -265,6 +265,31 @@ mod tests {
     }
 
     #[test]
+    fn playouts_pick_open_pegs_uniformly() {
+        // `below(n)` is uniform in 0..n: 16,000 draws per n, each value
+        // within 5 standard deviations of its expected count.
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        for n in [1u32, 2, 5, 16] {
+            let mut counts = vec![0u32; n as usize];
+            let draws = 16_000;
+            for _ in 0..draws {
+                let v = below(&mut rng, n);
+                assert!(v < n, "{v} of 0..{n}");
+                counts[v as usize] += 1;
+            }
+            let mean = draws as f64 / n as f64;
+            let sd = (mean * (1.0 - 1.0 / n as f64)).sqrt();
+            for c in &counts {
+                assert!(
+                    (*c as f64 - mean).abs() <= 5.0 * sd + 1e-9,
+                    "n {n}: {counts:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn beads_stack_and_a_full_peg_is_illegal() {
         let mut b = Board::new();
         for i in 0..4 {
