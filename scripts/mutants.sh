@@ -60,6 +60,7 @@ exclusions() {
 impl (Debug|Display)	how a value prints in a log or a panic message: no rule, codec or record reads it
 golad/rules\.rs:.*replace [*/] with [-+*/%] in <impl Game for GolState>::legal_moves	the only products and quotients in legal_moves size its Vec::with_capacity: a capacity changes an allocation, never the moves
 four3d/bitboard\.rs:.*replace \| with \^ in Board::(from_stones|occupied|drop_cells)	unions of sets that never overlap, where | and ^ are the same: the two seats' stones (from_stones refuses a shared cell before its union, play fills only an empty cell) and, in drop_cells, the occupied cells shifted up a layer and the bottom layer
+four3d/bitboard\.rs:.*replace < with <= in <impl Game for Board>::is_legal	the peg < 16 guard only keeps the shift in range: legal_mask has no bit 16, so peg 16 is refused either way
 EOF
 }
 
