@@ -732,6 +732,13 @@ mod tests {
         let m = Move::parse_gat("MOV:B,NORTH").unwrap();
         assert_eq!(m, Move::new(1, Dir::N));
         assert_eq!(m.to_gat(), "B,N");
+        assert_eq!(m.to_string(), "B,N");
+        for piece in 0..PIECES as u8 {
+            for dir in [Dir::N, Dir::E, Dir::S, Dir::W] {
+                let m = Move::new(piece, dir);
+                assert_eq!(Move::parse_gat(&m.to_string()), Ok(m));
+            }
+        }
         assert!(Move::parse_gat("I,N").is_err());
         assert!(Move::parse_gat("A,X").is_err());
     }
