@@ -716,6 +716,68 @@ mod tests {
     }
 
     #[test]
+    fn pieces_are_found_on_their_squares() {
+        let g = Geister::new([setup("ABCD"), setup("EFGH")]);
+        assert_eq!(g.piece_at(Square::new(1, 4)), Some((0, 0)));
+        assert_eq!(g.piece_at(Square::new(4, 5)), Some((0, 7)));
+        assert_eq!(g.piece_at(Square::new(3, 1)), Some((1, 1)));
+        assert_eq!(g.piece_at(Square::new(0, 0)), None);
+        assert_eq!(g.piece_at(Square::new(2, 3)), None);
+    }
+
+    #[test]
+    fn a_position_is_checked_and_keeps_who_moved_first() {
+        let setups = [setup("ABCD"), setup("EFGH")];
+        let start = Geister::with_first(setups, 1);
+        let places = [*start.places(0), *start.places(1)];
+        let g = Geister::from_position(places, setups, 0, 1).unwrap();
+        assert_eq!((g.first(), g.to_move()), (1, 1));
+        assert_eq!(g, start);
+        // Two pieces on one square, of one seat or of both; a square off the
+        // board; a red piece escaped.
+        let mut two = places;
+        two[0][1] = two[0][0];
+        let mut both = places;
+        both[1][3] = both[0][5];
+        let mut off = places;
+        off[1][2] = Place::At(Square(36));
+        let mut red_out = places;
+        red_out[0][2] = Place::Escaped;
+        for (bad, why) in [
+            (two, "two pieces on (1, 4)"),
+            (both, "two pieces on"),
+            (off, "off the board"),
+            (red_out, "seat 0 piece C is red but escaped"),
+        ] {
+            let e = Geister::from_position(bad, setups, 0, 0).unwrap_err();
+            assert!(e.contains(why), "{e}");
+        }
+        // A blue escape is fine, and it wins.
+        let mut blue_out = places;
+        blue_out[0][5] = Place::Escaped;
+        let g = Geister::from_position(blue_out, setups, 1, 0).unwrap();
+        assert_eq!(g.outcome(), Some(Outcome::Win(0)));
+    }
+
+    #[test]
+    fn two_claims_of_one_seat_are_one_win_and_of_both_an_error() {
+        // (reds lost, blues lost, escaped) per seat.
+        let escaped_and_reds_lost = [(4, 0, true), (0, 0, false)];
+        assert_eq!(
+            judge_counts(escaped_and_reds_lost, 10),
+            Ok(Some(Outcome::Win(0)))
+        );
+        let both_escaped = [(0, 0, true), (0, 0, true)];
+        let e = judge_counts(both_escaped, 10).unwrap_err();
+        assert!(e.starts_with("both seats have won"), "{e}");
+        assert_eq!(
+            judge_counts([(0, 4, false), (0, 0, false)], 10),
+            Ok(Some(Outcome::Win(1)))
+        );
+        assert_eq!(judge_counts([(0, 0, false); 2], 10), Ok(None));
+    }
+
+    #[test]
     fn seat_one_directions_are_rotated() {
         let mut g = Geister::with_first([setup("ABCD"), setup("ABCD")], 1);
         assert_eq!(g.to_move(), 1);
