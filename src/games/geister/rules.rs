@@ -757,6 +757,7 @@ mod tests {
         blue_out[0][5] = Place::Escaped;
         let g = Geister::from_position(blue_out, setups, 1, 0).unwrap();
         assert_eq!(g.outcome(), Some(Outcome::Win(0)));
+        assert_eq!((g.escaped(0), g.escaped(1), start.escaped(0)), (1, 0, 0));
     }
 
     #[test]
