@@ -723,6 +723,15 @@ mod tests {
         assert_eq!(g.piece_at(Square::new(3, 1)), Some((1, 1)));
         assert_eq!(g.piece_at(Square::new(0, 0)), None);
         assert_eq!(g.piece_at(Square::new(2, 3)), None);
+        // The picture: seat 1's back row on top (E..H red), seat 0's A..D
+        // (red) in front of its E..H (blue).
+        let picture = g.render();
+        let rows: Vec<&str> = picture.lines().map(str::trim_end).collect();
+        assert_eq!(rows.len(), 6);
+        assert_eq!(rows[0], " . hr gr fr er  .");
+        assert_eq!(rows[2], " .  .  .  .  .  .");
+        assert_eq!(rows[4], " . Ar Br Cr Dr  .");
+        assert_eq!(rows[5], " . Eb Fb Gb Hb  .");
     }
 
     #[test]
