@@ -788,6 +788,36 @@ mod tests {
     }
 
     #[test]
+    fn the_game_trait_plays_by_the_rules() {
+        // What the search sees (the `Game` trait) is the position's own
+        // rules: whose turn, the legal moves, a move played, the end.
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(4);
+        let mut g = Geister::with_first([setup("ABCD"), setup("EFGH")], 1);
+        let mut plain = g;
+        let mut seats = Vec::new();
+        while Game::outcome(&g).is_none() {
+            assert_eq!(Game::to_move(&g), plain.to_move());
+            seats.push(Game::to_move(&g));
+            let moves = Game::legal_moves(&g);
+            assert_eq!(moves, plain.legal_moves());
+            let mv = *moves.choose(&mut rng).unwrap();
+            assert!(Game::is_legal(&g, mv));
+            Game::play(&mut g, mv);
+            plain.play(mv);
+            assert_eq!(g, plain);
+        }
+        assert_eq!(seats[..4], [1, 0, 1, 0]);
+        assert_eq!(Game::outcome(&g), plain.outcome());
+        assert!(plain.outcome().is_some());
+        assert!(
+            !Game::is_legal(&g, Move::new(0, Dir::N)),
+            "the game is over"
+        );
+    }
+
+    #[test]
     fn seat_one_directions_are_rotated() {
         let mut g = Geister::with_first([setup("ABCD"), setup("ABCD")], 1);
         assert_eq!(g.to_move(), 1);
