@@ -8,28 +8,32 @@
 # only (about 5 s) and one run of those tests. Mutants named in the exclusion list below are
 # not run: each line says why it cannot matter.
 #
-#   scripts/mutants.sh [-s I/N] [-i] [-o DIR] [FILE...]
+#   scripts/mutants.sh [-s I/N] [-i] [-t] [-o DIR] [FILE...]
 #
 # FILE: files of the table below (default: all of them). -s I/N: only shard I of N of each file's
 # mutants (round-robin, so a shard is a sample of the whole file; shards 0..N-1 together are all
-# of it). -i: again after new tests, only the mutants the last run in DIR did not catch (those
-# it caught are counted from its list). -o DIR: where cargo-mutants writes (default
-# target/mutants/<file>). Prints per file: mutants, caught, missed, timeouts, unviable, and the
-# share caught of the viable ones; the missed mutants are listed in
-# DIR/<file>/mutants.out/missed.txt. Installs cargo-mutants and cargo-nextest (crates.io) when
-# missing. Long: not run by CI.
+# of it). -i: again after new tests, only the mutants the runs before in DIR did not catch.
+# -t: run nothing, print the table of what DIR holds. -o DIR: where cargo-mutants writes
+# (default target/mutants/<file>). Prints per file: mutants, excluded (by the list below),
+# tested, caught, missed, timeouts, unviable, and the share caught of the viable ones (caught or
+# timed out, of those that compile), from every run in
+# DIR (DIR/<file>/status.json keeps each mutant's last outcome; a run without -i starts it
+# afresh); the missed mutants of the last run are in DIR/<file>/mutants.out/missed.txt.
+# Installs cargo-mutants and cargo-nextest (crates.io) when missing. Long: not run by CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 shard=""
 iterate=""
+table_only=""
 out=target/mutants
-while getopts "s:io:h" opt; do
+while getopts "s:ito:h" opt; do
   case $opt in
     s) shard=$OPTARG ;;
     i) iterate=1 ;;
+    t) table_only=1 ;;
     o) out=$OPTARG ;;
-    *) sed -n '2,20p' "$0"; exit 2 ;;
+    *) sed -n '2,22p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -57,7 +61,6 @@ EOF
 # elsewhere in the file keeps it right; a tab, then why.
 exclusions() {
   cat <<'EOF'
-impl (Debug|Display)	how a value prints in a log or a panic message: no rule, codec or record reads it
 golad/rules\.rs:.*replace [*/] with [-+*/%] in <impl Game for GolState>::legal_moves	the only products and quotients in legal_moves size its Vec::with_capacity: a capacity changes an allocation, never the moves
 four3d/bitboard\.rs:.*replace \| with \^ in Board::(from_stones|occupied|drop_cells)	unions of sets that never overlap, where | and ^ are the same: the two seats' stones (from_stones refuses a shared cell before its union, play fills only an empty cell) and, in drop_cells, the occupied cells shifted up a layer and the bottom layer
 four3d/bitboard\.rs:.*replace < with <= in <impl Game for Board>::is_legal	the peg < 16 guard only keeps the shift in range: legal_mask has no bit 16, so peg 16 is refused either way
@@ -77,12 +80,58 @@ if [ ${#files[@]} -eq 0 ]; then
   mapfile -t files < <(table | cut -d'|' -f1)
 fi
 
-printf '%-34s %8s %7s %7s %9s %9s %8s\n' file mutants caught missed timeouts unviable caught%
+# The table line of FILE from every run in DIR: each mutant's last outcome (status.json, which a
+# run without -i starts afresh and an -i run updates), less the mutants excluded now. MODE: run,
+# again (-i) or table (-t).
+summarize() {
+  local f=$1 dir=$2 mode=$3 all kept excl=()
+  while IFS=$'\t' read -r re _why; do excl+=(--exclude-re "$re"); done < <(exclusions)
+  all=$(cargo mutants --list -p ladderbot -f "$f" | wc -l)
+  kept=$(cargo mutants --list -p ladderbot -f "$f" "${excl[@]}" | wc -l)
+  python3 - "$f" "$dir" "$mode" "$(exclusions | cut -f1)" "$all" "$kept" <<'PY'
+import json, os, re, sys
+f, d, mode, excl = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+total, excluded = int(sys.argv[5]), int(sys.argv[5]) - int(sys.argv[6])
+excl = [re.compile(e) for e in excl.splitlines() if e]
+path = os.path.join(d, "status.json")
+kept = json.load(open(path)) if mode != "run" and os.path.exists(path) else None
+status = kept or {}
+def fold(outcomes_json):
+    if os.path.exists(outcomes_json):
+        for r in json.load(open(outcomes_json))["outcomes"]:
+            m = r["scenario"].get("Mutant") if isinstance(r["scenario"], dict) else None
+            if m:
+                status[m["name"]] = r["summary"]
+if mode != "run" and kept is None:
+    # A DIR written before status.json: the run before the last is in .old.
+    fold(os.path.join(d, "mutants.out.old", "outcomes.json"))
+if mode != "table" or kept is None:
+    fold(os.path.join(d, "mutants.out", "outcomes.json"))
+json.dump(status, open(path, "w"), indent=1, sort_keys=True)
+n = {k: 0 for k in ("CaughtMutant", "MissedMutant", "Timeout", "Unviable")}
+for name, s in status.items():
+    if s in n and not any(e.search(name) for e in excl):
+        n[s] += 1
+tested = sum(n.values())
+viable = n["CaughtMutant"] + n["MissedMutant"] + n["Timeout"]
+share = 100.0 * (n["CaughtMutant"] + n["Timeout"]) / viable if viable else 0.0
+print(f"{f:<34} {total:>7} {excluded:>8} {tested:>6} {n['CaughtMutant']:>6} {n['MissedMutant']:>6} {n['Timeout']:>8} {n['Unviable']:>8} {share:>7.1f}%")
+PY
+}
+
+printf '%-34s %7s %8s %6s %6s %6s %8s %8s %8s\n' file mutants excluded tested caught missed timeouts unviable caught%
 for f in "${files[@]}"; do
   line=$(table | grep -F "$f|" || true)
   if [ -z "$line" ]; then
     echo "mutants: $f is not in the table (scripts/mutants.sh)" >&2
     exit 2
+  fi
+  dir="$out/$(echo "$f" | tr '/' '_')"
+  if [ -n "$table_only" ]; then
+    if [ -f "$dir/status.json" ] || [ -f "$dir/mutants.out/outcomes.json" ]; then
+      summarize "$f" "$dir" table
+    fi
+    continue
   fi
   rest=${line#*|}
   read -r -a targets <<<"${rest%%|*}"
@@ -91,7 +140,6 @@ for f in "${files[@]}"; do
   cargo_args=()
   for t in "${targets[@]}"; do cargo_args+=(-C "$t"); done
   filter=${rest#*|}
-  dir="$out/$(echo "$f" | tr '/' '_')"
   mkdir -p "$dir"
   extra=()
   [ -n "$shard" ] && extra+=(--shard "$shard" --sharding round-robin)
@@ -101,27 +149,9 @@ for f in "${files[@]}"; do
   cargo mutants -p ladderbot -f "$f" "${excl[@]}" -o "$dir" \
     --test-tool nextest --profile mutants --no-shuffle --timeout-multiplier 3 "${cargo_args[@]}" "${extra[@]}" \
     -- -E "$filter" >"$dir/run.log" 2>&1 || true
-  json="$dir/mutants.out/outcomes.json"
-  if [ ! -f "$json" ]; then
+  if [ ! -f "$dir/mutants.out/outcomes.json" ]; then
     echo "mutants: no outcomes for $f (see $dir/run.log)" >&2
     continue
   fi
-  python3 - "$f" "$json" <<'PY'
-import json, os, sys
-f, path = sys.argv[1], sys.argv[2]
-o = json.load(open(path))
-n = {k: 0 for k in ("CaughtMutant", "MissedMutant", "Timeout", "Unviable")}
-for r in o["outcomes"]:
-    s = r.get("summary")
-    if s in n:
-        n[s] += 1
-# An -i run tests only what the last run did not catch; what it caught is listed.
-prev = os.path.join(os.path.dirname(path), "previously_caught.txt")
-if os.path.exists(prev):
-    n["CaughtMutant"] += sum(1 for line in open(prev) if line.strip())
-viable = n["CaughtMutant"] + n["MissedMutant"] + n["Timeout"]
-share = 100.0 * (n["CaughtMutant"] + n["Timeout"]) / viable if viable else 0.0
-total = sum(n.values())
-print(f"{f:<34} {total:>8} {n['CaughtMutant']:>7} {n['MissedMutant']:>7} {n['Timeout']:>9} {n['Unviable']:>9} {share:>7.1f}%")
-PY
+  summarize "$f" "$dir" "$([ -n "$iterate" ] && echo again || echo run)"
 done
