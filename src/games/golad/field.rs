@@ -609,7 +609,17 @@ mod tests {
             Some(Cell { x: 17, y: 15 })
         );
         assert_eq!(f.nth_occupied(1), Some(Cell { x: 1, y: 0 }));
-        assert!(Field::from_rows([1 << 18; HEIGHT], [0; HEIGHT]).is_err());
-        assert!(Field::from_rows([1; HEIGHT], [1; HEIGHT]).is_err());
+        // Each refusal says why, whichever player holds the stray bits.
+        for (p0, p1, why) in [
+            (1 << 18, 0, "row 0 has bits beyond column 17"),
+            (0, 1 << 20, "row 0 has bits beyond column 17"),
+            (1 << 18, 1 << 18, "row 0 has bits beyond column 17"),
+            (1, 1, "row 0: the players share a cell"),
+        ] {
+            assert_eq!(
+                Field::from_rows([p0; HEIGHT], [p1; HEIGHT]),
+                Err(why.to_string())
+            );
+        }
     }
 }
