@@ -66,6 +66,8 @@ four3d/bitboard\.rs:.*replace \| with \^ in Board::(from_stones|occupied|drop_ce
 four3d/bitboard\.rs:.*replace < with <= in <impl Game for Board>::is_legal	the peg < 16 guard only keeps the shift in range: legal_mask has no bit 16, so peg 16 is refused either way
 geister/rules\.rs:.*replace \| with \^ in (Setup::from_reds|occupancy)\b	unions of bits that never overlap, where | and ^ are the same: from_reds sets bit i for piece i only, and a seat's pieces never share a square (the rules move onto no own piece, a GAT board with two pieces on one square is refused)
 golad/field\.rs:\d+:35: replace \| with \^ in triple	triple's high bit is the majority of three bits, (a & r) | (c & (a | r)); with the inner | as ^ it is the other usual form of the majority (where a and r are both set, a & r already is): the same function. Column 35 is that inner |; the outer one as ^ is a real fault and is tested
+golad/field\.rs:.*replace \| with \^ in Field::occupied_row	the players' rows never share a cell (from_rows refuses it, set clears both before it sets one): on disjoint sets | and ^ are the same
+golad/field\.rs:\d+:38: replace \+ with \* in Field::step	column 38 is step's padded array lengths, HEIGHT + 2: as HEIGHT * 2 the arrays are longer, and only indices up to HEIGHT + 1 are used (as HEIGHT - 2 they are too short, which panics and is tested)
 EOF
 }
 
