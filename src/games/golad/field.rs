@@ -576,6 +576,71 @@ mod tests {
     }
 
     #[test]
+    fn every_neighbourhood_steps_by_the_rules() {
+        // Every colouring of a 3x3 block (3^9), centred inside the field, on
+        // each edge and in each corner: the centre's next state by counting
+        // (B3/S23, a birth takes the colour of 2 or 3 of its 3 neighbours),
+        // and nothing ever born beyond column 17.
+        let spots = [
+            (5, 5),
+            (0, 7),
+            (17, 7),
+            (9, 0),
+            (9, 15),
+            (0, 0),
+            (17, 15),
+            (17, 0),
+            (0, 15),
+        ];
+        for code in 0..3u32.pow(9) {
+            for &(cx, cy) in &spots {
+                let mut f = Field::empty();
+                let (mut k, mut n, mut centre) = (code, [0u32; 2], None);
+                for dy in -1i32..=1 {
+                    for dx in -1i32..=1 {
+                        let v = k % 3;
+                        k /= 3;
+                        let (x, y) = (cx + dx, cy + dy);
+                        if v == 0
+                            || !(0..WIDTH as i32).contains(&x)
+                            || !(0..HEIGHT as i32).contains(&y)
+                        {
+                            continue;
+                        }
+                        let seat = (v - 1) as Seat;
+                        f.set(
+                            Cell {
+                                x: x as u8,
+                                y: y as u8,
+                            },
+                            Some(seat),
+                        );
+                        if (dx, dy) == (0, 0) {
+                            centre = Some(seat);
+                        } else {
+                            n[seat] += 1;
+                        }
+                    }
+                }
+                let want = match (centre, n[0] + n[1]) {
+                    (Some(s), 2 | 3) => Some(s),
+                    (None, 3) => Some(if n[0] >= 2 { 0 } else { 1 }),
+                    _ => None,
+                };
+                let next = f.step();
+                let at = Cell {
+                    x: cx as u8,
+                    y: cy as u8,
+                };
+                assert_eq!(next.get(at), want, "{code} at {at:?}:\n{f:?}");
+                for seat in 0..2 {
+                    assert!(next.rows(seat).iter().all(|r| r & !ROW_MASK == 0));
+                }
+            }
+        }
+    }
+
+    #[test]
     fn crowded_and_lonely_cells_die() {
         // The centre of a plus has 4 neighbours and dies.
         let f = pic_at(&[".0.", "010", ".0."], 3, 3);
