@@ -388,6 +388,47 @@ mod tests {
                 && fr.contains(&Cell { x: 11, y: 9 })
         );
         assert!(!fr.contains(&Cell { x: 0, y: 0 }) && !fr.contains(&Cell { x: 2, y: 0 }));
+        // Crowded fields: exactly the dead cells with a living neighbour, in
+        // row-major order.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..50 {
+            let mut f = Field::empty();
+            for y in 0..HEIGHT {
+                for x in 0..WIDTH {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    if seed % 5 == 0 {
+                        f.set(
+                            Cell {
+                                x: x as u8,
+                                y: y as u8,
+                            },
+                            Some((seed >> 8) as usize & 1),
+                        );
+                    }
+                }
+            }
+            let want: Vec<Cell> = (0..HEIGHT as i64)
+                .flat_map(|y| (0..WIDTH as i64).map(move |x| (x, y)))
+                .filter(|&(x, y)| {
+                    let at = |x, y| Cell::new(x, y).and_then(|c| f.get(c));
+                    at(x, y).is_none()
+                        && (-1..=1)
+                            .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
+                            .any(|(dx, dy)| at(x + dx, y + dy).is_some())
+                })
+                .map(|(x, y)| Cell::new(x, y).unwrap())
+                .collect();
+            assert_eq!(frontier(&f), want, "{f:?}");
+        }
+        // The picture a failed assertion prints: 16 rows of 18 cells.
+        let text = format!("{f:?}");
+        let rows: Vec<&str> = text.lines().collect();
+        assert_eq!((rows[0], rows.len()), ("Field [", 18));
+        assert_eq!(rows[1], "  0.................");
+        assert_eq!(rows[9], "  ..........1.......");
+        assert_eq!(rows[17], "]");
     }
 
     /// A field from a picture: rows of `.`, `0`, `1`, top row first; rows
