@@ -84,12 +84,15 @@ if [ ${#files[@]} -eq 0 ]; then
   mapfile -t files < <(table | cut -d'|' -f1)
 fi
 
+# The exclusion list as cargo-mutants arguments.
+excl=()
+while IFS=$'\t' read -r re _why; do excl+=(--exclude-re "$re"); done < <(exclusions)
+
 # The table line of FILE from every run in DIR: each mutant's last outcome (status.json, which a
 # run without -i starts afresh and an -i run updates), less the mutants excluded now. MODE: run,
 # again (-i) or table (-t).
 summarize() {
-  local f=$1 dir=$2 mode=$3 all kept excl=()
-  while IFS=$'\t' read -r re _why; do excl+=(--exclude-re "$re"); done < <(exclusions)
+  local f=$1 dir=$2 mode=$3 all kept
   all=$(cargo mutants --list -p ladderbot -f "$f" | wc -l)
   kept=$(cargo mutants --list -p ladderbot -f "$f" "${excl[@]}" | wc -l)
   python3 - "$f" "$dir" "$mode" "$(exclusions | cut -f1)" "$all" "$kept" <<'PY'
@@ -148,8 +151,6 @@ for f in "${files[@]}"; do
   extra=()
   [ -n "$shard" ] && extra+=(--shard "$shard" --sharding round-robin)
   [ -n "$iterate" ] && extra+=(--iterate)
-  excl=()
-  while IFS=$'\t' read -r re _why; do excl+=(--exclude-re "$re"); done < <(exclusions)
   cargo mutants -p ladderbot -f "$f" "${excl[@]}" -o "$dir" \
     --test-tool nextest --profile mutants --no-shuffle --timeout-multiplier 3 "${cargo_args[@]}" "${extra[@]}" \
     -- -E "$filter" >"$dir/run.log" 2>&1 || true
