@@ -226,12 +226,6 @@ impl Sample {
             .map(|(&x, n)| (x, f64::from(n)))
     }
 
-    /// Count of the lowest (score 0) and of the highest (score 1) outcome.
-    fn ends(&self) -> (u32, u32) {
-        let k = self.model.scores().len();
-        (self.counts[0], self.counts[k - 1])
-    }
-
     /// Mean score per game; 0.5 with no observations.
     pub fn mean(&self) -> f64 {
         let n = self.len();
@@ -267,14 +261,15 @@ impl Sample {
     /// in `[-1/(1-s), 1/s]`. The root of [`Self::slope`] inside it gives the
     /// MLE. When there is none, the MLE sits at the end of the interval where
     /// the denominator of an unobserved extreme outcome (score 0 or 1)
-    /// vanishes, and that outcome takes the mass the others leave.
+    /// vanishes, and that outcome takes the mass the others leave. (Where
+    /// the extreme outcome was observed, its term makes the slope +infinity
+    /// at `lo`, -infinity at `hi`, or as good as: the MLE is never there.)
     fn multiplier(&self, s: f64) -> f64 {
         let (lo, hi) = (-1.0 / (1.0 - s), 1.0 / s);
-        let (bottom, top) = self.ends();
-        if top == 0 && self.slope(s, lo) <= 0.0 {
+        if self.slope(s, lo) <= 0.0 {
             return lo;
         }
-        if bottom == 0 && self.slope(s, hi) >= 0.0 {
+        if self.slope(s, hi) >= 0.0 {
             return hi;
         }
         // Bisection: the slope is positive at `a`, negative at `b`.
@@ -306,16 +301,16 @@ impl Sample {
             return p;
         }
         let lambda = self.multiplier(s);
+        // An outcome never observed gets 0 here (0 / a positive number).
         for (i, (&x, &c)) in xs.iter().zip(&self.counts).enumerate() {
-            if c > 0 {
-                p[i] = f64::from(c) / n / (1.0 + lambda * (x - s)).max(f64::MIN_POSITIVE);
-            }
+            p[i] = f64::from(c) / n / (1.0 + lambda * (x - s)).max(f64::MIN_POSITIVE);
         }
+        // At an end of λ's interval (only where that extreme outcome was
+        // never observed: `multiplier`) the extreme outcome takes the rest.
         let rest = (1.0 - p.iter().sum::<f64>()).max(0.0);
-        let (bottom, top) = self.ends();
-        if top == 0 && lambda == -1.0 / (1.0 - s) {
+        if lambda == -1.0 / (1.0 - s) {
             p[xs.len() - 1] = rest;
-        } else if bottom == 0 && lambda == 1.0 / s {
+        } else if lambda == 1.0 / s {
             p[0] = rest;
         }
         p
@@ -356,20 +351,10 @@ impl Sample {
         if self.is_empty() {
             return (0.0, 1.0);
         }
-        let (bottom, top) = self.ends();
-        let n = self.len();
+        // Where every observation scored 0 (1) the mean is exactly 0 (1)
+        // and `edge` returns it at once.
         let mean = self.mean();
-        let lo = if u64::from(bottom) == n {
-            0.0
-        } else {
-            self.edge(mean, 0.0)
-        };
-        let hi = if u64::from(top) == n {
-            1.0
-        } else {
-            self.edge(mean, 1.0)
-        };
-        (lo, hi)
+        (self.edge(mean, 0.0), self.edge(mean, 1.0))
     }
 
     /// The point between `inside` (the mean, deficit 0) and `outside` (0 or
@@ -430,6 +415,82 @@ mod tests {
         // 10^(-50/400) = 0.7498942093324559.
         close(score_from_elo(50.0), 0.5714631174083814, 1e-12);
         close(score_from_elo(elo_from_score(0.3)), 0.3, 1e-12);
+    }
+
+    #[test]
+    fn score_counts_a_draw_half() {
+        assert_eq!(score(0, 0, 0), 0.5);
+        assert_eq!(score(3, 0, 1), 0.75);
+        assert_eq!(score(1, 2, 1), 0.5);
+        close(score(2, 1, 0), 2.5 / 3.0, 1e-15);
+        assert_eq!(score(0, 0, 4), 0.0);
+        assert_eq!(score(0, 4, 0), 0.5);
+        assert_eq!(score(5, 0, 0), 1.0);
+    }
+
+    #[test]
+    fn models_and_units_are_named() {
+        assert_eq!(Model::Trinomial.to_string(), "trinomial");
+        assert_eq!(Model::Pentanomial.to_string(), "pentanomial");
+        assert_eq!(Model::Trinomial.unit(1), "game");
+        assert_eq!(Model::Trinomial.unit(0), "games");
+        assert_eq!(Model::Trinomial.unit(7), "games");
+        assert_eq!(Model::Pentanomial.unit(1), "pair");
+        assert_eq!(Model::Pentanomial.unit(2), "pairs");
+    }
+
+    #[test]
+    fn a_sample_is_empty_only_without_observations() {
+        assert!(Sample::trinomial(0, 0, 0).is_empty());
+        assert!(Sample::pentanomial([0; 5]).is_empty());
+        assert!(!Sample::trinomial(0, 1, 0).is_empty());
+        assert!(!Sample::pentanomial([0, 0, 0, 0, 1]).is_empty());
+    }
+
+    #[test]
+    fn the_slope_is_infinite_where_a_denominator_vanishes() {
+        // s = 1/2: lambda's interval is [-2, 2]. At -2 the win's
+        // denominator 1 - 2 (1 - 1/2) is 0: +infinity, the win's term
+        // pulling up; at 2 the loss's is 0: -infinity.
+        let s = Sample::trinomial(1, 1, 1);
+        assert_eq!(s.slope(0.5, -2.0), f64::INFINITY);
+        assert_eq!(s.slope(0.5, 2.0), f64::NEG_INFINITY);
+        assert_eq!(s.slope(0.5, 0.0), 0.0);
+        // Beyond the ends too.
+        assert_eq!(s.slope(0.5, -3.0), f64::INFINITY);
+        assert_eq!(s.slope(0.5, 5.0), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn the_constrained_mle_at_a_score_of_0_or_1_is_the_edge_s() {
+        // Targets of exactly 0 or 1 (from an extreme Elo bound) count as
+        // SCORE_EDGE inside: a finite distribution with that mean.
+        for sample in [
+            Sample::trinomial(2, 1, 1),
+            Sample::pentanomial([1, 0, 2, 1, 0]),
+        ] {
+            for (s, want) in [(1.0, 1.0 - SCORE_EDGE), (0.0, SCORE_EDGE)] {
+                let p = sample.constrained_mle(s);
+                assert!(p.iter().all(|q| q.is_finite() && *q >= 0.0), "{p:?}");
+                close(p.iter().sum::<f64>(), 1.0, 1e-9);
+                let mean: f64 = sample
+                    .model()
+                    .scores()
+                    .iter()
+                    .zip(&p)
+                    .map(|(x, q)| x * q)
+                    .sum();
+                close(mean, want, 1e-9);
+                assert!(sample.deficit(s).is_finite());
+            }
+        }
+    }
+
+    #[test]
+    fn a_score_that_is_not_a_number_has_no_deficit() {
+        let s = Sample::trinomial(3, 1, 2);
+        assert_eq!(s.deficit(f64::NAN), 0.0);
+        assert_eq!(Sample::trinomial(0, 0, 0).deficit(0.3), 0.0);
     }
 
     #[test]

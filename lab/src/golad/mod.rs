@@ -3,6 +3,8 @@
 //! held-out games beside the territory evaluation's; and how far `best`'s
 //! candidates reach on recorded games.
 
+mod convert;
+mod draws;
 mod reach;
 mod train;
 
@@ -16,6 +18,7 @@ use ladderbot::cli::CliError;
 use ladderbot::games::golad::moves::Move;
 use ladderbot::games::golad::value::{ValueModel, NAMES};
 use ladderbot::games::golad::GolState;
+use ladderbot::games::AgentParams;
 use reach::Reach;
 use train::{
     accuracy, fit, fit_territory, model_accuracy, samples_of, territory_inputs, GameRecord, Sample,
@@ -38,6 +41,81 @@ pub enum LabCommand {
     /// agent's evaluation) are among the candidates the search gives that side at the root, as a
     /// reply to the root's moves, and deeper; and the value the candidates lose.
     Candidates(CandidatesArgs),
+    /// Where the draws are: every recorded game replayed, both sides' cells counted after each
+    /// round, and each draw classed by who led at round 100 (1.5 times the other's cells and 3
+    /// more) and whether the side behind was ever within reach (from round 50, while led, no
+    /// more cells than the leader's moves left).
+    Draws(DrawsArgs),
+    /// The conversion measure: positions of recorded draws at the start of chosen rounds, each
+    /// played out to the last round by an agent on the records' player's seat against another,
+    /// at a fixed number of evaluations a move (deterministic for a seed): how often the board
+    /// of the side to convert against is emptied, and in how many rounds, by who led at the
+    /// start. Positions of the games whose index is a multiple of --holdout are held out (the
+    /// gate), the others are for trying levers.
+    Convert(ConvertArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// Game records (JSON lines from `ladderbot match golad --out` or `referee golad --out`).
+    #[arg(long, value_name = "FILE.jsonl", num_args = 1.., required = true)]
+    pub records: Vec<PathBuf>,
+    /// Our side: the player whose record name contains this; our agent plays its seat.
+    #[arg(long, value_name = "NAME")]
+    pub player: String,
+    /// The rounds whose start positions are played out.
+    #[arg(long, value_delimiter = ',', default_values_t = [40u32, 50, 60, 70, 80, 90])]
+    pub rounds: Vec<u32>,
+    /// Positions of decided games too (default: only the draws').
+    #[arg(long)]
+    pub all_games: bool,
+    /// Which positions: `held-out` (games whose index is a multiple of --holdout), `fit` (the
+    /// others) or `all`.
+    #[arg(long, default_value = "held-out", value_parser = ["held-out", "fit", "all"])]
+    pub set: String,
+    /// Every Nth game is held out.
+    #[arg(long, default_value_t = 2)]
+    pub holdout: usize,
+    /// Our agent.
+    #[arg(long, default_value = "best")]
+    pub agent: String,
+    /// A parameter of our agent (repeatable; `threads` is 1 unless given).
+    #[arg(long = "param", value_parser = ladderbot::cli::parse_param, value_name = "KEY=VALUE")]
+    pub params: Vec<(String, serde_json::Value)>,
+    /// The opponent's agent.
+    #[arg(long, default_value = "ab-v2")]
+    pub vs: String,
+    /// A parameter of the opponent (repeatable; `threads` is 1 unless given).
+    #[arg(long = "vs-param", value_parser = ladderbot::cli::parse_param, value_name = "KEY=VALUE")]
+    pub vs_params: Vec<(String, serde_json::Value)>,
+    /// Evaluations (playouts) a move, each side.
+    #[arg(long, default_value_t = 5000)]
+    pub evals: u64,
+    /// Seed of the agents (each position adds its index).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads (positions played at once).
+    #[arg(long, default_value_t = 2)]
+    pub jobs: usize,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DrawsArgs {
+    /// Game records (JSON lines from `ladderbot match golad --out` or `referee golad --out`).
+    #[arg(long, value_name = "FILE.jsonl", num_args = 1.., required = true)]
+    pub records: Vec<PathBuf>,
+    /// Our side: the player whose record name contains this (`A:`, `best`).
+    #[arg(long, value_name = "NAME")]
+    pub player: String,
+    /// Also list every draw: its class and both sides' cells at rounds 25, 50, 75 and 100.
+    #[arg(long)]
+    pub list: bool,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -106,6 +184,8 @@ pub fn run(args: GoladLabArgs) -> Result<(), CliError> {
     match args.command {
         LabCommand::Train(a) => train(a),
         LabCommand::Candidates(a) => candidates(a),
+        LabCommand::Draws(a) => draws_table(a),
+        LabCommand::Convert(a) => convert_table(a),
     }
 }
 
@@ -506,5 +586,324 @@ fn candidates(a: CandidatesArgs) -> Result<(), CliError> {
             100.0 * s.lost_much as f64 / p,
         );
     }
+    Ok(())
+}
+
+/// The median of `v` (the upper one of an even count); `None` when empty.
+fn median(mut v: Vec<u32>) -> Option<u32> {
+    v.sort_unstable();
+    v.get(v.len() / 2).copied()
+}
+
+/// `golad draws`: the table of [`draws`].
+fn draws_table(a: DrawsArgs) -> Result<(), CliError> {
+    use draws::{cells_at, classify, in_reach, leads, trace, Class};
+    use ladderbot::model::Outcome;
+    let records = read_records("golad draws", &a.records)?;
+    let (mut wins, mut losses) = (Vec::new(), Vec::new());
+    let mut draws: Vec<(String, Class, draws::Trace, usize)> = Vec::new();
+    let mut illegal = 0;
+    for (i, r) in records.iter().enumerate() {
+        let Some(ours) = r.players.iter().position(|n| n.contains(&a.player)) else {
+            return Err(CliError::Usage(format!(
+                "golad draws: game {i} ({}): no player named like '{}' (players: {})",
+                r.id,
+                a.player,
+                r.players.join(", ")
+            )));
+        };
+        let t = trace(i, r).map_err(|e| CliError::Usage(format!("golad draws: {e}")))?;
+        illegal += t.illegal;
+        let rounds = t.cells.len() as u32;
+        match t.outcome {
+            Outcome::Win(w) if w == ours => wins.push(rounds),
+            Outcome::Win(_) => losses.push(rounds),
+            Outcome::Draw => {
+                if let Some(c) = classify(&t, ours) {
+                    draws.push((r.id.clone(), c, t, ours));
+                }
+            }
+        }
+    }
+    let at = |round: u32, class: Option<Class>| {
+        let of: Vec<(u32, u32)> = draws
+            .iter()
+            .filter(|d| class.is_none_or(|c| d.1 == c))
+            .filter_map(|d| cells_at(&d.2, d.3, round))
+            .collect();
+        let led = of.iter().filter(|(o, t)| leads(*o, *t)).count();
+        let behind = of.iter().filter(|(o, t)| leads(*t, *o)).count();
+        serde_json::json!({
+            "ours_median": median(of.iter().map(|c| c.0).collect()),
+            "theirs_median": median(of.iter().map(|c| c.1).collect()),
+            "we_led": led,
+            "they_led": behind,
+        })
+    };
+    const ROUNDS: [u32; 4] = [25, 50, 75, 100];
+    let classes: Vec<serde_json::Value> = Class::ALL
+        .iter()
+        .map(|&c| {
+            let of: Vec<_> = draws.iter().filter(|d| d.1 == c).collect();
+            let reach: Vec<u32> = of
+                .iter()
+                .filter_map(|d| {
+                    let leader = match c {
+                        Class::OursInReach => d.3,
+                        Class::TheirsInReach => 1 - d.3,
+                        _ => return None,
+                    };
+                    in_reach(&d.2, leader)
+                })
+                .collect();
+            serde_json::json!({
+                "class": c.name(),
+                "about": c.about(),
+                "draws": of.len(),
+                "first_round_in_reach_median": median(reach),
+                "rounds": ROUNDS.iter().map(|&r| (r.to_string(), at(r, Some(c)))).collect::<serde_json::Map<_, _>>(),
+            })
+        })
+        .collect();
+    let list: Vec<serde_json::Value> = draws
+        .iter()
+        .map(|(id, c, t, ours)| {
+            serde_json::json!({
+                "id": id,
+                "class": c.name(),
+                "cells": ROUNDS.iter().map(|&r| cells_at(t, *ours, r).map(|(o, x)| [o, x])).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let report = serde_json::json!({
+        "player": a.player,
+        "games": records.len(),
+        "wins": wins.len(),
+        "draws": draws.len(),
+        "losses": losses.len(),
+        "win_round_median": median(wins),
+        "loss_round_median": median(losses),
+        "illegal_moves": illegal,
+        "all_draws": ROUNDS.iter().map(|&r| (r.to_string(), at(r, None))).collect::<serde_json::Map<_, _>>(),
+        "classes": classes,
+        "list": if a.list { serde_json::Value::Array(list) } else { serde_json::Value::Null },
+    });
+    if a.json {
+        say!("{report}");
+        return Ok(());
+    }
+    let num = |v: &serde_json::Value| v.as_u64().map_or("-".into(), |n| n.to_string());
+    let n = |v: &serde_json::Value| v.as_u64().unwrap_or(0);
+    say!(
+        "{} games of '{}': {}-{}-{} (wins-draws-losses); median round of the end: wins {}, losses {}; {} moves not legal (passes)",
+        records.len(),
+        a.player,
+        report["wins"],
+        report["draws"],
+        report["losses"],
+        num(&report["win_round_median"]),
+        num(&report["loss_round_median"]),
+        illegal
+    );
+    say!("cells of the draws, median ours / theirs, and in how many draws we led / they led (1.5x and 3 more):");
+    say!("round   ours  theirs  we led  they led");
+    for r in ROUNDS {
+        let v = &report["all_draws"][r.to_string()];
+        say!(
+            "{r:>5} {:>6} {:>7} {:>7} {:>9}",
+            num(&v["ours_median"]),
+            num(&v["theirs_median"]),
+            n(&v["we_led"]),
+            n(&v["they_led"])
+        );
+    }
+    say!("by class: cells ours/theirs (medians) at rounds 50, 75 and 100; in how many we/they led at 50 and 75");
+    say!("class                      draws  first round in reach    at 50   at 75  at 100  led at 50  at 75");
+    for c in &classes {
+        let r = |k: &str| &c["rounds"][k];
+        let cells = |k: &str| {
+            format!(
+                "{}/{}",
+                num(&r(k)["ours_median"]),
+                num(&r(k)["theirs_median"])
+            )
+        };
+        let led = |k: &str| format!("{}/{}", n(&r(k)["we_led"]), n(&r(k)["they_led"]));
+        say!(
+            "{:<26} {:>5} {:>21}  {:>7} {:>7} {:>7}  {:>9} {:>6}",
+            c["class"].as_str().unwrap_or(""),
+            n(&c["draws"]),
+            num(&c["first_round_in_reach_median"]),
+            cells("50"),
+            cells("75"),
+            cells("100"),
+            led("50"),
+            led("75")
+        );
+    }
+    for c in Class::ALL {
+        say!("  {}: {}", c.name(), c.about());
+    }
+    if a.list {
+        say!(
+            "draw                 class                      cells ours/theirs at 25, 50, 75, 100"
+        );
+        for (id, c, t, ours) in &draws {
+            let cells: Vec<String> = ROUNDS
+                .iter()
+                .map(|&r| cells_at(t, *ours, r).map_or("-".into(), |(o, x)| format!("{o}/{x}")))
+                .collect();
+            say!("{id:<20} {:<26} {}", c.name(), cells.join("  "));
+        }
+    }
+    Ok(())
+}
+
+/// An agent's parameters for `golad convert`: as given, `threads` 1 unless
+/// given (one thread keeps a seed's games the same), for agents that take it.
+fn convert_params(agent: &str, given: &[(String, serde_json::Value)]) -> AgentParams {
+    let mut p = ladderbot::cli::params_from(given);
+    if matches!(agent, "best" | "ab-v1" | "ab-v2") && !p.contains_key("threads") {
+        p.insert("threads".into(), 1.into());
+    }
+    p
+}
+
+/// `golad convert`: the table of [`convert`].
+fn convert_table(a: ConvertArgs) -> Result<(), CliError> {
+    use convert::{play_out, starts_of, Lead, Start};
+    use ladderbot::model::Outcome;
+    if a.holdout < 2 || a.jobs == 0 || a.evals == 0 || a.rounds.is_empty() {
+        return Err(CliError::Usage(
+            "golad convert: --holdout must be at least 2, --jobs and --evals at least 1, --rounds not empty".into(),
+        ));
+    }
+    let (ours_p, theirs_p) = (
+        convert_params(&a.agent, &a.params),
+        convert_params(&a.vs, &a.vs_params),
+    );
+    for (name, p) in [(&a.agent, &ours_p), (&a.vs, &theirs_p)] {
+        ladderbot::games::golad::agents::build(name, p, 0)
+            .map_err(|e| CliError::Usage(format!("golad convert: {name}: {e}")))?;
+    }
+    let records = read_records("golad convert", &a.records)?;
+    let mut starts: Vec<Start> = Vec::new();
+    for (i, r) in records.iter().enumerate() {
+        let held = i % a.holdout == 0;
+        let wanted = match a.set.as_str() {
+            "held-out" => held,
+            "fit" => !held,
+            _ => true,
+        };
+        if !wanted {
+            continue;
+        }
+        let Some(ours) = r.players.iter().position(|n| n.contains(&a.player)) else {
+            return Err(CliError::Usage(format!(
+                "golad convert: game {i} ({}): no player named like '{}'",
+                r.id, a.player
+            )));
+        };
+        if !a.all_games {
+            let t =
+                draws::trace(i, r).map_err(|e| CliError::Usage(format!("golad convert: {e}")))?;
+            if t.outcome != Outcome::Draw {
+                continue;
+            }
+        }
+        starts.extend(
+            starts_of(i, r, ours, &a.rounds)
+                .map_err(|e| CliError::Usage(format!("golad convert: {e}")))?,
+        );
+    }
+    if starts.is_empty() {
+        return Err(CliError::Usage(
+            "golad convert: no position: no game of the chosen set reached the rounds asked".into(),
+        ));
+    }
+    let started = std::time::Instant::now();
+    let played = parallel(starts.len(), a.jobs, |i| {
+        play_out(
+            &starts[i],
+            (&a.agent, &ours_p),
+            (&a.vs, &theirs_p),
+            a.evals,
+            a.seed.wrapping_add(i as u64),
+        )
+    })?;
+    let secs = started.elapsed().as_secs_f64();
+    let row = |keep: &dyn Fn(&Start) -> bool| {
+        let of: Vec<_> = starts
+            .iter()
+            .zip(&played)
+            .filter(|(s, _)| keep(s))
+            .map(|(_, p)| p)
+            .collect();
+        let won: Vec<u32> = of.iter().filter(|p| p.won).map(|p| p.rounds).collect();
+        let lost = of.iter().filter(|p| p.lost).count();
+        serde_json::json!({
+            "positions": of.len(),
+            "converted": won.len(),
+            "lost": lost,
+            "share_converted": if of.is_empty() { serde_json::Value::Null } else { (won.len() as f64 / of.len() as f64).into() },
+            "rounds_to_convert_median": median(won),
+        })
+    };
+    let by_round: serde_json::Map<_, _> = a
+        .rounds
+        .iter()
+        .map(|&r| (r.to_string(), row(&|s: &Start| s.round == r)))
+        .collect();
+    let by_lead: serde_json::Map<_, _> = Lead::ALL
+        .iter()
+        .map(|&l| (l.name().to_string(), row(&|s: &Start| Lead::of(s) == l)))
+        .collect();
+    let report = serde_json::json!({
+        "agent": a.agent,
+        "params": serde_json::Value::Object(ours_p.into_iter().collect()),
+        "vs": a.vs,
+        "vs_params": serde_json::Value::Object(theirs_p.into_iter().collect()),
+        "evals": a.evals,
+        "seed": a.seed,
+        "set": a.set,
+        "games": records.len(),
+        "all": row(&|_| true),
+        "by_round": by_round,
+        "by_lead": by_lead,
+        "seconds": secs,
+    });
+    if a.json {
+        say!("{report}");
+        return Ok(());
+    }
+    let num = |v: &serde_json::Value| v.as_u64().map_or("-".into(), |n| n.to_string());
+    let line = |name: &str, v: &serde_json::Value| {
+        say!(
+            "{name:<10} {:>9} {:>9} {:>9.1}% {:>6} {:>24}",
+            v["positions"],
+            v["converted"],
+            100.0 * v["share_converted"].as_f64().unwrap_or(0.0),
+            v["lost"],
+            num(&v["rounds_to_convert_median"])
+        );
+    };
+    say!(
+        "{} ({} evaluations a move) on '{}''s seat against {}: {} positions of the {} set, {:.1} s",
+        a.agent,
+        a.evals,
+        a.player,
+        a.vs,
+        report["all"]["positions"],
+        a.set,
+        secs
+    );
+    say!("from       positions converted    share   lost  rounds to convert (median)");
+    for r in &a.rounds {
+        line(&format!("round {r}"), &report["by_round"][r.to_string()]);
+    }
+    for l in Lead::ALL {
+        line(l.name(), &report["by_lead"][l.name()]);
+    }
+    line("all", &report["all"]);
     Ok(())
 }

@@ -19,6 +19,9 @@ use ladderbot::search::logistic::{self, fit_toward};
 #[derive(Clone, Debug, Deserialize)]
 pub struct GameRecord {
     pub game: String,
+    /// The game's id, where the record has one.
+    #[serde(default)]
+    pub id: String,
     /// The players' names by seat (as `match` and `referee` write them).
     #[serde(default)]
     pub players: Vec<String>,
@@ -235,6 +238,7 @@ mod tests {
         }
         GameRecord {
             game: "golad".into(),
+            id: String::new(),
             players: Vec::new(),
             start: start.to_json(),
             moves,

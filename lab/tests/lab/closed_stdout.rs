@@ -168,6 +168,27 @@ fn every_lab_task_ends_quietly_when_stdout_is_closed_from_the_start() {
         ),
         (vec!["golad", "train", "--records", &golad], 0),
         (
+            vec!["golad", "draws", "--records", &golad, "--player", "A:"],
+            0,
+        ),
+        (
+            vec![
+                "golad",
+                "convert",
+                "--records",
+                &golad,
+                "--player",
+                "A:",
+                "--rounds",
+                "90",
+                "--evals",
+                "50",
+                "--jobs",
+                "1",
+            ],
+            0,
+        ),
+        (
             vec![
                 "golad",
                 "candidates",

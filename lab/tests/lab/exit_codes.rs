@@ -180,6 +180,42 @@ fn every_lab_task_exits_2_on_bad_input() {
             2,
             "a four3d game, not golad",
         ),
+        case(
+            &["golad", "draws", "--records", &empty, "--player", "A:"],
+            2,
+            "no game records",
+        ),
+        case(
+            &[
+                "golad",
+                "draws",
+                "--records",
+                &golad_records,
+                "--player",
+                "nosuch",
+            ],
+            2,
+            "no player named like 'nosuch'",
+        ),
+        case(
+            &["golad", "convert", "--records", &four3d, "--player", "A:"],
+            2,
+            "a four3d game, not golad",
+        ),
+        case(
+            &[
+                "golad",
+                "convert",
+                "--records",
+                &golad_records,
+                "--player",
+                "A:",
+                "--vs",
+                "nosuch",
+            ],
+            2,
+            "golad convert: nosuch",
+        ),
     ];
 
     // Every task has a case, and every case names a task.

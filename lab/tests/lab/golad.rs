@@ -169,3 +169,158 @@ fn random_vs_best(dir: &std::path::Path) -> String {
     ]);
     games
 }
+
+/// `golad draws` on the shipped 100 games of the bank profile against
+/// eric-clinch/Golad: the results it replays are the records' own, and
+/// every draw is in exactly one class.
+#[test]
+fn draws_replays_the_records_results_and_classes_every_draw() {
+    let records = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../docs/golad-records/bank-vs-eric-631.jsonl"
+    );
+    let text = std::fs::read_to_string(records).unwrap();
+    let (mut won, mut drawn, mut lost) = (0, 0, 0);
+    for line in text.lines() {
+        let r: Value = serde_json::from_str(line).unwrap();
+        let ours = r["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|p| p.as_str().unwrap().contains("bank"))
+            .unwrap() as u64;
+        match r["winner"].as_u64() {
+            None => drawn += 1,
+            Some(w) if w == ours => won += 1,
+            Some(_) => lost += 1,
+        }
+    }
+    let j = json_of(&[
+        "golad",
+        "draws",
+        "--records",
+        records,
+        "--player",
+        "bank",
+        "--list",
+        "--json",
+    ]);
+    assert_eq!(
+        (
+            j["wins"].as_u64(),
+            j["draws"].as_u64(),
+            j["losses"].as_u64()
+        ),
+        (Some(won), Some(drawn), Some(lost)),
+        "{j}"
+    );
+    assert_eq!(j["illegal_moves"], 0);
+    let classes = j["classes"].as_array().unwrap();
+    let sum: u64 = classes.iter().map(|c| c["draws"].as_u64().unwrap()).sum();
+    assert_eq!(sum, drawn);
+    let list = j["list"].as_array().unwrap();
+    assert_eq!(list.len() as u64, drawn);
+    // A draw is alive on both sides at round 100.
+    for d in list {
+        let end = &d["cells"][3];
+        assert!(
+            end[0].as_u64().unwrap() > 0 && end[1].as_u64().unwrap() > 0,
+            "{d}"
+        );
+    }
+    // The same with the other side as ours: the leads swap sides.
+    let k = json_of(&[
+        "golad",
+        "draws",
+        "--records",
+        records,
+        "--player",
+        "eric",
+        "--json",
+    ]);
+    let count = |j: &Value, name: &str| {
+        j["classes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["class"] == name)
+            .unwrap()["draws"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(k["wins"].as_u64(), Some(lost));
+    assert_eq!(
+        count(&j, "ours_lead_in_reach"),
+        count(&k, "theirs_lead_in_reach")
+    );
+    assert_eq!(
+        count(&j, "theirs_lead_out_of_reach"),
+        count(&k, "ours_lead_out_of_reach")
+    );
+    assert_eq!(count(&j, "even"), count(&k, "even"));
+}
+
+/// `golad convert`: the positions are those of the draws at the rounds
+/// asked, and a seed gives the same play-outs.
+#[test]
+fn convert_plays_the_draws_positions_out_the_same_for_a_seed() {
+    let records = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../docs/golad-records/best-vs-ab-v2.jsonl"
+    );
+    let args = [
+        "golad",
+        "convert",
+        "--records",
+        records,
+        "--player",
+        "A:best",
+        "--set",
+        "all",
+        "--rounds",
+        "80,95",
+        "--evals",
+        "100",
+        "--vs",
+        "random",
+        "--jobs",
+        "2",
+        "--json",
+    ];
+    let a = json_of(&args);
+    let b = json_of(&args);
+    let draws = json_of(&[
+        "golad",
+        "draws",
+        "--records",
+        records,
+        "--player",
+        "A:best",
+        "--json",
+    ])["draws"]
+        .as_u64()
+        .unwrap();
+    assert!(draws > 0);
+    for r in ["80", "95"] {
+        assert_eq!(a["by_round"][r]["positions"].as_u64(), Some(draws), "{a}");
+    }
+    let all = &a["all"];
+    assert!(
+        all["converted"].as_u64().unwrap() + all["lost"].as_u64().unwrap()
+            <= all["positions"].as_u64().unwrap()
+    );
+    let leads: u64 = ["we lead", "even", "they lead"]
+        .iter()
+        .map(|l| a["by_lead"][l]["positions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(leads, 2 * draws);
+    assert_eq!(a["all"], b["all"]);
+    assert_eq!(a["by_lead"], b["by_lead"]);
+    // Held-out and fitted positions split the games.
+    let held = json_of(&[&args[..6], &["--set", "held-out"], &args[8..]].concat());
+    let fit = json_of(&[&args[..6], &["--set", "fit"], &args[8..]].concat());
+    assert_eq!(
+        held["all"]["positions"].as_u64().unwrap() + fit["all"]["positions"].as_u64().unwrap(),
+        2 * draws
+    );
+}
