@@ -106,20 +106,21 @@ pub struct Played {
 }
 
 /// Plays `start` out: `ours` (an agent name and its parameters) on our
-/// seat, `theirs` on the other, `evals` evaluations a move each, the
-/// agents seeded with `seed`.
+/// seat, `theirs` on the other, `evals` evaluations a move (ours, theirs),
+/// the agents seeded with `seed`.
 pub fn play_out(
     start: &Start,
     ours: (&str, &AgentParams),
     theirs: (&str, &AgentParams),
-    evals: u64,
+    evals: (u64, u64),
     seed: u64,
 ) -> Result<Played, String> {
     let mut sides = [None, None];
     sides[start.ours] = Some(agents::build(ours.0, ours.1, seed)?);
     sides[1 - start.ours] = Some(agents::build(theirs.0, theirs.1, seed ^ 0x9e37_79b9)?);
     let stop = AtomicBool::new(false);
-    let limits = Limits::playouts(evals);
+    let mut limits = [Limits::playouts(evals.1); 2];
+    limits[start.ours] = Limits::playouts(evals.0);
     let mut s = start.state;
     loop {
         if let Some(outcome) = s.outcome() {
@@ -133,7 +134,7 @@ pub fn play_out(
         let agent = sides[s.to_move]
             .as_mut()
             .ok_or_else(|| "no agent".to_string())?;
-        let mv = agent.select(&s, &limits, &stop).mv;
+        let mv = agent.select(&s, &limits[s.to_move], &stop).mv;
         s.apply(mv);
     }
 }
@@ -184,8 +185,8 @@ mod tests {
         let mut p = AgentParams::new();
         p.insert("threads".into(), 1.into());
         let none = AgentParams::new();
-        let a = play_out(&st, ("best", &p), ("random", &none), 200, 5).unwrap();
-        let b = play_out(&st, ("best", &p), ("random", &none), 200, 5).unwrap();
+        let a = play_out(&st, ("best", &p), ("random", &none), (200, 200), 5).unwrap();
+        let b = play_out(&st, ("best", &p), ("random", &none), (200, 200), 5).unwrap();
         assert_eq!(a, b);
         assert!(a.rounds >= 1 && a.rounds <= 4, "{a:?}");
         assert_eq!(a.won, a.outcome == Outcome::Win(0));
@@ -195,8 +196,8 @@ mod tests {
         for c in theirs {
             won.state.field.set(c, None);
         }
-        let w = play_out(&won, ("pass", &none), ("pass", &none), 10, 1).unwrap();
+        let w = play_out(&won, ("pass", &none), ("pass", &none), (10, 10), 1).unwrap();
         assert!(w.won && !w.lost && w.rounds == 0, "{w:?}");
-        assert!(play_out(&st, ("nobody", &none), ("pass", &none), 10, 1).is_err());
+        assert!(play_out(&st, ("nobody", &none), ("pass", &none), (10, 10), 1).is_err());
     }
 }

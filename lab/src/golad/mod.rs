@@ -91,6 +91,9 @@ pub struct ConvertArgs {
     /// Evaluations (playouts) a move, each side.
     #[arg(long, default_value_t = 5000)]
     pub evals: u64,
+    /// The opponent's evaluations a move, when not --evals.
+    #[arg(long)]
+    pub vs_evals: Option<u64>,
     /// Seed of the agents (each position adds its index).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -827,7 +830,7 @@ fn convert_table(a: ConvertArgs) -> Result<(), CliError> {
             &starts[i],
             (&a.agent, &ours_p),
             (&a.vs, &theirs_p),
-            a.evals,
+            (a.evals, a.vs_evals.unwrap_or(a.evals)),
             a.seed.wrapping_add(i as u64),
         )
     })?;
@@ -864,6 +867,7 @@ fn convert_table(a: ConvertArgs) -> Result<(), CliError> {
         "vs": a.vs,
         "vs_params": serde_json::Value::Object(theirs_p.into_iter().collect()),
         "evals": a.evals,
+        "vs_evals": a.vs_evals.unwrap_or(a.evals),
         "seed": a.seed,
         "set": a.set,
         "games": records.len(),
@@ -879,20 +883,21 @@ fn convert_table(a: ConvertArgs) -> Result<(), CliError> {
     let num = |v: &serde_json::Value| v.as_u64().map_or("-".into(), |n| n.to_string());
     let line = |name: &str, v: &serde_json::Value| {
         say!(
-            "{name:<10} {:>9} {:>9} {:>9.1}% {:>6} {:>24}",
-            v["positions"],
-            v["converted"],
+            "{name:<10} {:>9} {:>9} {:>8.1}% {:>6} {:>27}",
+            num(&v["positions"]),
+            num(&v["converted"]),
             100.0 * v["share_converted"].as_f64().unwrap_or(0.0),
-            v["lost"],
+            num(&v["lost"]),
             num(&v["rounds_to_convert_median"])
         );
     };
     say!(
-        "{} ({} evaluations a move) on '{}''s seat against {}: {} positions of the {} set, {:.1} s",
+        "{} ({} evaluations a move) on the seat of '{}' against {} ({}): {} positions of the {} set, {:.1} s",
         a.agent,
         a.evals,
         a.player,
         a.vs,
+        a.vs_evals.unwrap_or(a.evals),
         report["all"]["positions"],
         a.set,
         secs

@@ -49,6 +49,9 @@ pub struct BestConfig {
     /// depth cut short still counts when it finished the previous best
     /// move): 1/2 for `ab-v1`.
     pub new_depth: f64,
+    /// When a depth changes the best move, the soft deadline moves this
+    /// share of the way to the hard one (Stockfish's instability; 0: never).
+    pub extend: f64,
     /// Whether the flood sums integer weights ([`Territory::integer`]: the
     /// same values to 1e-5, 1.6x the floods per second) instead of `f64`
     /// ones (`ab-v1`, `ab-v2`).
@@ -106,6 +109,7 @@ impl Default for BestConfig {
             leaf_cut: true,
             value: Some(ValueModel::shipped()),
             new_depth: 0.9,
+            extend: 0.5,
             integer_flood: true,
             keep_nodes: true,
             pairwise: Pairwise::default(),
@@ -319,6 +323,13 @@ impl BestConfig {
                 0.05,
                 "the share of the soft budget after which no new depth starts",
             )
+            .float(
+                "extend",
+                self.extend,
+                0.0..=1.0,
+                0.05,
+                "when a depth changes the best move, the share of the way from the soft to the hard limit the search may go on",
+            )
             .flag(
                 "integer_flood",
                 self.integer_flood,
@@ -402,6 +413,9 @@ impl BestConfig {
         }
         if let Some(f) = p.f64("new_depth") {
             c.new_depth = f;
+        }
+        if let Some(f) = p.f64("extend") {
+            c.extend = f;
         }
         if let Some(t) = p.flag("integer_flood") {
             c.integer_flood = t;

@@ -262,10 +262,11 @@ impl Best {
                 break;
             }
             // Instability (Stockfish's time manager): when this depth
-            // changed the best move, allow half the way to the hard limit.
+            // changed the best move, allow `extend` of the way to the hard
+            // limit (half by default).
             if let Some(d) = deadline {
                 if previous != best.1 {
-                    self.soft = Some(d.soft + (d.hard - d.soft) / 2);
+                    self.soft = Some(d.soft + (d.hard - d.soft).mul_f64(self.cfg.extend));
                 }
             }
             // Next depth: this depth's best first, then the rest in the

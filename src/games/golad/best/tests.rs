@@ -278,3 +278,12 @@ fn beats_the_seeds_ai3() {
     };
     assert_eq!(score_against_ai3(make, 4, &Limits::playouts(20_000)), 4.0);
 }
+
+#[test]
+fn extend_is_read_and_checked() {
+    assert_eq!(BestConfig::default().extend, 0.5);
+    let p: AgentParams = serde_json::from_str(r#"{"extend": 0}"#).unwrap();
+    assert_eq!(BestConfig::from_params(&p).unwrap().extend, 0.0);
+    let p: AgentParams = serde_json::from_str(r#"{"extend": 1.5}"#).unwrap();
+    assert!(BestConfig::from_params(&p).is_err());
+}
