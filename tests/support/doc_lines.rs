@@ -727,6 +727,10 @@ pub fn small(name: &str, value: &str, sub: &str, shards: Option<u64>) -> Option<
         // `ladderbot-lab golad candidates`: one position in 64 (a wide
         // scoring is about 45 ms).
         "--every" => n.filter(|&n| n < 64).map(|_| "64".into()),
+        // `ladderbot-lab golad convert`: the positions of one round near
+        // the end, a few evaluations a move.
+        "--evals" | "--vs-evals" => at_most(50),
+        "--rounds" if sub.ends_with("convert") => Some("95".into()),
         "--bind" => Some("127.0.0.1:0".into()),
         "--ports" => Some("0,0".into()),
         "--host" => Some("127.0.0.1".into()),
