@@ -11,14 +11,13 @@
 use std::sync::atomic::AtomicBool;
 
 use ladderbot::games::golad::agents;
-use ladderbot::games::golad::moves::Move;
 use ladderbot::games::golad::GolState;
 use ladderbot::games::AgentParams;
 use ladderbot::model::{Outcome, Seat};
 use ladderbot::search::Limits;
 
 use super::draws::leads;
-use super::train::GameRecord;
+use super::train::{replay, GameRecord};
 
 /// A position to play out: the state at the start of round `round` (seat 0
 /// to move), and which seat is ours.
@@ -71,7 +70,6 @@ pub fn starts_of(
     ours: Seat,
     rounds: &[u32],
 ) -> Result<Vec<Start>, String> {
-    let mut s = GolState::from_json(&rec.start).map_err(|e| format!("game {game}: {e}"))?;
     let mut out = Vec::new();
     let mut take = |s: &GolState| {
         if s.to_move == 0 && s.outcome().is_none() && rounds.contains(&s.round) {
@@ -83,14 +81,17 @@ pub fn starts_of(
             });
         }
     };
-    take(&s);
-    for text in &rec.moves {
-        if s.outcome().is_some() {
-            return Err(format!("game {game}: moves after the end"));
+    // The start, then the position after each move (a record without
+    // moves: its start is its last position).
+    let mut first = true;
+    let last = replay(game, rec, |before, _, after| {
+        if std::mem::take(&mut first) {
+            take(before);
         }
-        let mv = Move::parse_reply(text).ok().filter(|m| s.is_legal(m));
-        s.apply(mv.unwrap_or(Move::Pass));
-        take(&s);
+        take(after);
+    })?;
+    if first {
+        take(&last);
     }
     Ok(out)
 }
@@ -142,6 +143,7 @@ pub fn play_out(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ladderbot::games::golad::moves::Move;
 
     fn record(moves: usize) -> (GolState, GameRecord) {
         let start = GolState::start(9, 100);

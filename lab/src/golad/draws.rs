@@ -7,11 +7,9 @@
 //!
 //! Pure: records in, counts and classes out; deterministic.
 
-use ladderbot::games::golad::moves::Move;
-use ladderbot::games::golad::GolState;
 use ladderbot::model::{Outcome, Seat};
 
-use super::train::GameRecord;
+use super::train::{replay, GameRecord};
 
 /// A side leads when it has at least this many times the other's cells...
 pub const LEAD_RATIO: f64 = 1.5;
@@ -37,24 +35,14 @@ pub struct Trace {
 /// The game `rec` replayed (an unreadable or illegal move acts as a pass,
 /// the engine's rule).
 pub fn trace(index: usize, rec: &GameRecord) -> Result<Trace, String> {
-    if rec.game != "golad" {
-        return Err(format!("game {index}: a {} record, not golad", rec.game));
-    }
-    let mut s = GolState::from_json(&rec.start).map_err(|e| format!("game {index}: {e}"))?;
     let mut cells = Vec::new();
     let mut illegal = 0;
-    for text in &rec.moves {
-        if s.outcome().is_some() {
-            return Err(format!("game {index}: moves after the end"));
-        }
-        let mv = Move::parse_reply(text).ok().filter(|m| s.is_legal(m));
+    let s = replay(index, rec, |before, mv, after| {
         illegal += usize::from(mv.is_none());
-        let last = s.to_move == 1;
-        s.apply(mv.unwrap_or(Move::Pass));
-        if last || s.outcome().is_some() {
-            cells.push([s.field.count(0), s.field.count(1)]);
+        if before.to_move == 1 || after.outcome().is_some() {
+            cells.push([after.field.count(0), after.field.count(1)]);
         }
-    }
+    })?;
     let outcome = s
         .outcome()
         .ok_or_else(|| format!("game {index}: the record ends before the game"))?;
@@ -170,6 +158,8 @@ pub fn cells_at(t: &Trace, ours: Seat, round: u32) -> Option<(u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ladderbot::games::golad::moves::Move;
+    use ladderbot::games::golad::GolState;
 
     fn t(cells: Vec<[u32; 2]>, outcome: Outcome) -> Trace {
         Trace {

@@ -434,41 +434,28 @@ fn positions_of(
         if !take(i) {
             continue;
         }
-        if r.game != "golad" {
-            return Err(CliError::Usage(format!(
-                "game {i}: a {} record, not golad",
-                r.game
-            )));
-        }
         if let Some(p) = player {
             if !r.players.iter().any(|n| n.contains(p)) {
                 continue;
             }
         }
         games += 1;
-        let mut s =
-            GolState::from_json(&r.start).map_err(|e| CliError::Usage(format!("game {i}: {e}")))?;
-        for text in &r.moves {
-            if s.outcome().is_some() {
-                return Err(CliError::Usage(format!("game {i}: moves after the end")));
-            }
-            // An unreadable or illegal move acts as a pass (the engine's rule).
-            let mv = Move::parse_reply(text).ok().filter(|m| s.is_legal(m));
+        train::replay(i, r, |s, mv, _| {
             let mover = r.players.get(s.to_move).map(String::as_str);
-            let mine = player.is_none_or(|p| mover.is_some_and(|n| n.contains(p)));
-            if mine {
-                match mv {
-                    Some(m) => {
-                        if chosen % every == 0 {
-                            positions.push((s, m));
-                        }
-                        chosen += 1;
-                    }
-                    None => skipped += 1,
-                }
+            if !player.is_none_or(|p| mover.is_some_and(|n| n.contains(p))) {
+                return;
             }
-            s.apply(mv.unwrap_or(Move::Pass));
-        }
+            match mv {
+                Some(m) => {
+                    if chosen % every == 0 {
+                        positions.push((*s, m));
+                    }
+                    chosen += 1;
+                }
+                None => skipped += 1,
+            }
+        })
+        .map_err(CliError::Usage)?;
     }
     Ok(Positions {
         positions,

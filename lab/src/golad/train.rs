@@ -29,6 +29,32 @@ pub struct GameRecord {
     pub moves: Vec<String>,
 }
 
+/// Replays the game `rec` (index `game`, for messages) as the engine does
+/// (an unreadable or illegal move acts as a pass): `each(before, played,
+/// after)` for every move, `played` the move when it was legal. Returns the
+/// last position. A record of another game, a bad start or a move after
+/// the end is an error.
+pub fn replay(
+    game: usize,
+    rec: &GameRecord,
+    mut each: impl FnMut(&GolState, Option<Move>, &GolState),
+) -> Result<GolState, String> {
+    if rec.game != "golad" {
+        return Err(format!("game {game}: a {} record, not golad", rec.game));
+    }
+    let mut s = GolState::from_json(&rec.start).map_err(|e| format!("game {game}: {e}"))?;
+    for text in &rec.moves {
+        if s.outcome().is_some() {
+            return Err(format!("game {game}: moves after the end"));
+        }
+        let mv = Move::parse_reply(text).ok().filter(|m| s.is_legal(m));
+        let before = s;
+        s.apply(mv.unwrap_or(Move::Pass));
+        each(&before, mv, &s);
+    }
+    Ok(s)
+}
+
 /// One position after a move, from the side that moved.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
